@@ -1,0 +1,3 @@
+module github.com/brisk-http/brisk
+
+go 1.25

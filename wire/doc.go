@@ -1,0 +1,12 @@
+// Package wire is brisk's HTTP/1.1 codec: a pure parser and encoder over
+// byte slices, shared by the server and the client.
+//
+// It does no I/O and allocates nothing in steady state: parsers read a
+// caller-owned buffer and return slices that alias it; encoders append to a
+// caller-owned slice. Parsers are resumable: a head arriving in pieces is
+// scanned once in total, not from byte 0 on every call.
+//
+// The grammar is RFC 9112 (HTTP/1.1 message syntax) and RFC 9110 §5 (fields),
+// applied strictly: every leniency is a separate, documented, off-by-default
+// option of Parser.
+package wire
