@@ -15,30 +15,30 @@ const (
 	// parsed does. Call again with more bytes. It is returned bare.
 	ErrNeedMore Kind = iota + 1
 
-	ErrRequestLine         // malformed request line (separators, missing parts) → 400
-	ErrMethod              // method is not a token (RFC 9110 §9.1) → 400
-	ErrTarget              // invalid request-target or form not allowed for the method (RFC 9112 §3.2) → 400
-	ErrVersion             // not HTTP/DIGIT.DIGIT (RFC 9112 §2.3) → 400
-	ErrVersionUnsupported  // well-formed but major version is not 1 → 505
-	ErrRequestLineTooLong  // request line longer than the limit → 414
-	ErrStatusLine          // malformed status line (RFC 9112 §4)
-	ErrStatusCode          // status code not three digits 100..999 → client error
-	ErrLineEnding          // bare CR anywhere, or bare LF when not allowed (RFC 9112 §2.2) → 400
-	ErrFieldName           // field name empty or not a token, or whitespace before the colon (RFC 9112 §5.1) → 400
-	ErrFieldValue          // CTL other than HTAB in a field value (RFC 9110 §5.5) → 400
-	ErrObsFold             // line folding (RFC 9112 §5.2) → 400
-	ErrHeaderTooLarge      // head larger than the limit (RFC 6585 §5) → 431
-	ErrTooManyFields       // more field lines than the caller's storage holds → 431
-	ErrHost                // missing (HTTP/1.1), repeated or invalid Host (RFC 9112 §3.2) → 400
-	ErrContentLength       // invalid or conflicting Content-Length (RFC 9112 §6.3) → 400
-	ErrFraming             // Content-Length with Transfer-Encoding, chunked twice, TE in HTTP/1.0 (RFC 9112 §6.1) → 400
-	ErrTransferCoding      // final transfer coding is not chunked, or unknown coding (RFC 9112 §6.1) → 501
-	ErrChunkSize           // chunk-size not 1..16 hex digits (RFC 9112 §7.1) → 400
-	ErrChunkExt            // malformed chunk-ext (RFC 9112 §7.1.1) → 400
-	ErrChunkData           // chunk data not followed by CRLF → 400
-	ErrChunkOverhead       // chunk extensions or framing beyond the overhead limit (CVE-2023-39326 class) → 400
-	ErrTrailerTooLarge     // trailer section beyond its limit → 431
-	ErrBodyTooLarge        // body beyond a limit (used by callers of the chunked decoder) → 413
+	ErrRequestLine        // malformed request line (separators, missing parts) → 400
+	ErrMethod             // method is not a token (RFC 9110 §9.1) → 400
+	ErrTarget             // invalid request-target or form not allowed for the method (RFC 9112 §3.2) → 400
+	ErrVersion            // not HTTP/DIGIT.DIGIT (RFC 9112 §2.3) → 400
+	ErrVersionUnsupported // well-formed but major version is not 1 → 505
+	ErrRequestLineTooLong // request line longer than the limit → 414
+	ErrStatusLine         // malformed status line (RFC 9112 §4)
+	ErrStatusCode         // status code not three digits 100..999 → client error
+	ErrLineEnding         // bare CR anywhere, or bare LF when not allowed (RFC 9112 §2.2) → 400
+	ErrFieldName          // field name empty or not a token, or whitespace before the colon (RFC 9112 §5.1) → 400
+	ErrFieldValue         // CTL other than HTAB in a field value (RFC 9110 §5.5) → 400
+	ErrObsFold            // line folding (RFC 9112 §5.2) → 400
+	ErrHeaderTooLarge     // head larger than the limit (RFC 6585 §5) → 431
+	ErrTooManyFields      // more field lines than the caller's storage holds → 431
+	ErrHost               // missing (HTTP/1.1), repeated or invalid Host (RFC 9112 §3.2) → 400
+	ErrContentLength      // invalid or conflicting Content-Length (RFC 9112 §6.3) → 400
+	ErrFraming            // Content-Length with Transfer-Encoding, chunked twice, TE in HTTP/1.0 (RFC 9112 §6.1) → 400
+	ErrTransferCoding     // final transfer coding is not chunked, or unknown coding (RFC 9112 §6.1) → 501
+	ErrChunkSize          // chunk-size not 1..16 hex digits (RFC 9112 §7.1) → 400
+	ErrChunkExt           // malformed chunk-ext (RFC 9112 §7.1.1) → 400
+	ErrChunkData          // chunk data not followed by CRLF → 400
+	ErrChunkOverhead      // chunk extensions or framing beyond the overhead limit (CVE-2023-39326 class) → 400
+	ErrTrailerTooLarge    // trailer section beyond its limit → 431
+	ErrBodyTooLarge       // body beyond a limit (used by callers of the chunked decoder) → 413
 	kindCount
 )
 
