@@ -1,0 +1,16 @@
+module github.com/brisk-http/brisk/bench
+
+go 1.26.0
+
+replace github.com/brisk-http/brisk => ../
+
+require (
+	github.com/brisk-http/brisk v0.0.0-00010101000000-000000000000
+	github.com/valyala/fasthttp v1.78.0
+)
+
+require (
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/molecule-man/go-brrr v1.3.1 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+)
