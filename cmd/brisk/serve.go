@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/site"
+)
+
+// shutdownTimeout bounds the graceful shutdown after SIGINT or SIGTERM:
+// in-flight requests get this long to finish.
+const shutdownTimeout = 10 * time.Second
+
+// serveOptions are the flags of `brisk serve`.
+type serveOptions struct {
+	addr string // TCP address to listen on
+	root string // directory served under /static/; "" for the embedded files
+	echo bool   // every path answers in the echo format
+	log  bool   // one access-log line per request
+}
+
+// runServe is `brisk serve`: it serves until SIGINT or SIGTERM.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log]",
+		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/...) over HTTP/1.1\n"+
+			"until SIGINT or SIGTERM, then shut down gracefully.", stderr)
+	var o serveOptions
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
+	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
+	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
+	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr")
+	if code, done := parse(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "brisk serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, o, stdout, stderr)
+}
+
+// serve listens on o.addr, prints the URL it serves on stdout and serves
+// until ctx is done, then shuts the server down gracefully. Errors are one
+// line on stderr.
+func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
+	st, err := site.New(site.Config{Root: o.root, Echo: o.echo})
+	if err != nil {
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	}
+	defer st.Close()
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	handler := brisk.Handler(st.Handle)
+	if o.log {
+		handler = accessLog(logger, handler)
+	}
+	srv := &brisk.Server{Handler: handler, Name: "brisk", Logger: logger}
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "brisk: serving %s\n", baseURL(ln.Addr()))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	case <-ctx.Done():
+	}
+	return shutdown(srv, served, stderr)
+}
+
+// shutdown stops srv gracefully within shutdownTimeout and waits for its
+// Serve (reporting on served) to return.
+func shutdown(srv *brisk.Server, served <-chan error, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "brisk: shutting down")
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		fmt.Fprintf(stderr, "brisk: shutdown: %v\n", err)
+		return exitFail
+	}
+	<-served
+	return exitOK
+}
+
+// baseURL returns the http URL of the root of a listener address; an
+// unspecified host (0.0.0.0, ::) is shown as localhost.
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String() + "/"
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
