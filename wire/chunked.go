@@ -66,7 +66,7 @@ type ChunkedDecoder struct {
 	digits   uint8 // HEXDIG read in the current chunk-size
 	ext      int   // chunk-ext bytes in the current chunk line
 	size     int64 // chunk-size being read, then data bytes left in the chunk
-	data     int64 // chunk data bytes declared by completed chunk lines
+	data     int64 // chunk data bytes declared so far, the current chunk's once its size is complete
 	overhead int64 // framing bytes read
 	base     int   // bytes consumed by earlier Decode calls, for error offsets
 	tscan    int   // trailer: offset of the first line not yet validated
@@ -183,33 +183,39 @@ func (d *ChunkedDecoder) fail(k Kind, off int) error {
 // frame reads framing bytes (chunk lines, the CRLF after chunk data) from
 // src[r:] until the state leaves them or src ends. It returns the offset of
 // the first byte not consumed, or of the invalid byte with its Kind.
+//
+// The limits are checked at every byte once the chunk-size is complete, so
+// the outcome and its offset do not depend on how the input is split.
 func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
-	start := r
 	maxExt := limitOr(d.MaxExtensionBytes, DefaultMaxExtensionBytes)
+	maxOver := int64(limitOr(d.MaxOverheadBytes, DefaultMaxOverheadBytes))
 	for ; r < len(src) && d.state < csData; r++ {
 		if k := d.step(src[r]); k != 0 {
 			return r, k
 		}
+		d.overhead++
 		if d.state >= csExtName0 && d.state <= csExtQuotedEnd {
 			if d.ext++; d.ext > maxExt {
 				return r, ErrChunkOverhead
 			}
 		}
-	}
-	d.overhead += int64(r - start)
-	if !d.overheadOK() {
-		return r - 1, ErrChunkOverhead
+		if d.overhead > maxOver && d.sizeKnown() && !d.overheadOK() {
+			return r, ErrChunkOverhead
+		}
 	}
 	return r, 0
 }
 
-// overheadOK reports whether the framing read so far is within
-// MaxOverheadBytes or ChunkOverheadRatio times the declared data.
+// sizeKnown reports whether the current chunk's size is complete and
+// counted in d.data: from the byte after its last HEXDIG through its
+// data.
+func (d *ChunkedDecoder) sizeKnown() bool {
+	return d.state != csSize && d.state != csDataCR && d.state != csDataLF
+}
+
+// overheadOK reports whether the framing read so far is at most
+// ChunkOverheadRatio times the chunk data declared so far.
 func (d *ChunkedDecoder) overheadOK() bool {
-	limit := limitOr(d.MaxOverheadBytes, DefaultMaxOverheadBytes)
-	if d.overhead <= int64(limit) {
-		return true
-	}
 	if d.data > (1<<63-1)/ChunkOverheadRatio {
 		return true
 	}
@@ -302,6 +308,9 @@ func (d *ChunkedDecoder) sizeByte(c byte) Kind {
 	default:
 		return ErrChunkSize
 	}
+	if d.state != csSize {
+		d.data += d.size
+	}
 	return 0
 }
 
@@ -330,7 +339,6 @@ func (d *ChunkedDecoder) lineEnd(c byte) Kind {
 		d.state = csTrailer
 		return 0
 	}
-	d.data += d.size
 	d.state = csData
 	return 0
 }
