@@ -93,6 +93,11 @@ type scanState struct {
 	next   int // offset of the first line not yet parsed
 	search int // offset up to which no LF was found after next
 	lines  int // lines parsed so far (0: start line pending)
+
+	base       *byte // &buf[0] of the previous call; another buffer restarts the parse
+	fieldsAt   int   // offset of the first field line (Raw starts here)
+	empty      uint8 // empty lines skipped before the request line
+	methodDone bool  // the partial request line already holds the SP after the method
 }
 
 // Reset prepares h to parse a new request head into storage.

@@ -13,41 +13,156 @@ type Parser struct {
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
 	// its CRLF. Zero means DefaultMaxRequestLineBytes (8 KiB); negative
 	// means no limit beyond MaxHeaderBytes. A longer line is
-	// ErrRequestLineTooLong (414).
+	// ErrRequestLineTooLong (414), reported as soon as the received part
+	// of the line is longer, without waiting for its end.
 	MaxRequestLineBytes int
 
 	// MaxHeaderBytes is the largest head, in bytes: start line, field
-	// section and the final CRLF. Zero means DefaultMaxHeaderBytes (64 KiB);
-	// negative means no limit. A larger head is ErrHeaderTooLarge (431).
+	// section and the final CRLF (empty lines before a request line
+	// count too). Zero means DefaultMaxHeaderBytes (64 KiB); negative
+	// means no limit. A larger head is ErrHeaderTooLarge (431), reported as
+	// soon as that many bytes arrived without the head ending.
 	MaxHeaderBytes int
 
 	// AllowBareLF accepts a lone LF as a line ending (RFC 9112 §2.2 MAY).
-	// Off by default: a bare LF is ErrLineEnding.
+	// Off by default: a bare LF is ErrLineEnding. A bare CR is always
+	// ErrLineEnding.
 	AllowBareLF bool
+
+	// AllowEmptyHost accepts an empty Host field value in a request whose
+	// target is in origin-form or asterisk-form (RFC 9112 §3.2 lets a
+	// client send one when the target URI has no authority). Off by
+	// default: an "http" target URI needs an authority (RFC 9110 §4.2.1),
+	// so an empty Host is ErrHost (400).
+	AllowEmptyHost bool
 
 	// noLookAhead turns the fast paths off; benchmarks use it to measure
 	// what a miss costs.
 	noLookAhead bool
 }
 
+// maxEmptyLines is how many empty lines (CRLF) before a request line are
+// skipped (RFC 9112 §2.2: a server SHOULD ignore at least one). One more is
+// ErrRequestLine.
+const maxEmptyLines = 2
+
 // ParseRequest parses a request head at the start of buf into h, which
 // must have been Reset before the first call for this head.
 //
-// It returns the length of the head (request line, field section and
-// final CRLF) when complete; ErrNeedMore when buf ends first; or an error
-// whose Kind says why the head is invalid. After ErrNeedMore, call again
-// with the same bytes extended by more input: the parse resumes where it
-// stopped, so total work is linear in the head size however it arrives.
+// It returns the length of the head (empty lines skipped before the
+// request line, request line, field section and final CRLF) when
+// complete; ErrNeedMore when buf ends first; or an *Error whose Kind says
+// why the head is invalid and whose Offset is the first bad byte. Errors
+// are reported as soon as the bytes that prove them have arrived: a line
+// is checked when it ends, and a bare CR, a bad method byte, obs-fold and
+// the limits even before.
+//
+// After ErrNeedMore, call again with the same bytes extended by more
+// input: the parse resumes where it stopped, so total work is linear in
+// the head size however it arrives. The bytes already given must not
+// change; if buf starts at another address than before (the caller moved
+// the partial head), the parse restarts from its first byte.
+//
 // When complete, framing fields (ContentLength, Chunked, ...) are validated
-// per RFC 9112 §6.1 and §6.3 and Host per §3.2.
+// per RFC 9112 §6.1 and §6.3 and Host per §3.2; h's slices alias buf.
+// Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
-	panic("wire: ParseRequest not implemented yet")
+	if len(buf) == 0 {
+		return 0, ErrNeedMore
+	}
+	if h.scan.moved(buf) {
+		if h.scan.base != nil {
+			h.Reset(h.Fields)
+		}
+		h.scan.base = &buf[0]
+	}
+	maxLine, maxHead := p.limits()
+	b := window(buf, maxHead)
+	if h.scan.lines == 0 {
+		if err := p.requestLine(b, h, maxLine); err != nil {
+			return 0, tooLarge(err, len(buf), maxHead)
+		}
+	}
+	n, err := p.fieldSection(b, &h.FieldSection, &h.scan, h.Minor, true)
+	if err != nil {
+		return 0, tooLarge(err, len(buf), maxHead)
+	}
+	if err := p.checkRequest(h); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // ParseResponse is ParseRequest for a response head (status line and field
-// section), used by the client.
+// section), used by the client. MaxRequestLineBytes does not apply; Host
+// and Expect are not interpreted. See checkResponse for the framing rules.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
-	panic("wire: ParseResponse not implemented yet")
+	if len(buf) == 0 {
+		return 0, ErrNeedMore
+	}
+	if h.scan.moved(buf) {
+		if h.scan.base != nil {
+			h.Reset(h.Fields)
+		}
+		h.scan.base = &buf[0]
+	}
+	_, maxHead := p.limits()
+	b := window(buf, maxHead)
+	if h.scan.lines == 0 {
+		if err := p.statusLine(b, h); err != nil {
+			return 0, tooLarge(err, len(buf), maxHead)
+		}
+	}
+	n, err := p.fieldSection(b, &h.FieldSection, &h.scan, h.Minor, false)
+	if err != nil {
+		return 0, tooLarge(err, len(buf), maxHead)
+	}
+	if err := checkResponse(h); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// moved reports whether buf (not empty) is not the buffer of the previous
+// call: another first byte, or shorter than what was scanned. It is true
+// for the first call too.
+func (st *scanState) moved(buf []byte) bool {
+	return st.base != &buf[0] || st.search > len(buf) || st.next > len(buf)
+}
+
+// limits returns the effective limits; -1 means none.
+func (p *Parser) limits() (line, head int) {
+	line, head = p.MaxRequestLineBytes, p.MaxHeaderBytes
+	switch {
+	case line == 0:
+		line = DefaultMaxRequestLineBytes
+	case line < 0:
+		line = -1
+	}
+	switch {
+	case head == 0:
+		head = DefaultMaxHeaderBytes
+	case head < 0:
+		head = -1
+	}
+	return line, head
+}
+
+// window returns the part of buf a head of at most max bytes can occupy.
+func window(buf []byte, max int) []byte {
+	if max >= 0 && len(buf) > max {
+		return buf[:max]
+	}
+	return buf
+}
+
+// tooLarge turns ErrNeedMore into ErrHeaderTooLarge when n bytes, at least
+// the limit max, did not hold the whole head.
+func tooLarge(err error, n, max int) error {
+	if err == ErrNeedMore && max >= 0 && n >= max {
+		return fail(ErrHeaderTooLarge, max)
+	}
+	return err
 }
 
 // Framing returns how the body of the request with head h is delimited:

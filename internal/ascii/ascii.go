@@ -1,0 +1,114 @@
+// Package ascii holds the byte classes and word-at-a-time (SWAR) helpers
+// shared by brisk's HTTP/1.1 codec. Everything here is read-only; the tables
+// are computed once from the RFC grammar strings below.
+package ascii
+
+// Byte classes, as bits of Class.
+const (
+	// Token marks tchar (RFC 9110 §5.6.2): the bytes of methods, field
+	// names and transfer codings.
+	Token uint8 = 1 << iota
+	// Host marks the bytes of a reg-name (RFC 3986 §3.2.2): unreserved,
+	// sub-delims and "%" (the caller checks pct-encoding).
+	Host
+	// Digit marks 0-9.
+	Digit
+	// Hex marks 0-9, A-F, a-f.
+	Hex
+)
+
+const (
+	tcharSet   = "!#$%&'*+-.^_`|~" + digits + letters
+	digits     = "0123456789"
+	letters    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	unreserved = letters + digits + "-._~"
+	subDelims  = "!$&'()*+,;="
+	hostSet    = unreserved + subDelims + "%:"
+	hexSet     = digits + "ABCDEFabcdef"
+	lo, hi     = 0x0101010101010101, 0x8080808080808080
+)
+
+// Class maps each byte to its class bits. Read-only.
+var Class = classes()
+
+func classes() (t [256]uint8) {
+	for _, s := range []struct {
+		set string
+		bit uint8
+	}{{tcharSet, Token}, {hostSet, Host}, {digits, Digit}, {hexSet, Hex}} {
+		for i := 0; i < len(s.set); i++ {
+			t[s.set[i]] |= s.bit
+		}
+	}
+	return t
+}
+
+// IsToken reports whether b is a tchar.
+func IsToken(b byte) bool { return Class[b]&Token != 0 }
+
+// IsDigit reports whether b is 0-9.
+func IsDigit(b byte) bool { return b-'0' < 10 }
+
+// IsTokenString reports whether s is a non-empty token (RFC 9110 §5.6.2).
+func IsTokenString(s []byte) bool {
+	for _, c := range s {
+		if Class[c]&Token == 0 {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// EqualFoldLower reports whether s equals lower ignoring ASCII case. lower
+// must consist of lower-case letters, digits and '-' only, and s of tchars:
+// then setting bit 0x20 of each byte of s is an exact case fold.
+func EqualFoldLower(s []byte, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// EqualFold reports whether a and b are equal ignoring ASCII case.
+func EqualFold(a []byte, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x != y && (x|0x20 != y|0x20 || x|0x20-'a' > 'z'-'a') {
+			return false
+		}
+	}
+	return true
+}
+
+// Less returns a word with bit 7 of the lowest byte of x that is below n
+// set (bits above it may be spurious), or 0 when no byte of x is below n.
+// n must be at most 128. Bytes at or above 0x80 never count as below n.
+func Less(x uint64, n byte) uint64 { return (x - lo*uint64(n)) &^ x & hi }
+
+// Zero returns a word whose lowest set bit marks the lowest zero byte of x,
+// or 0 when x has no zero byte.
+func Zero(x uint64) uint64 { return (x - lo) &^ x & hi }
+
+// Repeat returns a word with b in every byte.
+func Repeat(b byte) uint64 { return lo * uint64(b) }
+
+// FieldValueStop returns a word whose lowest set bit (bit 7 of a byte)
+// marks the first byte of x (little-endian order) that may end or
+// invalidate a field value: a CTL (0x00-0x1F, including HTAB, which the
+// caller re-checks) or DEL (0x7F). 0 means all eight bytes are
+// VCHAR, SP or obs-text (RFC 9110 §5.5).
+func FieldValueStop(x uint64) uint64 { return Less(x, 0x20) | Zero(x^lo*0x7f) }
+
+// TargetStop is FieldValueStop for request-target bytes (RFC 9112 §3.2):
+// it also stops at SP, '#' and bytes at or above 0x80.
+func TargetStop(x uint64) uint64 {
+	return Less(x, 0x21) | Zero(x^lo*0x7f) | Zero(x^lo*'#') | x&hi
+}

@@ -1,0 +1,196 @@
+package wire
+
+import (
+	"github.com/brisk-http/brisk/internal/ascii"
+)
+
+// note records what the field name: value, whose value starts at offset
+// off, says about framing and the connection (RFC 9112 §6, §9; RFC 9110
+// §7.2, §10.1.1). Names are matched by length first, then
+// case-insensitively; other fields cost one switch.
+func (p *Parser) note(fs *FieldSection, name, value []byte, off int, minor uint8, request bool) error {
+	switch len(name) {
+	case 4:
+		if request && ascii.EqualFoldLower(name, "host") {
+			return p.noteHost(fs, value, off)
+		}
+	case 6:
+		if request && minor >= 1 && ascii.EqualFoldLower(name, "expect") &&
+			ascii.EqualFold(value, "100-continue") {
+			fs.Expect100 = true
+		}
+	case 10:
+		if ascii.EqualFoldLower(name, "connection") {
+			noteConnection(fs, value)
+		}
+	case 14:
+		if ascii.EqualFoldLower(name, "content-length") {
+			return noteContentLength(fs, value, off)
+		}
+	case 17:
+		if ascii.EqualFoldLower(name, "transfer-encoding") {
+			return noteTransferEncoding(fs, value, off)
+		}
+	}
+	return nil
+}
+
+// noteHost checks a Host field (RFC 9112 §3.2): only one, holding
+// uri-host [":" port]. An empty value is allowed only with AllowEmptyHost
+// (checkRequest then checks the target form).
+func (p *Parser) noteHost(fs *FieldSection, value []byte, off int) error {
+	if fs.Host != nil {
+		return fail(ErrHost, off)
+	}
+	if !validHost(value, false) && (len(value) > 0 || !p.AllowEmptyHost) {
+		return fail(ErrHost, off)
+	}
+	fs.Host = value
+	return nil
+}
+
+// noteConnection sets the "close" and "keep-alive" options of a Connection
+// field, a comma-separated list of tokens (RFC 9110 §7.6.1).
+func noteConnection(fs *FieldSection, value []byte) {
+	for value != nil {
+		var opt []byte
+		opt, value = nextElement(value)
+		switch {
+		case ascii.EqualFoldLower(opt, "close"):
+			fs.ConnectionClose = true
+		case ascii.EqualFoldLower(opt, "keep-alive"):
+			fs.ConnectionKeepAlive = true
+		}
+	}
+}
+
+// noteContentLength checks a Content-Length field (RFC 9112 §6.3 rule 5,
+// RFC 9110 §8.6): 1*DIGIT within int64. A list of identical values, or a
+// value identical to an earlier field line's, is collapsed to one; any
+// other difference, sign, space, empty element or overflow is
+// ErrContentLength.
+func noteContentLength(fs *FieldSection, value []byte, off int) error {
+	for {
+		var elem []byte
+		elem, value = nextElement(value)
+		n, ok := parseDecimal(elem)
+		if !ok || fs.ContentLength >= 0 && n != fs.ContentLength {
+			return fail(ErrContentLength, off)
+		}
+		fs.ContentLength = n
+		if value == nil {
+			return nil
+		}
+	}
+}
+
+// parseDecimal parses 1*DIGIT as an int64.
+func parseDecimal(s []byte) (int64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range s {
+		if !ascii.IsDigit(c) {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return int64(n), n <= 1<<63-1
+}
+
+// noteTransferEncoding checks a Transfer-Encoding field (RFC 9112 §6.1),
+// a comma-separated list of codings continuing those of earlier field
+// lines. brisk decodes only chunked, which must be the final coding and
+// appear once:
+//   - an element that is not a bare token (empty, quoted, with parameters)
+//     is ErrFraming (400);
+//   - chunked twice, or a coding after chunked, is ErrFraming (400: RFC
+//     9112 §6.3 rule 4, the body length cannot be determined);
+//   - any other coding (gzip, identity, unknown) is ErrTransferCoding
+//     (501, RFC 9112 §6.1).
+func noteTransferEncoding(fs *FieldSection, value []byte, off int) error {
+	fs.TransferEncoding = true
+	other := false
+	for {
+		var coding []byte
+		coding, value = nextElement(value)
+		switch {
+		case !ascii.IsTokenString(coding), fs.Chunked:
+			return fail(ErrFraming, off)
+		case ascii.EqualFoldLower(coding, "chunked"):
+			fs.Chunked = true
+		default:
+			other = true
+		}
+		if value == nil {
+			break
+		}
+	}
+	if other {
+		return fail(ErrTransferCoding, off)
+	}
+	return nil
+}
+
+// nextElement splits a list (RFC 9110 §5.6.1) value at its first comma
+// and returns the first element and the rest after the comma, both without
+// leading or trailing OWS. rest is nil when there is no comma, and empty
+// but not nil after a trailing comma (one more, empty element). value has
+// no leading or trailing OWS and is not nil.
+func nextElement(value []byte) (elem, rest []byte) {
+	i := 0
+	for i < len(value) && value[i] != ',' {
+		i++
+	}
+	elem = value[:i]
+	for len(elem) > 0 && (elem[len(elem)-1] == ' ' || elem[len(elem)-1] == '\t') {
+		elem = elem[:len(elem)-1]
+	}
+	if i == len(value) {
+		return elem, nil
+	}
+	rest = value[i+1:]
+	for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+		rest = rest[1:]
+	}
+	return elem, rest
+}
+
+// checkRequest applies the rules that need the whole request head:
+// Content-Length with Transfer-Encoding is ErrFraming (RFC 9112 §6.1: a
+// smuggling vector; brisk rejects instead of letting chunked win), as is
+// Transfer-Encoding in an HTTP/1.0 request (§6.1: the framing is faulty);
+// an HTTP/1.1 request needs Host (§3.2), and an empty Host needs a target
+// without authority (origin-form or asterisk-form).
+func (p *Parser) checkRequest(h *RequestHead) error {
+	if err := checkFraming(&h.FieldSection, h.Minor, h.scan.fieldsAt); err != nil {
+		return err
+	}
+	switch {
+	case h.Host == nil && h.Minor >= 1:
+		return fail(ErrHost, h.scan.fieldsAt)
+	case h.Host != nil && len(h.Host) == 0 && h.Form != OriginForm && h.Form != AsteriskForm:
+		return fail(ErrHost, h.scan.fieldsAt)
+	}
+	return nil
+}
+
+// checkResponse applies the framing rules of checkRequest to a response.
+// RFC 9112 §6.3 lets Transfer-Encoding override Content-Length in a
+// response; brisk's client is stricter and rejects both with ErrFraming,
+// as it rejects Transfer-Encoding in an HTTP/1.0 response and, in
+// noteTransferEncoding, a final coding other than chunked (which RFC 9112
+// would read until the connection closes).
+func checkResponse(h *ResponseHead) error {
+	return checkFraming(&h.FieldSection, h.Minor, h.scan.fieldsAt)
+}
+
+// checkFraming reports ErrFraming for Transfer-Encoding together with
+// Content-Length or in an HTTP/1.0 message.
+func checkFraming(fs *FieldSection, minor uint8, off int) error {
+	if fs.TransferEncoding && (fs.ContentLength >= 0 || minor == 0) {
+		return fail(ErrFraming, off)
+	}
+	return nil
+}
