@@ -1,0 +1,152 @@
+package brisk
+
+import (
+	"errors"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// ErrBodyLength is returned by BodyWriter.Write when more bytes are written
+// than the Content-Length the handler set.
+var ErrBodyLength = errors.New("brisk: response body longer than its Content-Length")
+
+// BodyWriter streams a response body (see Ctx.BodyWriter). Writes go
+// through the connection's write buffer; Flush sends what is buffered. It
+// is valid until the handler returns.
+type BodyWriter struct {
+	c         *conn
+	started   bool
+	plan      headPlan
+	remaining int64 // bodyLength: bytes still expected
+	err       error
+}
+
+func (w *BodyWriter) reset() {
+	w.started, w.err, w.remaining = false, nil, 0
+}
+
+// Write sends p as part of the body, starting the response first if
+// needed. For a response without a body (HEAD, 204, 304) p is discarded.
+func (w *BodyWriter) Write(p []byte) (int, error) { return writeBody(w, p) }
+
+// WriteString is Write for a string.
+func (w *BodyWriter) WriteString(s string) (int, error) { return writeBody(w, s) }
+
+// Flush sends the response head (if not sent yet) and everything buffered.
+func (w *BodyWriter) Flush() error {
+	if !w.started {
+		w.begin()
+	}
+	if w.err != nil {
+		return w.err
+	}
+	w.err = w.c.flush()
+	return w.err
+}
+
+// begin buffers the response head, then the body buffered so far.
+func (w *BodyWriter) begin() {
+	w.started = true
+	c := w.c
+	r := &c.ctx.Response
+	fs := c.checkedScan(r)
+	w.plan = c.planBuffered(r, fs)
+	if w.plan.framing == bodyLength && !w.plan.omitBody {
+		w.plan.length = fs.contentLength
+		switch {
+		case fs.contentLength >= 0:
+		case c.ctx.Request.head.Minor >= 1:
+			w.plan.framing = bodyChunked
+		default:
+			w.plan.framing = bodyClose
+			c.keepAlive = false
+		}
+	}
+	w.remaining = w.plan.length
+	b := c.writeBuf()
+	b.b = c.appendHead(b.b, r, &w.plan)
+	body := r.body
+	r.body = r.body[:0]
+	if len(body) > 0 {
+		writeBody(w, body)
+	}
+}
+
+func writeBody[B wire.Bytes](w *BodyWriter, p B) (int, error) {
+	if !w.started {
+		w.begin()
+	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	if len(p) == 0 || w.plan.framing == bodyNone || w.plan.omitBody {
+		return len(p), nil
+	}
+	c := w.c
+	switch w.plan.framing {
+	case bodyChunked:
+		b := c.writeBuf()
+		b.b = wire.AppendChunkSize(b.b, len(p))
+		sendBody(c, p)
+		c.wbuf.b = append(c.wbuf.b, "\r\n"...)
+	case bodyLength:
+		if int64(len(p)) > w.remaining {
+			w.err = ErrBodyLength
+			c.keepAlive = false
+			return 0, w.err
+		}
+		w.remaining -= int64(len(p))
+		sendBody(c, p)
+	default:
+		sendBody(c, p)
+	}
+	if w.err == nil {
+		w.err = c.werr
+	}
+	return len(p), w.err
+}
+
+// sendBody appends p to the write buffer, flushing whenever it is full.
+func sendBody[B wire.Bytes](c *conn, p B) {
+	b := c.writeBuf()
+	for len(p) > 0 && c.werr == nil {
+		free := cap(b.b) - len(b.b)
+		if free == 0 {
+			c.flush()
+			continue
+		}
+		n := min(free, len(p))
+		b.b = append(b.b, p[:n]...)
+		p = p[n:]
+	}
+}
+
+// finish ends the body after the handler returned: the last chunk and the
+// trailer section for chunked, and the keep-alive decision otherwise.
+func (w *BodyWriter) finish() {
+	c := w.c
+	switch {
+	case w.err != nil || c.werr != nil:
+		c.keepAlive = false
+	case w.plan.framing == bodyChunked:
+		b := c.writeBuf()
+		b.b = wire.AppendLastChunk(b.b, c.validTrailers())
+	case w.plan.framing == bodyLength && !w.plan.omitBody && w.remaining > 0:
+		c.srv.logger.Error("brisk: response body shorter than its Content-Length; closing",
+			"missing", w.remaining)
+		c.keepAlive = false
+	case w.plan.framing == bodyClose:
+		c.keepAlive = false
+	}
+}
+
+// validTrailers returns the handler's trailer fields, or none (logged) if
+// one of them is invalid.
+func (c *conn) validTrailers() []wire.Field {
+	t := &c.ctx.Response.Trailer
+	if fs := scanFields(t); fs.bad != nil {
+		c.srv.logger.Error("brisk: invalid trailer field dropped all trailers", "field", string(fs.bad))
+		return nil
+	}
+	return t.fields
+}

@@ -1,0 +1,445 @@
+package brisk
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// Connection states, for Shutdown: an idle connection may be closed at once.
+const (
+	stateIdle int32 = iota
+	stateActive
+	stateClosed
+)
+
+var errConnClosed = errors.New("brisk: connection closed")
+
+// conn serves one client connection. It is pooled by the Server with its
+// Ctx, field storage and closures, and reset, never reallocated, per
+// connection.
+type conn struct {
+	srv *Server
+	lim *limits
+	nc  net.Conn
+	raw syscall.RawConn // nil when nc has no file descriptor
+
+	rbuf      *buffer // nil while idle on a raw connection
+	r0, r1    int     // unconsumed input: rbuf.b[r0:r1]
+	bodyStart int     // offset of the body of the current request
+	wbuf      *buffer // pending response bytes; nil while idle
+	werr      error   // sticky write error
+
+	fields   []wire.Field // head field storage, cap lim.maxFields
+	trailers []wire.Field // trailer storage
+	ctx      Ctx
+	body     bodyReader
+	watch    watcher
+
+	state     atomic.Int32
+	nreq      int
+	keepAlive bool
+	isHead    bool // the current request is HEAD
+	rdeadline bool // a read deadline is set
+	readable  func(fd uintptr) bool
+	waited    bool
+	peek      [1]byte
+}
+
+func newConn(s *Server) *conn {
+	c := &conn{srv: s, lim: &s.lim}
+	c.fields = make([]wire.Field, s.lim.maxFields)
+	c.trailers = make([]wire.Field, s.lim.maxFields)
+	c.ctx.c = c
+	c.ctx.Request.c = c
+	c.ctx.bw.c = c
+	c.ctx.Response.stream = &c.ctx.bw
+	c.body.c = c
+	c.watch.c = c
+	c.readable = c.onReadable
+	return c
+}
+
+// attach prepares c to serve nc.
+func (c *conn) attach(nc net.Conn) {
+	c.nc = nc
+	c.raw = nil
+	if sc, ok := nc.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			c.raw = rc
+		}
+	}
+	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
+	c.rdeadline = false
+	c.state.Store(stateIdle)
+}
+
+// serve is the connection loop: one request per iteration.
+func (c *conn) serve() {
+	defer c.finish()
+	for c.serveOne() {
+	}
+}
+
+// serveOne serves one request and reports whether to serve another:
+// read the head, decide framing and limits, run the handler, write the
+// response, decide keep-alive.
+func (c *conn) serveOne() bool {
+	if err := c.readHead(); err != nil {
+		c.rejectHead(err)
+		return false
+	}
+	c.beginRequest()
+	if c.checkLimits() {
+		c.runHandler()
+		c.finishBody()
+	}
+	c.writeResponse()
+	if !c.keepAlive || c.werr != nil {
+		c.flush()
+		return false
+	}
+	return true
+}
+
+// readHead waits for a request and parses its head into c.ctx.Request.
+func (c *conn) readHead() error {
+	c.compact()
+	if c.r0 == c.r1 {
+		if err := c.awaitRequest(); err != nil {
+			return err
+		}
+	}
+	h := &c.ctx.Request.head
+	h.Reset(c.fields)
+	for {
+		n, err := c.srv.parser.ParseRequest(c.rbuf.b[c.r0:c.r1], h)
+		if err == nil {
+			c.r0 += n
+			c.bodyStart = c.r0
+			return nil
+		}
+		if wire.KindOf(err) != wire.ErrNeedMore {
+			return err
+		}
+		if err := c.fillHead(); err != nil {
+			return err
+		}
+	}
+}
+
+// compact moves a pipelined request to the front of the read buffer
+// between requests, when nothing aliases the buffer.
+func (c *conn) compact() {
+	if c.r0 == c.r1 {
+		c.r0, c.r1 = 0, 0
+	} else if c.r0 > 0 && len(c.rbuf.b)-c.r1 < len(c.rbuf.b)/2 {
+		c.r1 = copy(c.rbuf.b, c.rbuf.b[c.r0:c.r1])
+		c.r0 = 0
+	}
+}
+
+// awaitRequest flushes pending responses, waits (idle, holding no buffer
+// when the connection allows it) for the next request and reads its first
+// bytes.
+func (c *conn) awaitRequest() error {
+	if err := c.flush(); err != nil {
+		return err
+	}
+	if !c.setIdle() {
+		return errConnClosed
+	}
+	c.setReadTimeout(c.lim.idleTimeout)
+	if c.raw != nil {
+		if err := c.waitReadable(); err != nil {
+			return err
+		}
+	}
+	if !c.state.CompareAndSwap(stateIdle, stateActive) {
+		return errConnClosed
+	}
+	if c.rbuf == nil {
+		c.rbuf = c.srv.pools.getReadBuf()
+	}
+	if err := c.fill(); err != nil {
+		return err
+	}
+	c.setReadTimeout(c.lim.readHeaderTimeout)
+	return nil
+}
+
+// setIdle marks c idle, unless the server is shutting down.
+func (c *conn) setIdle() bool {
+	c.state.Store(stateIdle)
+	if c.srv.closing.Load() {
+		c.state.Store(stateClosed)
+		return false
+	}
+	return true
+}
+
+// closeIfIdle closes c if it is waiting for a request (for Shutdown).
+func (c *conn) closeIfIdle() {
+	if c.state.CompareAndSwap(stateIdle, stateClosed) {
+		c.nc.Close()
+	}
+}
+
+// waitReadable waits until the connection has input, giving the buffers
+// back to the pools if it has to wait.
+func (c *conn) waitReadable() error {
+	c.waited = false
+	return c.raw.Read(c.readable)
+}
+
+// onReadable is the raw-read callback: true ends the wait. The first call
+// peeks without blocking; only when nothing is there are the buffers
+// released and the poller asked to wait.
+func (c *conn) onReadable(fd uintptr) bool {
+	if c.waited || peekReadable(fd, &c.peek) {
+		return true
+	}
+	c.releaseBuffers()
+	c.waited = true
+	return false
+}
+
+// releaseBuffers returns the (empty) buffers to the pools.
+func (c *conn) releaseBuffers() {
+	if c.rbuf != nil {
+		c.srv.pools.putReadBuf(c.rbuf)
+		c.rbuf = nil
+		c.r0, c.r1 = 0, 0
+	}
+	if c.wbuf != nil {
+		c.srv.pools.putWriteBuf(c.wbuf)
+		c.wbuf = nil
+	}
+}
+
+// fillHead makes room for more head bytes (compacting, or growing the
+// buffer up to MaxHeaderBytes) and reads.
+func (c *conn) fillHead() error {
+	if c.r1 == len(c.rbuf.b) {
+		switch {
+		case c.r0 > 0:
+			c.r1 = copy(c.rbuf.b, c.rbuf.b[c.r0:c.r1])
+			c.r0 = 0
+		case len(c.rbuf.b) < c.lim.maxHeader:
+			c.growRead(min(2*len(c.rbuf.b), c.lim.maxHeader), true)
+		default:
+			return errHeaderCapacity
+		}
+	}
+	if !c.rdeadline && c.lim.readHeaderTimeout > 0 {
+		c.setReadTimeout(c.lim.readHeaderTimeout)
+	}
+	return c.fill()
+}
+
+// growRead replaces the read buffer with a larger one holding the same
+// bytes. The old one is recycled only when nothing aliases it.
+func (c *conn) growRead(size int, recycle bool) {
+	nb := &buffer{b: make([]byte, size)}
+	copy(nb.b, c.rbuf.b[:c.r1])
+	if recycle {
+		c.srv.pools.putReadBuf(c.rbuf)
+	}
+	c.rbuf = nb
+}
+
+// fill reads more input into rbuf.b[r1:], flushing pending responses first
+// so that a client waiting for them is never deadlocked.
+func (c *conn) fill() error {
+	if err := c.flush(); err != nil {
+		return err
+	}
+	n, err := c.nc.Read(c.rbuf.b[c.r1:])
+	c.r1 += n
+	if n > 0 {
+		return nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return err
+}
+
+// rejectHead answers a malformed head from the one error table; I/O
+// errors (EOF, timeout, close) end the connection silently.
+func (c *conn) rejectHead(err error) {
+	if wire.KindOf(err) == 0 || c.rbuf == nil {
+		return
+	}
+	c.ctx.Request.head.Reset(c.fields)
+	c.ctx.Request.resetReceived()
+	c.isHead = false
+	c.ctx.Response.setError(statusForError(err).code)
+	c.keepAlive = false
+	c.writeResponse()
+	c.flush()
+}
+
+// rejectBusy answers a connection beyond MaxConns with 503 and closes it,
+// without reading from it.
+func (c *conn) rejectBusy() {
+	defer c.finish()
+	c.ctx.Request.head.Reset(c.fields)
+	c.ctx.Request.resetReceived()
+	c.isHead = false
+	c.ctx.Response.setError(503)
+	c.keepAlive = false
+	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.writeResponse()
+	c.flush()
+}
+
+// beginRequest prepares the Ctx for the parsed head and makes the
+// keep-alive decision the request allows.
+func (c *conn) beginRequest() {
+	x := &c.ctx
+	x.Request.resetReceived()
+	x.Response.Reset()
+	x.bw.reset()
+	x.ctx = c.srv.baseCtx
+	h := &x.Request.head
+	c.isHead = x.Request.isHead()
+	c.nreq++
+	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
+		(c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn)
+	c.body.reset(h)
+}
+
+// checkLimits rejects a declared body larger than MaxBodyBytes before the
+// handler runs and without reading it (413, close), and sets the read
+// deadline for the body. It reports whether to run the handler.
+func (c *conn) checkLimits() bool {
+	if c.body.framing == wire.FramingNone {
+		c.watch.startIfWanted()
+		return true
+	}
+	if c.body.framing == wire.FramingLength && c.lim.bodyTooLarge(c.body.remaining) {
+		c.ctx.Response.setError(413)
+		c.keepAlive = false
+		return false
+	}
+	c.setReadTimeout(c.lim.readTimeout)
+	return true
+}
+
+// runHandler calls the Handler, turning a panic into a 500 (when nothing
+// was sent yet) and a closed connection.
+func (c *conn) runHandler() {
+	defer c.recoverHandler()
+	if h := c.srv.Handler; h != nil {
+		h(&c.ctx)
+	} else {
+		c.ctx.Response.setError(404)
+	}
+}
+
+func (c *conn) recoverHandler() {
+	p := recover()
+	if p == nil {
+		c.watch.stop()
+		return
+	}
+	c.keepAlive = false
+	c.srv.logger.Error("brisk: handler panic", "panic", p, "remote", c.nc.RemoteAddr().String(),
+		"method", string(c.ctx.Request.Method()), "target", string(c.ctx.Request.Target()))
+	if !c.ctx.bw.started {
+		c.ctx.Response.setError(500)
+	}
+	c.watch.stop()
+}
+
+// finishBody makes the connection ready for the next request: a body the
+// handler did not read is drained up to MaxDrainBytes, else the connection
+// is closed. A failed body read closes it too, and turns the response into
+// the error's status when it has not been sent.
+func (c *conn) finishBody() {
+	b := &c.body
+	if b.err != nil {
+		c.keepAlive = false
+		if k := wire.KindOf(b.err); k != 0 && !c.ctx.bw.started {
+			c.ctx.Response.setError(statusForError(b.err).code)
+		}
+		return
+	}
+	if b.complete() {
+		return
+	}
+	if b.awaitingContinue() || !c.keepAlive || !b.drain(MaxDrainBytes) {
+		c.keepAlive = false
+	}
+}
+
+// writeResponse encodes the response into the write buffer; it is flushed
+// before the next blocking read, so pipelined responses leave in one write.
+func (c *conn) writeResponse() {
+	if c.ctx.bw.started {
+		c.ctx.bw.finish()
+		return
+	}
+	c.writeBuffered(&c.ctx.Response)
+}
+
+// writeBuf returns the write buffer, taking one from the pool if needed.
+func (c *conn) writeBuf() *buffer {
+	if c.wbuf == nil {
+		c.wbuf = c.srv.pools.getWriteBuf()
+	}
+	return c.wbuf
+}
+
+// flush writes the pending response bytes.
+func (c *conn) flush() error {
+	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {
+		return c.werr
+	}
+	c.werr = c.write(c.wbuf.b)
+	c.wbuf.b = c.wbuf.b[:0]
+	return c.werr
+}
+
+// write writes p to the connection under WriteTimeout.
+func (c *conn) write(p []byte) error {
+	if c.lim.writeTimeout > 0 {
+		c.nc.SetWriteDeadline(time.Now().Add(c.lim.writeTimeout))
+	}
+	_, err := c.nc.Write(p)
+	return err
+}
+
+// setReadTimeout sets the read deadline d from now; d <= 0 clears it.
+func (c *conn) setReadTimeout(d time.Duration) {
+	switch {
+	case d > 0:
+		c.nc.SetReadDeadline(time.Now().Add(d))
+		c.rdeadline = true
+	case c.rdeadline:
+		c.nc.SetReadDeadline(time.Time{})
+		c.rdeadline = false
+	}
+}
+
+// finish closes the connection and recycles c.
+func (c *conn) finish() {
+	c.watch.stop()
+	c.state.Store(stateClosed)
+	c.nc.Close()
+	c.r0, c.r1 = 0, 0
+	c.releaseBuffers()
+	c.ctx.Request.resetReceived()
+	c.ctx.Response.Reset()
+	c.ctx.ctx = nil
+	s := c.srv
+	s.connDone(c)
+	c.nc, c.raw = nil, nil
+	s.pools.putConn(c)
+}

@@ -1,0 +1,91 @@
+package brisk
+
+import (
+	"time"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// Default limits and timeouts, used when the corresponding Server field is
+// zero. Every one is documented on its Server field.
+const (
+	DefaultMaxRequestLineBytes = wire.DefaultMaxRequestLineBytes // 8 KiB
+	DefaultMaxHeaderBytes      = wire.DefaultMaxHeaderBytes      // 64 KiB
+	DefaultMaxFields           = 128
+	DefaultMaxBodyBytes        = 4 << 20 // 4 MiB
+	DefaultReadBufferSize      = 4 << 10 // 4 KiB
+	DefaultWriteBufferSize     = 4 << 10 // 4 KiB
+	DefaultReadHeaderTimeout   = 10 * time.Second
+	DefaultIdleTimeout         = 60 * time.Second
+
+	// MaxDrainBytes bounds the unread request body the server discards after
+	// the handler returns so that the connection can be kept alive. A larger
+	// unread remainder closes the connection instead.
+	MaxDrainBytes = 256 << 10 // 256 KiB
+)
+
+// limits holds the effective limits of a Server, resolved once from its
+// configuration when it starts serving. Zero durations mean "none".
+type limits struct {
+	maxRequestLine     int
+	maxHeader          int
+	maxFields          int
+	maxBody            int64 // < 0: unlimited
+	readBufSize        int
+	writeBufSize       int
+	readHeaderTimeout  time.Duration
+	readTimeout        time.Duration
+	writeTimeout       time.Duration
+	idleTimeout        time.Duration
+	maxConns           int
+	maxRequestsPerConn int
+}
+
+// resolveLimits applies the documented defaults to the Server fields.
+func (s *Server) resolveLimits() limits {
+	return limits{
+		maxRequestLine:     positiveOr(s.MaxRequestLineBytes, DefaultMaxRequestLineBytes),
+		maxHeader:          positiveOr(s.MaxHeaderBytes, DefaultMaxHeaderBytes),
+		maxFields:          positiveOr(s.MaxFields, DefaultMaxFields),
+		maxBody:            bodyLimit(s.MaxBodyBytes),
+		readBufSize:        positiveOr(s.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize:       positiveOr(s.WriteBufferSize, DefaultWriteBufferSize),
+		readHeaderTimeout:  timeoutOr(s.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		readTimeout:        timeoutOr(s.ReadTimeout, 0),
+		writeTimeout:       timeoutOr(s.WriteTimeout, 0),
+		idleTimeout:        timeoutOr(s.IdleTimeout, DefaultIdleTimeout),
+		maxConns:           max(s.MaxConns, 0),
+		maxRequestsPerConn: max(s.MaxRequestsPerConn, 0),
+	}
+}
+
+func positiveOr(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func bodyLimit(v int64) int64 {
+	switch {
+	case v == 0:
+		return DefaultMaxBodyBytes
+	case v < 0:
+		return -1
+	}
+	return v
+}
+
+// timeoutOr maps zero to def and a negative duration to "none" (0).
+func timeoutOr(v, def time.Duration) time.Duration {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+// bodyTooLarge reports whether n body bytes exceed the limit.
+func (l *limits) bodyTooLarge(n int64) bool { return l.maxBody >= 0 && n > l.maxBody }

@@ -1,0 +1,103 @@
+package brisk
+
+// Response is the response a handler builds. The server encodes it after
+// the handler returns, unless the handler streams it with Ctx.BodyWriter.
+//
+// The status code defaults to 200 and the reason phrase to the one
+// registered for the code. Content-Length, Date, Server and Connection are
+// set by the server: a Content-Length or Transfer-Encoding field set by
+// the handler is ignored (except a Content-Length on a bodiless response to
+// HEAD, which is kept), a Date or Server field set by the handler replaces
+// the server's, and a Connection field containing "close" closes the
+// connection (other Connection fields are dropped).
+//
+// Field names must be tokens and values must not contain CR, LF or other
+// CTLs (RFC 9110 §5): a response with an invalid field, reason phrase or
+// status code is replaced by a 500 and the problem is logged, so a handler
+// cannot split a response.
+//
+// Responses to HEAD carry no body but the Content-Length the body would
+// have; 1xx, 204 and 304 responses carry neither (RFC 9110 §6.4.1).
+type Response struct {
+	// Header holds the response fields, in the order they are sent.
+	Header Header
+
+	// Trailer holds trailer fields, sent after a streamed (chunked) body
+	// only (RFC 9112 §7.1.2); ignored otherwise.
+	Trailer Header
+
+	status int
+	reason []byte
+	body   []byte
+	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
+}
+
+// maxKeptBody is the largest body buffer a pooled Response keeps for the
+// next request; larger ones are released.
+const maxKeptBody = 64 << 10
+
+// StatusCode returns the status code, 200 unless set.
+func (r *Response) StatusCode() int {
+	if r.status == 0 {
+		return 200
+	}
+	return r.status
+}
+
+// SetStatusCode sets the status code, 100..999 (RFC 9110 §15). It has no
+// effect once a streamed body has started.
+func (r *Response) SetStatusCode(code int) { r.status = code }
+
+// SetReason sets the reason phrase (RFC 9112 §4); empty means the one
+// registered for the status code. It is copied.
+func (r *Response) SetReason(reason string) { r.reason = append(r.reason[:0], reason...) }
+
+// SetBody sets the body to a copy of b.
+func (r *Response) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
+
+// SetBodyString sets the body to a copy of s.
+func (r *Response) SetBodyString(s string) { r.body = append(r.body[:0], s...) }
+
+// Write appends p to the body. Once Ctx.BodyWriter has started streaming,
+// it writes to the stream instead. It never fails before streaming.
+func (r *Response) Write(p []byte) (int, error) {
+	if r.stream != nil && r.stream.started {
+		return r.stream.Write(p)
+	}
+	r.body = append(r.body, p...)
+	return len(p), nil
+}
+
+// WriteString is Write for a string.
+func (r *Response) WriteString(s string) (int, error) {
+	if r.stream != nil && r.stream.started {
+		return r.stream.WriteString(s)
+	}
+	r.body = append(r.body, s...)
+	return len(s), nil
+}
+
+// Body returns the buffered body (on the client side: the received body).
+// It aliases the Response's storage.
+func (r *Response) Body() []byte { return r.body }
+
+// Reset clears the response for reuse, keeping its storage.
+func (r *Response) Reset() {
+	r.Header.Reset()
+	r.Trailer.Reset()
+	r.status = 0
+	r.reason = r.reason[:0]
+	r.body = r.body[:0]
+	if cap(r.body) > maxKeptBody {
+		r.body = nil
+	}
+}
+
+// setError replaces the response with a short plain-text error: the
+// reason phrase of code, never any client byte.
+func (r *Response) setError(code int) {
+	r.Reset()
+	r.status = code
+	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	r.body = appendErrorBody(r.body, code)
+}

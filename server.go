@@ -1,0 +1,267 @@
+package brisk
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// Handler serves one request. The *Ctx and everything reachable from it
+// (request fields, body slices, the response) are valid ONLY UNTIL THE
+// HANDLER RETURNS: the server then reuses them for the next request. Do not
+// retain c or any slice obtained from it, and do not use c from another
+// goroutine after returning; copy what you need to keep.
+type Handler func(c *Ctx)
+
+// Server is an HTTP/1.1 server. Its fields are plain configuration: set
+// them before calling Serve and do not change them afterwards. The zero
+// value of each field is a documented default.
+type Server struct {
+	// Handler serves each request. Nil answers every request with 404.
+	Handler Handler
+
+	// Name is the value of the Server field sent in each response (RFC
+	// 9110 §10.2.4). Empty means no Server field.
+	Name string
+
+	// Logger receives handler panics, rejected response fields and other
+	// server errors. Nil means slog.Default().
+	Logger *slog.Logger
+
+	// MaxRequestLineBytes is the largest request line, in bytes, excluding
+	// its CRLF. Zero or negative means DefaultMaxRequestLineBytes (8 KiB). A
+	// longer one is answered 414 and the connection is closed.
+	MaxRequestLineBytes int
+
+	// MaxHeaderBytes is the largest request head (request line, field
+	// section and final CRLF), in bytes. Zero or negative means
+	// DefaultMaxHeaderBytes (64 KiB). A larger one is answered 431 and the
+	// connection is closed. It is independent of ReadBufferSize: the read
+	// buffer grows up to this size for a large head.
+	MaxHeaderBytes int
+
+	// MaxFields is the largest number of field lines in a request head or
+	// trailer section. Zero or negative means DefaultMaxFields (128). More
+	// are answered 431 and the connection is closed.
+	MaxFields int
+
+	// MaxBodyBytes is the largest request body, in bytes. Zero means
+	// DefaultMaxBodyBytes (4 MiB); negative means no limit. A request whose
+	// Content-Length is larger is answered 413 before the handler runs and
+	// without reading the body; a chunked body that grows larger makes the
+	// body read fail with ErrBodyTooLarge and is answered 413. Either way
+	// the connection is closed.
+	MaxBodyBytes int64
+
+	// ReadBufferSize is the initial size of a connection's read buffer, in
+	// bytes. Zero or negative means DefaultReadBufferSize (4 KiB).
+	ReadBufferSize int
+
+	// WriteBufferSize is the size of a connection's write buffer, in
+	// bytes; larger bodies are written straight from the response. Zero or
+	// negative means DefaultWriteBufferSize (4 KiB).
+	WriteBufferSize int
+
+	// ReadHeaderTimeout bounds the time to read a request head, from its
+	// first byte (slowloris protection). Zero means
+	// DefaultReadHeaderTimeout (10 s); negative means no limit. On expiry
+	// the connection is closed without a response.
+	ReadHeaderTimeout time.Duration
+
+	// ReadTimeout bounds the time to read a whole request, head and body,
+	// from the head's first byte. Zero or negative means no limit. A body
+	// read past it fails and the connection is closed.
+	ReadTimeout time.Duration
+
+	// WriteTimeout bounds each write of response bytes to the connection.
+	// Zero or negative means no limit. On expiry the connection is closed.
+	WriteTimeout time.Duration
+
+	// IdleTimeout bounds the wait for the next request on a keep-alive
+	// connection (and for the first one on a new connection). Zero means
+	// DefaultIdleTimeout (60 s); negative means no limit. On expiry the
+	// connection is closed.
+	IdleTimeout time.Duration
+
+	// MaxConns is the largest number of connections served at once. Zero or
+	// negative means no limit. A connection beyond it is answered 503 and
+	// closed.
+	MaxConns int
+
+	// MaxRequestsPerConn is the largest number of requests served on one
+	// connection. Zero or negative means no limit. The response to the last
+	// one carries "Connection: close".
+	MaxRequestsPerConn int
+
+	// CancelOnClientClose makes Ctx.Context be cancelled when the client
+	// closes the connection while the handler runs. It costs a goroutine,
+	// a context and a background read per request, so it is off by default;
+	// off, Ctx.Context is cancelled only by Shutdown. The watch begins once
+	// the request body was read to its end (at once for a request without
+	// a body) and only when no pipelined request is already buffered.
+	CancelOnClientClose bool
+
+	mu        sync.Mutex
+	started   bool
+	lim       limits
+	parser    wire.Parser
+	logger    *slog.Logger
+	listeners map[net.Listener]struct{}
+	conns     map[*conn]struct{}
+	active    atomic.Int64 // connections being served, for MaxConns
+	closing   atomic.Bool
+	baseCtx   context.Context
+	cancel    context.CancelFunc
+	date      dateCache
+	connWG    sync.WaitGroup
+	pools     pools
+}
+
+// ListenAndServe listens on the TCP address addr and calls Serve.
+func (s *Server) ListenAndServe(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Serve accepts connections on ln and serves each in its own goroutine. It
+// closes ln when it returns. After Shutdown it returns ErrServerClosed;
+// otherwise the Accept error. Serve may be called for several listeners.
+func (s *Server) Serve(ln net.Listener) error {
+	if !s.track(ln) {
+		ln.Close()
+		return ErrServerClosed
+	}
+	defer s.untrack(ln)
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.closing.Load() {
+				return ErrServerClosed
+			}
+			if isTemporary(err) {
+				time.Sleep(5 * time.Millisecond)
+				continue
+			}
+			return err
+		}
+		s.startConn(nc)
+	}
+}
+
+// Shutdown stops the server gracefully: it closes the listeners, closes
+// every idle connection at once, lets in-flight requests finish (their
+// responses carry "Connection: close") and cancels every Ctx.Context. It
+// returns nil when all connections are closed, or ctx.Err() when ctx
+// expires first (remaining connections are then left to finish).
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closing.Store(true)
+	s.mu.Lock()
+	for ln := range s.listeners {
+		ln.Close()
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.date.halt()
+	s.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() { s.connWG.Wait(); close(done) }()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.closeIdle()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// start resolves the configuration once, on the first Serve.
+func (s *Server) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	s.lim = s.resolveLimits()
+	s.parser = wire.Parser{MaxRequestLineBytes: s.lim.maxRequestLine, MaxHeaderBytes: s.lim.maxHeader}
+	s.logger = s.Logger
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	s.listeners = make(map[net.Listener]struct{})
+	s.conns = make(map[*conn]struct{})
+	s.baseCtx, s.cancel = context.WithCancel(context.Background())
+	s.pools.init(&s.lim)
+	s.date.start()
+}
+
+func (s *Server) track(ln net.Listener) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing.Load() {
+		return false
+	}
+	s.start()
+	s.listeners[ln] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(ln net.Listener) {
+	s.mu.Lock()
+	delete(s.listeners, ln)
+	s.mu.Unlock()
+	ln.Close()
+}
+
+// startConn serves nc in a new goroutine, or rejects it with 503 when
+// MaxConns connections are already served.
+func (s *Server) startConn(nc net.Conn) {
+	n := s.active.Add(1)
+	s.connWG.Add(1)
+	c := s.pools.getConn(s)
+	c.attach(nc)
+	if s.lim.maxConns > 0 && n > int64(s.lim.maxConns) {
+		go c.rejectBusy()
+		return
+	}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	go c.serve()
+}
+
+// connDone is called by a connection's goroutine when it has closed.
+func (s *Server) connDone(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.active.Add(-1)
+	s.connWG.Done()
+}
+
+// closeIdle closes the connections waiting for a request.
+func (s *Server) closeIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.closeIfIdle()
+	}
+}
+
+func isTemporary(err error) bool {
+	te, ok := err.(interface{ Temporary() bool })
+	return ok && te.Temporary()
+}

@@ -1,0 +1,83 @@
+package brisk
+
+import (
+	"context"
+	"time"
+)
+
+// watcher implements Server.CancelOnClientClose: while the handler runs
+// (after the body was read), a goroutine reads one byte from the
+// connection. EOF or an error cancels the request's context; a byte (a
+// pipelined request) is kept for the next parse.
+type watcher struct {
+	c       *conn
+	running bool
+	cancel  context.CancelFunc
+	done    chan struct{}
+	got     bool
+	err     error
+	b       [1]byte
+}
+
+// startIfWanted starts watching when CancelOnClientClose is set, no input
+// is buffered (a buffered request shows the client is there) and the body
+// has been read.
+func (w *watcher) startIfWanted() {
+	c := w.c
+	if !c.srv.CancelOnClientClose || w.running || c.r0 < c.r1 || c.nc == nil {
+		return
+	}
+	if c.ctx.ctx == c.srv.baseCtx {
+		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+	}
+	if w.done == nil {
+		w.done = make(chan struct{}, 1)
+	}
+	w.running, w.got, w.err = true, false, nil
+	c.setReadTimeout(0)
+	go w.run()
+}
+
+func (w *watcher) run() {
+	n, err := w.c.nc.Read(w.b[:])
+	if n == 1 {
+		w.got = true
+	} else {
+		w.err = err
+		w.cancel()
+	}
+	w.done <- struct{}{}
+}
+
+// stop ends the watch after the handler returned: it interrupts the read
+// with a past deadline and puts a byte it got back into the read buffer.
+func (w *watcher) stop() {
+	if w.cancel != nil && !w.running {
+		w.cancel()
+		w.cancel = nil
+	}
+	if !w.running {
+		return
+	}
+	c := w.c
+	c.nc.SetReadDeadline(time.Unix(1, 0))
+	<-w.done
+	w.running = false
+	c.rdeadline = true
+	w.cancel()
+	w.cancel = nil
+	if w.got && c.rbuf != nil {
+		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
+			c.r0, c.r1 = 0, 0
+		}
+		c.rbuf.b[c.r1] = w.b[0]
+		c.r1++
+	} else if w.err != nil && !isTimeout(w.err) {
+		c.keepAlive = false
+	}
+}
+
+func isTimeout(err error) bool {
+	te, ok := err.(interface{ Timeout() bool })
+	return ok && te.Timeout()
+}
