@@ -38,9 +38,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, "\nRun 'brisk <command> -h' for the flags of a command.\n")
 }
 
-// newFlagSet returns a flag set for a subcommand whose errors go to stderr
-// and whose -h output is "Usage: brisk name synopsis", the description and
-// the flags. Parse with parse.
+// newFlagSet returns a flag set for a subcommand. Its Usage prints
+// "Usage: brisk name synopsis", the description and the flags to the flag
+// set's output (stderr). Parse it with parse.
 func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("brisk "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -57,19 +57,25 @@ func newFlagSet(name, synopsis, description string, stderr io.Writer) *flag.Flag
 	return fs
 }
 
-// parse parses args into fs. When parsing ends the command (-h, which
-// prints the usage to stdout, or a bad flag, which the flag package has
-// reported on stderr), it returns the exit status and done = true.
+// parse parses args into fs. When parsing ends the command it returns the
+// exit status and done = true: for -h, after printing the usage to stdout
+// (status 0); for a bad flag, after printing one line to the flag set's
+// output, "brisk name: <error> (run 'brisk name -h' for usage)" (status 2).
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, done bool) {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {} // the flag package would print it on stderr
+	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
 	switch {
 	case err == flag.ErrHelp:
-		stderr := fs.Output()
 		fs.SetOutput(stdout)
 		fs.Usage()
-		fs.SetOutput(stderr)
+		fs.SetOutput(out)
 		return exitOK, true
 	case err != nil:
+		fmt.Fprintf(out, "%s: %v (run '%s -h' for usage)\n", fs.Name(), err, fs.Name())
 		return exitUsage, true
 	}
 	return exitOK, false

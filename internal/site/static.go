@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"embed"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,7 +18,8 @@ import (
 var embedded embed.FS
 
 // MaxFileBytes is the largest file served from Config.Root, in bytes: the
-// file is read whole into the response. A larger one is answered 500.
+// file is read whole into the buffered response body. A larger one is
+// answered 500.
 const MaxFileBytes = 64 << 20
 
 // staticFiles serves /static/: from memory (the embedded files, loaded once
@@ -104,47 +104,67 @@ func (st staticFiles) serve(c *brisk.Ctx, name []byte) {
 // not valid io/fs paths ("..", empty or "." elements, a leading or trailing
 // slash), that hold a backslash or NUL, or that have an element starting
 // with '.' are answered 404 before the file system is asked; os.Root then
-// refuses whatever would still leave the directory.
+// refuses whatever would still leave the directory, symbolic links
+// included.
 func (st staticFiles) serveRoot(c *brisk.Ctx, name string) {
 	if !validName(name) {
 		notFound(c)
 		return
 	}
-	body, err := readRegular(st.root, name)
-	switch {
-	case errors.Is(err, errTooLarge):
+	f, size, err := openRegular(st.root, name)
+	if err != nil {
+		notFound(c)
+		return
+	}
+	defer f.Close()
+	if size > MaxFileBytes {
 		setText(c, 500, "500 file too large\n")
 		return
-	case err != nil:
-		notFound(c)
+	}
+	if err := readInto(&c.Response, f, size); err != nil {
+		c.Response.Reset()
+		setText(c, 500, "500 read error\n")
 		return
 	}
 	c.Response.Header.Set("Content-Type", contentType(name))
 	c.Response.Header.Set("X-Content-Type-Options", "nosniff")
-	c.Response.SetBody(body)
 }
 
-var errTooLarge = errors.New("site: file larger than MaxFileBytes")
-
-// readRegular reads the whole regular file name of root.
-func readRegular(root *os.Root, name string) ([]byte, error) {
+// openRegular opens name under root and returns it with its size, or
+// fs.ErrNotExist when it is not a regular file.
+func openRegular(root *os.Root, name string) (*os.File, int64, error) {
 	f, err := root.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, fs.ErrNotExist
-	case fi.Size() > MaxFileBytes:
-		return nil, errTooLarge
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fs.ErrNotExist
 	}
-	body := make([]byte, fi.Size())
-	_, err = io.ReadFull(f, body)
-	return body, err
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
+// readInto appends the first size bytes of f to the response body, through
+// a buffer on the stack (no per-request allocation once the response body
+// buffer has grown). A file shorter than size is an error.
+func readInto(dst *brisk.Response, f *os.File, size int64) error {
+	var buf [16 << 10]byte
+	for size > 0 {
+		n, err := f.Read(buf[:min(size, int64(len(buf)))])
+		dst.Write(buf[:n])
+		size -= int64(n)
+		if err == io.EOF && size > 0 {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+	}
+	return nil
 }
 
 // validName reports whether name may be looked up under the root.

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for one writer goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	sb strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.String()
+}
+
+// startServe runs serve with o in the background. It returns the base URL
+// printed on stdout, stderr, and a stop function that cancels the context
+// and returns the exit status.
+func startServe(t *testing.T, o serveOptions) (url string, stderr *syncBuffer, stop func() int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	stderr = new(syncBuffer)
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan int, 1)
+	go func() {
+		exit <- serve(ctx, o, pw, stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no URL printed: %v; stderr %q", err, stderr.String())
+	}
+	go io.Copy(io.Discard, pr)
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "brisk: serving ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	stop = func() int {
+		cancel()
+		select {
+		case code := <-exit:
+			return code
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not return after cancel")
+			return -1
+		}
+	}
+	return url, stderr, stop
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func TestServeLifecycle(t *testing.T) {
+	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0"})
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
+		t.Errorf("URL %q", url)
+	}
+	if code, body := get(t, url+"plaintext"); code != 200 || body != "Hello, World!" {
+		t.Errorf("GET /plaintext: %d %q", code, body)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d after shutdown, want 0; stderr %q", code, stderr.String())
+	}
+	if got := stderr.String(); got != "brisk: shutting down\n" {
+		t.Errorf("stderr %q, want only the shutdown line", got)
+	}
+	if _, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")); err == nil {
+		t.Error("still listening after shutdown")
+	}
+}
+
+func TestServeEcho(t *testing.T) {
+	url, _, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", echo: true})
+	defer stop()
+	if code, body := get(t, url+"plaintext"); code != 200 || !strings.HasPrefix(body, `{"headers":[`) {
+		t.Errorf("GET /plaintext with -echo: %d %.60q, want an echo document", code, body)
+	}
+}
+
+func TestServeAccessLog(t *testing.T) {
+	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true})
+	get(t, url+"plaintext?a=1")
+	get(t, url+"missing")
+	stop()
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	want := []string{
+		"msg=request method=GET target=\"/plaintext?a=1\" status=200 bytes=13 duration=",
+		"msg=request method=GET target=/missing status=404 bytes=19 duration=",
+	}
+	if len(lines) != 3 {
+		t.Fatalf("stderr has %d lines, want 2 log lines and the shutdown line:\n%s", len(lines), stderr.String())
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) || !strings.Contains(lines[i], "remote=127.0.0.1:") {
+			t.Errorf("log line %d:\n got %s\nwant it to contain %s", i, lines[i], w)
+		}
+	}
+}
+
+// TestServeAddrInUse: the listen error is one line and the exit status 1.
+func TestServeAddrInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	code, stdout, stderr := runArgs("serve", "-addr", addr)
+	want := fmt.Sprintf("brisk: listen tcp %s: bind: address already in use\n", addr)
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, \"\", %q", code, stdout, stderr, want)
+	}
+}
+
+func TestBaseURL(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{"127.0.0.1:8080", "http://127.0.0.1:8080/"},
+		{"0.0.0.0:80", "http://localhost:80/"},
+		{"[::]:8080", "http://localhost:8080/"},
+		{"[::1]:9", "http://[::1]:9/"},
+	}
+	for _, tt := range tests {
+		addr, err := net.ResolveTCPAddr("tcp", tt.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := baseURL(addr); got != tt.want {
+			t.Errorf("baseURL(%s) = %q, want %q", tt.addr, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package echo
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/brisk-http/brisk"
+)
+
+// newRequest builds a request the way a client does.
+func newRequest(method, target string, fields ...[2]string) *brisk.Request {
+	r := new(brisk.Request)
+	r.SetMethod(method)
+	r.SetTarget(target)
+	for _, f := range fields {
+		r.Header.Add(f[0], f[1])
+	}
+	return r
+}
+
+// TestAppendDecodes checks the document is valid JSON with the five keys,
+// and that every value decodes back to the request's bytes.
+func TestAppendDecodes(t *testing.T) {
+	r := newRequest("PATCH", "/x?y=1", [2]string{"Host", "h"}, [2]string{"X-A", "1"}, [2]string{"X-A", "2"})
+	body := []byte("{\"k\":\"v\"}\n")
+	var got struct {
+		Headers [][2][]byte
+		Body    []byte
+		Method  []byte
+		Version []byte
+		URI     []byte
+	}
+	out := Append(nil, r, body)
+	if err := json.Unmarshal(out, &got); err != nil { // []byte fields decode standard base64
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if string(got.Method) != "PATCH" || string(got.URI) != "/x?y=1" || string(got.Version) != r.Proto() || string(got.Body) != string(body) {
+		t.Errorf("decoded %q %q %q %q", got.Method, got.URI, got.Version, got.Body)
+	}
+	want := [][2]string{{"Host", "h"}, {"X-A", "1"}, {"X-A", "2"}}
+	if len(got.Headers) != len(want) {
+		t.Fatalf("%d headers, want %d", len(got.Headers), len(want))
+	}
+	for i, f := range got.Headers {
+		if string(f[0]) != want[i][0] || string(f[1]) != want[i][1] {
+			t.Errorf("header %d = %q: %q, want %q", i, f[0], f[1], want[i])
+		}
+	}
+}
+
+func TestLen(t *testing.T) {
+	tests := []struct {
+		name   string
+		r      *brisk.Request
+		body   string
+		prefix string
+	}{
+		{"no_fields", newRequest("GET", "/"), "", ""},
+		{"one_field", newRequest("GET", "/", [2]string{"Host", "h"}), "", ""},
+		{"fields_and_body", newRequest("POST", "/a/b", [2]string{"Host", "h"}, [2]string{"X", " padded "}), "body!", ""},
+		{"after_prefix", newRequest("GET", "/", [2]string{"A", "b"}), "xy", "prefix"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := Append([]byte(tt.prefix), tt.r, []byte(tt.body))
+			if got, want := Len(tt.r, []byte(tt.body)), len(out)-len(tt.prefix); got != want {
+				t.Errorf("Len = %d, Append wrote %d bytes", got, want)
+			}
+			if string(out[:len(tt.prefix)]) != tt.prefix {
+				t.Errorf("prefix clobbered: %q", out)
+			}
+		})
+	}
+}
+
+func BenchmarkAppend(b *testing.B) {
+	r := newRequest("GET", "/plaintext", [2]string{"Host", "localhost:8080"},
+		[2]string{"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"},
+		[2]string{"Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"},
+		[2]string{"Connection", "keep-alive"})
+	buf := make([]byte, 0, Len(r, nil))
+	b.SetBytes(int64(cap(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = Append(buf[:0], r, nil)
+	}
+}

@@ -1,0 +1,294 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"image/png"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brisk-http/brisk"
+)
+
+// startSite serves a Site for cfg on a loopback port until the test ends
+// and returns its address.
+func startSite(t *testing.T, cfg Config) string {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &brisk.Server{Handler: s.Handle}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		<-done
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// rawGet sends "GET target" on a new connection and reads one response.
+func rawGet(t *testing.T, addr, method, target string) (*http.Response, []byte) {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.WriteString(nc, method+" "+target+" HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(nc), &http.Request{Method: method})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+func mustEmbedded(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := embedded.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRoutes(t *testing.T) {
+	tests := []struct {
+		name, method, target string
+		status               int
+		ctype                string
+		body                 []byte // nil: not checked
+	}{
+		{"home", "GET", "/", 200, "text/html; charset=utf-8", mustEmbedded(t, "files/index.html")},
+		{"plaintext", "GET", "/plaintext", 200, "text/plain", []byte("Hello, World!")},
+		{"json", "GET", "/json", 200, "application/json", []byte(`{"message":"Hello, World!"}`)},
+		{"healthz", "GET", "/healthz", 200, "text/plain; charset=utf-8", []byte("ok")},
+		{"png", "GET", "/static/brisk.png", 200, "image/png", mustEmbedded(t, "files/static/brisk.png")},
+		{"css", "GET", "/static/style.css", 200, "text/css; charset=utf-8", mustEmbedded(t, "files/static/style.css")},
+		{"txt", "GET", "/static/hello.txt", 200, "text/plain; charset=utf-8", mustEmbedded(t, "files/static/hello.txt")},
+		{"echo_post", "POST", "/echo", 200, "application/json", nil},
+		{"plaintext_query", "GET", "/plaintext?x=1", 200, "text/plain", []byte("Hello, World!")},
+		{"static_missing", "GET", "/static/nope.png", 404, "text/plain; charset=utf-8", nil},
+		{"static_dir", "GET", "/static/", 404, "text/plain; charset=utf-8", nil},
+		{"index_not_static", "GET", "/static/../index.html", 404, "", nil},
+		{"unknown", "GET", "/nope", 404, "text/plain; charset=utf-8", nil},
+		{"post_home", "POST", "/", 405, "text/plain; charset=utf-8", nil},
+		{"delete_static", "DELETE", "/static/brisk.png", 405, "text/plain; charset=utf-8", nil},
+	}
+	addr := startSite(t, Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := rawGet(t, addr, tt.method, tt.target)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			if ct := resp.Header.Get("Content-Type"); tt.ctype != "" && ct != tt.ctype {
+				t.Errorf("Content-Type %q, want %q", ct, tt.ctype)
+			}
+			if resp.ContentLength != int64(len(body)) {
+				t.Errorf("Content-Length %d, body %d bytes", resp.ContentLength, len(body))
+			}
+			if tt.body != nil && !bytes.Equal(body, tt.body) {
+				t.Errorf("body %.80q, want %.80q", body, tt.body)
+			}
+			if tt.status == 405 && resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("Allow %q, want \"GET, HEAD\"", resp.Header.Get("Allow"))
+			}
+		})
+	}
+}
+
+func TestHead(t *testing.T) {
+	addr := startSite(t, Config{})
+	png := mustEmbedded(t, "files/static/brisk.png")
+	resp, body := rawGet(t, addr, "HEAD", "/static/brisk.png")
+	if resp.StatusCode != 200 || len(body) != 0 {
+		t.Fatalf("status %d with %d body bytes, want 200 and none", resp.StatusCode, len(body))
+	}
+	if resp.ContentLength != int64(len(png)) || resp.Header.Get("Content-Type") != "image/png" {
+		t.Errorf("Content-Length %d, Content-Type %q; want %d, image/png", resp.ContentLength, resp.Header.Get("Content-Type"), len(png))
+	}
+}
+
+// TestImage checks the logo is a real PNG, through a real HTTP client.
+func TestImage(t *testing.T) {
+	addr := startSite(t, Config{})
+	resp, err := http.Get("http://" + addr + "/static/brisk.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	img, err := png.Decode(resp.Body)
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 240 || b.Dy() != 120 {
+		t.Errorf("image is %v, want 240x120", b)
+	}
+}
+
+func TestEchoMode(t *testing.T) {
+	addr := startSite(t, Config{Echo: true})
+	for _, target := range []string{"/", "/plaintext", "/static/brisk.png", "/anything?x"} {
+		resp, body := rawGet(t, addr, "DELETE", target)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" ||
+			!strings.HasPrefix(string(body), `{"headers":[`) {
+			t.Errorf("%s: status %d, %q, body %.60q; want an echo document", target, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	}
+}
+
+// writeTree creates files (name → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestRoot(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret.txt": "SECRET"})
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	writeTree(t, base, map[string]string{"secret.txt": "SECRET", "root/a.txt": "alpha", "root/sub/b.json": `{"b":1}`, "root/.hidden": "SECRET"})
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("0123456789abcdef"), 5000) // larger than the copy buffer
+	writeTree(t, root, map[string]string{"big.bin": string(big)})
+
+	addr := startSite(t, Config{Root: root})
+	ok := []struct{ target, ctype, body string }{
+		{"/static/a.txt", "text/plain; charset=utf-8", "alpha"},
+		{"/static/sub/b.json", "application/json", `{"b":1}`},
+		{"/static/big.bin", "application/octet-stream", string(big)},
+	}
+	for _, tt := range ok {
+		resp, body := rawGet(t, addr, "GET", tt.target)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.ctype || string(body) != tt.body {
+			t.Errorf("%s: %d %q %.40q; want 200 %q %.40q", tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.ctype, tt.body)
+		}
+	}
+	if resp, _ := rawGet(t, addr, "GET", "/static/brisk.png"); resp.StatusCode != 404 {
+		t.Errorf("embedded file served with -root: status %d", resp.StatusCode)
+	}
+	escapes := []string{
+		"/static/../secret.txt",
+		"/static/%2e%2e/secret.txt",
+		"/static/..%2fsecret.txt",
+		"/static/sub/../../secret.txt",
+		"/static/sub%2f..%2f..%2fsecret.txt",
+		"/static//secret.txt",
+		"/static/.hidden",
+		"/static/link.txt",
+		"/static/linkdir/secret.txt",
+		"/static/sub",
+		"/static/%00",
+		"/static/..\\secret.txt",
+		"/static/" + filepath.Join(outside, "secret.txt"),
+	}
+	for _, target := range escapes {
+		resp, body := rawGet(t, addr, "GET", target)
+		if resp.StatusCode != 404 && resp.StatusCode != 400 {
+			t.Errorf("%s: status %d, want 404 (or 400 from the parser)", target, resp.StatusCode)
+		}
+		if strings.Contains(string(body), "SECRET") {
+			t.Errorf("%s: leaked a file outside the root", target)
+		}
+	}
+}
+
+func TestNewRootErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	writeTree(t, dir, map[string]string{"f": "x"})
+	for _, root := range []string{filepath.Join(dir, "missing"), file} {
+		if s, err := New(Config{Root: root}); err == nil {
+			s.Close()
+			t.Errorf("New(Root: %q) succeeded, want an error", root)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"a.txt", true},
+		{"sub/b.png", true},
+		{"a..b", true},
+		{"", false},
+		{".", false},
+		{"..", false},
+		{"../a", false},
+		{"sub/../a", false},
+		{"/a", false},
+		{"a/", false},
+		{"a//b", false},
+		{".hidden", false},
+		{"sub/.git/config", false},
+		{"a\\b", false},
+		{"a\x00b", false},
+	}
+	for _, tt := range tests {
+		if got := validName(tt.name); got != tt.want {
+			t.Errorf("validName(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestContentType(t *testing.T) {
+	tests := map[string]string{
+		"a.html": "text/html; charset=utf-8",
+		"a.css":  "text/css; charset=utf-8",
+		"a.js":   "text/javascript; charset=utf-8",
+		"a.png":  "image/png",
+		"a.JPG":  "image/jpeg",
+		"a.svg":  "image/svg+xml",
+		"a.wasm": "application/wasm",
+		"noext":  "application/octet-stream",
+		"a.zzzq": "application/octet-stream",
+	}
+	for name, want := range tests {
+		if got := contentType(name); got != want {
+			t.Errorf("contentType(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
