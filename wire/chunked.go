@@ -187,8 +187,18 @@ func (d *ChunkedDecoder) fail(k Kind, off int) error {
 // The limits are checked at every byte once the chunk-size is complete, so
 // the outcome and its offset do not depend on how the input is split.
 func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
-	maxExt := limitOr(d.MaxExtensionBytes, DefaultMaxExtensionBytes)
 	maxOver := int64(limitOr(d.MaxOverheadBytes, DefaultMaxOverheadBytes))
+	if d.state == csDataCR && len(src)-r >= 2 && src[r] == '\r' && src[r+1] == '\n' {
+		r += 2
+		d.overhead += 2
+		d.state = csSize
+	}
+	if d.state == csSize && d.digits == 0 {
+		if end := d.plainLine(src, r, maxOver); end > r {
+			return end, 0
+		}
+	}
+	maxExt := limitOr(d.MaxExtensionBytes, DefaultMaxExtensionBytes)
 	for ; r < len(src) && d.state < csData; r++ {
 		if k := d.step(src[r]); k != 0 {
 			return r, k
@@ -204,6 +214,30 @@ func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
 		}
 	}
 	return r, 0
+}
+
+// plainLine reads the common chunk line, 1 to 15 HEXDIG then CRLF,
+// whole from src[r:] and returns the offset after it. It returns r,
+// changing nothing, for any other line, an incomplete one, or one that
+// breaks the overhead limit: the byte loop then reads it and reports the
+// error at the same offset as for any split of the input.
+func (d *ChunkedDecoder) plainLine(src []byte, r int, maxOver int64) int {
+	i, size := r, int64(0)
+	for ; i < len(src) && i-r < 15 && chunkClass[src[i]]&clHex != 0; i++ {
+		size = size<<4 | int64(unhex(src[i]))
+	}
+	if i == r || len(src)-i < 2 || src[i] != '\r' || src[i+1] != '\n' {
+		return r
+	}
+	over, data := d.overhead+int64(i+2-r), d.data+size
+	if over > maxOver && data <= (1<<63-1)/ChunkOverheadRatio && over > ChunkOverheadRatio*data {
+		return r
+	}
+	d.overhead, d.data, d.size = over, data, size
+	if d.state = csData; size == 0 {
+		d.state = csTrailer
+	}
+	return i + 2
 }
 
 // sizeKnown reports whether the current chunk's size is complete and

@@ -368,3 +368,32 @@ func TestChunkedDecodeOverhead(t *testing.T) {
 		t.Fatalf("zero-padded sizes: err %v, want ErrChunkOverhead", err)
 	}
 }
+
+// BenchmarkChunkedDecode decodes bodies whole, in place. Each iteration
+// first restores the input (a copy of the same size, included in the
+// time).
+func BenchmarkChunkedDecode(b *testing.B) {
+	bodies := []struct{ name, in string }{
+		{"4k_one_chunk", "1000\r\n" + strings.Repeat("x", 4096) + "\r\n0\r\n\r\n"},
+		{"4k_64b_chunks", strings.Repeat("40\r\n"+strings.Repeat("x", 64)+"\r\n", 64) + "0\r\n\r\n"},
+		{"64k_8k_chunks", strings.Repeat("2000\r\n"+strings.Repeat("x", 8192)+"\r\n", 8) + "0\r\n\r\n"},
+		{"small_ext_trailers", "5;a=b\r\nhello\r\n6;c=\"d\"\r\n world\r\n0\r\nX-A: 1\r\nX-Checksum: 5d41\r\n\r\n"},
+		{"1b_chunks", strings.Repeat("1\r\nx\r\n", 256) + "0\r\n\r\n"},
+	}
+	for _, body := range bodies {
+		b.Run(body.name, func(b *testing.B) {
+			in := []byte(body.in)
+			buf := make([]byte, len(in))
+			d := ChunkedDecoder{Trailers: make([]Field, 0, 4)}
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(buf, in)
+				d.Reset()
+				if _, _, err := d.Decode(buf); err != nil || !d.Done() {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -24,10 +24,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 			if from < len(b) && b[from-1] == '\r' {
 				return 0, fail(ErrLineEnding, from-1)
 			}
-			if err := bareCR(b, from); err != nil {
-				return 0, err
-			}
-			return 0, ErrNeedMore
+			return 0, precheckFieldLine(b, from, st)
 		}
 		if c := b[pos]; c == '\r' || c == '\n' {
 			end, err := p.crlf(b, pos)
@@ -42,6 +39,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 		if err != nil {
 			if err == ErrNeedMore {
 				st.search = len(b)
+				st.tokenDone = bytes.IndexByte(b[pos:], ':') >= 0
 			}
 			return 0, err
 		}
@@ -49,6 +47,24 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 		st.next, st.search = end, end
 		st.lines++
 	}
+}
+
+// precheckFieldLine checks the bytes of a partial field line that arrived
+// since the last call (from st.search): name bytes while the name lasts,
+// and bare CRs. The whole line is parsed when its LF comes.
+func precheckFieldLine(b []byte, from int, st *scanState) error {
+	i := from
+	for ; !st.tokenDone && i < len(b); i++ {
+		if c := b[i]; c == ':' {
+			st.tokenDone = true
+		} else if !ascii.IsToken(c) {
+			return at(b, i, ErrFieldName)
+		}
+	}
+	if err := bareCR(b, i); err != nil {
+		return err
+	}
+	return ErrNeedMore
 }
 
 // crlf checks the line ending at b[i], a CR or LF, and returns the offset

@@ -97,7 +97,7 @@ type scanState struct {
 	base       *byte // &buf[0] of the previous call; another buffer restarts the parse
 	fieldsAt   int   // offset of the first field line (Raw starts here)
 	empty      uint8 // empty lines skipped before the request line
-	methodDone bool  // the partial request line already holds the SP after the method
+	tokenDone  bool  // the partial line's method or field name has ended
 }
 
 // Reset prepares h to parse a new request head into storage.

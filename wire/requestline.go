@@ -31,13 +31,17 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	end, err := p.parseRequestLine(b, pos, h)
 	if err == ErrNeedMore {
 		st.search = len(b)
-		st.methodDone = h.Method != nil
+		st.tokenDone = h.Method != nil
 		return lineTooLong(b, pos, maxLine)
 	}
 	if err != nil {
 		return err
 	}
-	if n := end - pos - 2; maxLine >= 0 && n > maxLine && (n > maxLine+1 || b[end-2] != '\r') {
+	n := end - pos - 1 // without the LF
+	if b[end-2] == '\r' {
+		n--
+	}
+	if maxLine >= 0 && n > maxLine {
 		return fail(ErrRequestLineTooLong, pos+maxLine)
 	}
 	st.next, st.search, st.fieldsAt, st.lines = end, end, end, 1
@@ -98,10 +102,10 @@ func precheckRequestLine(b []byte, st *scanState) error {
 	if i > st.next && i < len(b) && b[i-1] == '\r' {
 		return fail(ErrLineEnding, i-1) // no LF followed it
 	}
-	for ; !st.methodDone && i < len(b); i++ {
+	for ; !st.tokenDone && i < len(b); i++ {
 		c := b[i]
 		if c == ' ' {
-			st.methodDone = true
+			st.tokenDone = true
 		} else if !ascii.IsToken(c) {
 			return at(b, i, ErrMethod)
 		}

@@ -1,0 +1,143 @@
+package wire
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+var fixtureNames = []string{"browser", "tfb", "post"}
+
+func readFixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	buf, err := os.ReadFile("testdata/" + name + ".http")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf
+}
+
+func BenchmarkParseRequest(b *testing.B) {
+	for _, name := range fixtureNames {
+		buf := readFixture(b, name)
+		b.Run(name, func(b *testing.B) {
+			var p Parser
+			var h RequestHead
+			storage := make([]Field, 64)
+			b.SetBytes(int64(len(buf)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Reset(storage)
+				if _, err := p.ParseRequest(buf, &h); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseRequestByteByByte feeds the head one more byte per call,
+// as a slow client would deliver it. Resumption keeps the total work
+// linear; the cost over the whole-buffer parse is the fixed cost per call.
+func BenchmarkParseRequestByteByByte(b *testing.B) {
+	for _, name := range []string{"browser"} {
+		buf := readFixture(b, name)
+		b.Run(name, func(b *testing.B) {
+			var p Parser
+			var h RequestHead
+			storage := make([]Field, 64)
+			b.SetBytes(int64(len(buf)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Reset(storage)
+				for k := 1; k <= len(buf); k++ {
+					_, err := p.ParseRequest(buf[:k], &h)
+					if err == nil {
+						break
+					}
+					if err != ErrNeedMore {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// lookAheadMix returns 256 request heads in random order, pct percent of
+// them "GET / HTTP/1.1" heads that the fast path recognises, the rest
+// ordinary requests with other methods and targets.
+func lookAheadMix(pct int) [][]byte {
+	hits := []string{
+		"GET / HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: example.com\r\nUser-Agent: load/1\r\nConnection: keep-alive\r\n\r\n",
+	}
+	misses := []string{
+		"POST /api/orders HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\nContent-Length: 54\r\n\r\n",
+		"PUT /items/7 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\n",
+		"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n",
+		"DELETE /items/7 HTTP/1.1\r\nHost: example.com\r\n\r\n",
+		"PATCH /items/7 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 2\r\n\r\n",
+	}
+	r := rand.New(rand.NewPCG(1, uint64(pct)))
+	mix := make([][]byte, 256)
+	for i := range mix {
+		if r.IntN(100) < pct {
+			mix[i] = []byte(hits[r.IntN(len(hits))])
+		} else {
+			mix[i] = []byte(misses[r.IntN(len(misses))])
+		}
+	}
+	return mix
+}
+
+func BenchmarkLookAhead(b *testing.B) {
+	for _, on := range []bool{true, false} {
+		mode := map[bool]string{true: "on", false: "off"}[on]
+		for _, pct := range []int{100, 10, 1, 0} {
+			mix := lookAheadMix(pct)
+			total := 0
+			for _, m := range mix {
+				total += len(m)
+			}
+			b.Run(fmt.Sprintf("%s/%d", mode, pct), func(b *testing.B) {
+				p := Parser{noLookAhead: !on}
+				var h RequestHead
+				storage := make([]Field, 16)
+				b.SetBytes(int64(total / len(mix)))
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					h.Reset(storage)
+					if _, err := p.ParseRequest(mix[i&255], &h); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkParseResponse(b *testing.B) {
+	for _, c := range []struct{ name, head string }{
+		{"200ok", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\nDate: Mon, 30 Nov 2026 04:00:00 GMT\r\nServer: brisk\r\n\r\n"},
+		{"404", "HTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\nTransfer-Encoding: chunked\r\nDate: Mon, 30 Nov 2026 04:00:00 GMT\r\n\r\n"},
+	} {
+		buf := []byte(c.head)
+		b.Run(c.name, func(b *testing.B) {
+			var p Parser
+			var h ResponseHead
+			storage := make([]Field, 16)
+			b.SetBytes(int64(len(buf)))
+			b.ReportAllocs()
+			for b.Loop() {
+				h.Reset(storage)
+				if _, err := p.ParseResponse(buf, &h); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
