@@ -34,6 +34,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve the default site, a directory or the echo handler over HTTP/1.1", runServe},
+		{"load", "send requests to a URL and report latency percentiles, throughput and errors", runLoad},
 		{"version", "print the brisk version", runVersion},
 		{"help", "print help about brisk or a command", runHelp},
 	}

@@ -1,0 +1,38 @@
+package load
+
+import "errors"
+
+// Configuration errors returned by Run before any connection is opened.
+var (
+	ErrURL         = errors.New("load: URL must be http://host[:port][/path]")
+	ErrHeaderLine  = errors.New(`load: header must be "Name: value" with a token name and no CR, LF or NUL`)
+	ErrConnections = errors.New("load: connections must be at least 1")
+	ErrPipeline    = errors.New("load: pipeline depth must be at least 1")
+	ErrMethod      = errors.New("load: method must be a token")
+	ErrRate        = errors.New("load: rate must not be negative")
+)
+
+// ErrorKind is why a request failed. Each failed request is counted once,
+// under the kind of the failure that ended it.
+type ErrorKind uint8
+
+// The error kinds.
+const (
+	KindConnect ErrorKind = iota // the TCP connection could not be opened
+	KindRead                     // reading the response failed or the server closed the connection first
+	KindWrite                    // writing the request failed
+	KindTimeout                  // no complete response within Config.Timeout
+	KindStatus                   // a response arrived with a status code outside 200..299
+	KindParse                    // the response was not valid HTTP/1.1 (see package wire)
+	kindCount
+)
+
+var kindNames = [kindCount]string{"connect", "read", "write", "timeout", "status", "parse"}
+
+// String returns the kind's lower-case name, as used in reports.
+func (k ErrorKind) String() string {
+	if k >= kindCount {
+		return "unknown"
+	}
+	return kindNames[k]
+}

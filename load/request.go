@@ -1,0 +1,64 @@
+package load
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
+)
+
+// encodeRequest encodes the request that every connection sends: request
+// line (RFC 9112 §3), Host unless c.Header has one (§3.2), c.Header, a
+// Content-Length for the body (§6.2) and the body. keepAlive reports a
+// "Connection: keep-alive" line in c.Header.
+func encodeRequest(method string, u *url.URL, c Config) (req []byte, keepAlive bool, err error) {
+	if !ascii.IsTokenString([]byte(method)) {
+		return nil, false, ErrMethod
+	}
+	req = wire.AppendRequestLine(req, method, u.RequestURI())
+	if c.HTTP10 {
+		// The encoder writes HTTP/1.1; "HTTP/1.1\r\n" ends the line.
+		req[len(req)-3] = '0'
+	}
+	hasHost := false
+	fields := make([]byte, 0, 64)
+	for _, line := range c.Header {
+		name, value, err := splitHeaderLine(line)
+		if err != nil {
+			return nil, false, err
+		}
+		switch {
+		case ascii.EqualFold([]byte(name), "host"):
+			hasHost = true
+		case ascii.EqualFold([]byte(name), "connection") && ascii.EqualFold([]byte(value), "keep-alive"):
+			keepAlive = true
+		}
+		fields = wire.AppendField(fields, name, value)
+	}
+	if !hasHost {
+		req = wire.AppendField(req, "Host", u.Host)
+	}
+	req = append(req, fields...)
+	switch method {
+	case "POST", "PUT", "PATCH":
+		req = wire.AppendContentLength(req, int64(len(c.Body)))
+	default:
+		if len(c.Body) > 0 {
+			req = wire.AppendContentLength(req, int64(len(c.Body)))
+		}
+	}
+	req = append(req, "\r\n"...)
+	return append(req, c.Body...), keepAlive, nil
+}
+
+// splitHeaderLine splits "Name: value" and checks the name is a token and
+// the value has no CR, LF or NUL (RFC 9110 §5.1, §5.5).
+func splitHeaderLine(line string) (name, value string, err error) {
+	name, value, ok := strings.Cut(line, ":")
+	value = strings.Trim(value, " \t")
+	if !ok || !ascii.IsTokenString([]byte(name)) || strings.ContainsAny(value, "\r\n\x00") {
+		return "", "", ErrHeaderLine
+	}
+	return name, value, nil
+}

@@ -1,0 +1,171 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram range and precision: 1 µs to at least one minute, 3
+// significant digits. Longer latencies are recorded as the highest value.
+const (
+	histMin     = 1
+	histMaxUS   = int64(time.Minute / time.Microsecond)
+	histSigFigs = 3
+)
+
+// runState is shared by the workers of one run.
+type runState struct {
+	start   time.Time
+	ctx     context.Context // cancelled by halt
+	cancel  context.CancelFunc
+	stop    atomic.Bool
+	once    sync.Once
+	workers []*worker
+}
+
+// now returns the time since the run started, in ns (monotonic clock).
+func (r *runState) now() int64 { return int64(time.Since(r.start)) }
+
+// at converts a time in ns since the start to a time.Time.
+func (r *runState) at(ns int64) time.Time { return r.start.Add(time.Duration(ns)) }
+
+// halt stops every worker: requests in flight are abandoned uncounted.
+func (r *runState) halt() {
+	r.once.Do(func() {
+		r.stop.Store(true)
+		r.cancel()
+		for _, w := range r.workers {
+			w.closeConn()
+		}
+	})
+}
+
+// Run performs the load described by c and returns its result. It
+// returns an error only for an invalid Config; failures while running
+// are counted in Result.Errors. Cancelling ctx ends the run early, with
+// the result so far. If progress is not nil, a live line (elapsed time,
+// responses, current rate) is rewritten on it every second, starting with
+// "\r", and erased at the end.
+func Run(ctx context.Context, c Config, progress io.Writer) (*Result, error) {
+	p, err := newPlan(c)
+	if err != nil {
+		return nil, err
+	}
+	maxUS := max(histMaxUS, 2*p.timeout/int64(time.Microsecond))
+	run := &runState{}
+	run.ctx, run.cancel = context.WithCancel(ctx)
+	defer run.cancel()
+	for i := range p.connections {
+		budget := int64(-1)
+		if p.requests > 0 {
+			budget = p.requests / int64(p.connections)
+			if int64(i) < p.requests%int64(p.connections) {
+				budget++
+			}
+			if budget == 0 {
+				break
+			}
+		}
+		h := hdrhistogram.New(histMin, maxUS, histSigFigs)
+		run.workers = append(run.workers, newWorker(p, run, i, budget, h))
+	}
+
+	var wg sync.WaitGroup
+	run.start = time.Now()
+	for _, w := range run.workers {
+		wg.Go(w.loop)
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	samples := watch(run, p.duration, finished, progress)
+	elapsed := time.Since(run.start)
+	return collect(c, p, run.workers, elapsed, samples), nil
+}
+
+// watch waits for the workers to finish, for the duration to pass or for
+// the context to be cancelled, halting the workers in the last two cases.
+// Meanwhile it samples throughput every second and writes the progress line.
+func watch(run *runState, d time.Duration, finished <-chan struct{}, progress io.Writer) []Sample {
+	var end <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		end = t.C
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var samples []Sample
+	var last Sample
+	cancelled := run.ctx.Done()
+	for {
+		select {
+		case <-finished:
+			eraseProgress(progress)
+			return samples
+		case <-end:
+			run.halt()
+			end = nil
+		case <-cancelled:
+			run.halt()
+			cancelled = nil
+		case <-tick.C:
+			cur := sum(run.workers)
+			samples = append(samples, Sample{Requests: cur.Requests - last.Requests, Bytes: cur.Bytes - last.Bytes})
+			last = cur
+			writeProgress(progress, time.Since(run.start), cur.Requests, samples[len(samples)-1].Requests)
+		}
+	}
+}
+
+// sum adds up the workers' live counters.
+func sum(ws []*worker) Sample {
+	var s Sample
+	for _, w := range ws {
+		s.Requests += w.live.requests.Load()
+		s.Bytes += w.live.bytes.Load()
+	}
+	return s
+}
+
+func writeProgress(w io.Writer, elapsed time.Duration, total, rate int64) {
+	if w != nil {
+		fmt.Fprintf(w, "\r\033[K%6s  %d responses  %d req/s", elapsed.Round(time.Second), total, rate)
+	}
+}
+
+func eraseProgress(w io.Writer) {
+	if w != nil {
+		io.WriteString(w, "\r\033[K")
+	}
+}
+
+// collect merges the workers' counts and histograms once they have ended.
+func collect(c Config, p *plan, ws []*worker, elapsed time.Duration, samples []Sample) *Result {
+	res := &Result{
+		URL:         c.URL,
+		Connections: p.connections,
+		Pipeline:    p.pipeline,
+		Rate:        c.Rate,
+		Elapsed:     elapsed,
+		Samples:     samples,
+		Latency:     hdrhistogram.New(histMin, max(histMaxUS, 2*p.timeout/int64(time.Microsecond)), histSigFigs),
+	}
+	for _, w := range ws {
+		res.Requests += w.counts.requests
+		res.Bytes += w.counts.bytes
+		for k, n := range w.counts.errors {
+			res.Errors[k] += n
+		}
+		for k, n := range w.counts.status {
+			res.Status[k] += n
+		}
+		res.Latency.Merge(w.hist)
+	}
+	return res
+}
