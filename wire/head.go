@@ -94,10 +94,10 @@ type scanState struct {
 	search int // offset up to which no LF was found after next
 	lines  int // lines parsed so far (0: start line pending)
 
-	base       *byte // &buf[0] of the previous call; another buffer restarts the parse
-	fieldsAt   int   // offset of the first field line (Raw starts here)
-	empty      uint8 // empty lines skipped before the request line
-	tokenDone  bool  // the partial line's method or field name has ended
+	base      *byte // &buf[0] of the previous call; another buffer restarts the parse
+	fieldsAt  int   // offset of the first field line (Raw starts here)
+	empty     uint8 // empty lines skipped before the request line
+	tokenDone bool  // the partial line's method or field name has ended
 }
 
 // Reset prepares h to parse a new request head into storage.
