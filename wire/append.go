@@ -1,6 +1,10 @@
 package wire
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/brisk-http/brisk/internal/ascii"
+)
 
 // Bytes is the type set of the encoders' arguments: string or []byte, so
 // callers need no conversion (and no allocation).
@@ -82,7 +86,7 @@ func ValidFieldName[B Bytes](name B) bool {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
-		if chunkClass[name[i]]&clTchar == 0 {
+		if ascii.Class[name[i]]&ascii.Token == 0 {
 			return false
 		}
 	}

@@ -1,6 +1,10 @@
 package wire
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/brisk-http/brisk/internal/ascii"
+)
 
 // Default limits of ChunkedDecoder, used when the field is zero.
 const (
@@ -223,7 +227,7 @@ func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
 // error at the same offset as for any split of the input.
 func (d *ChunkedDecoder) plainLine(src []byte, r int, maxOver int64) int {
 	i, size := r, int64(0)
-	for ; i < len(src) && i-r < 15 && chunkClass[src[i]]&clHex != 0; i++ {
+	for ; i < len(src) && i-r < 15 && ascii.Class[src[i]]&ascii.Hex != 0; i++ {
 		size = size<<4 | int64(unhex(src[i]))
 	}
 	if i == r || len(src)-i < 2 || src[i] != '\r' || src[i+1] != '\n' {
@@ -262,12 +266,12 @@ func (d *ChunkedDecoder) step(c byte) Kind {
 	case csSize:
 		return d.sizeByte(c)
 	case csExtName0:
-		if chunkClass[c]&clTchar == 0 {
+		if ascii.Class[c]&ascii.Token == 0 {
 			return ErrChunkExt
 		}
 		d.state = csExtName
 	case csExtName:
-		if chunkClass[c]&clTchar != 0 {
+		if ascii.Class[c]&ascii.Token != 0 {
 			return 0
 		}
 		if c == '=' {
@@ -277,7 +281,7 @@ func (d *ChunkedDecoder) step(c byte) Kind {
 		return d.extEnd(c)
 	case csExtVal0:
 		switch {
-		case chunkClass[c]&clTchar != 0:
+		case ascii.Class[c]&ascii.Token != 0:
 			d.state = csExtToken
 		case c == '"':
 			d.state = csExtQuoted
@@ -285,7 +289,7 @@ func (d *ChunkedDecoder) step(c byte) Kind {
 			return ErrChunkExt
 		}
 	case csExtToken:
-		if chunkClass[c]&clTchar != 0 {
+		if ascii.Class[c]&ascii.Token != 0 {
 			return 0
 		}
 		return d.extEnd(c)
@@ -324,7 +328,7 @@ func (d *ChunkedDecoder) step(c byte) Kind {
 // sizeByte reads one byte of chunk-size or the byte after it.
 func (d *ChunkedDecoder) sizeByte(c byte) Kind {
 	switch {
-	case chunkClass[c]&clHex != 0:
+	case ascii.Class[c]&ascii.Hex != 0:
 		// 16 digits at most; refuse a shift that would pass 2^63-1.
 		if d.digits == 16 || d.size>>59 != 0 {
 			return ErrChunkSize
@@ -441,7 +445,7 @@ func (d *ChunkedDecoder) fillTrailers(p []byte) {
 // TODO: share with fields.go (the head parser's field-line rules).
 func parseTrailerLine(line []byte) (Field, Kind, int) {
 	i := 0
-	for i < len(line) && chunkClass[line[i]]&clTchar != 0 {
+	for i < len(line) && ascii.Class[line[i]]&ascii.Token != 0 {
 		i++
 	}
 	switch {
@@ -497,36 +501,24 @@ func unhex(c byte) byte {
 	return c | 0x20 - 'a' + 10
 }
 
-// Byte classes of chunkClass.
+// Byte classes of chunkClass; tchar and HEXDIG are in ascii.Class.
 const (
-	clTchar      = 1 << iota // tchar (RFC 9110 §5.6.2)
-	clHex                    // HEXDIG
-	clQdtext                 // qdtext: HTAB, SP, VCHAR but DQUOTE and "\", obs-text (RFC 9110 §5.6.4)
+	clQdtext     = 1 << iota // qdtext: HTAB, SP, VCHAR but DQUOTE and "\", obs-text (RFC 9110 §5.6.4)
 	clFieldValue             // field-value octet: HTAB, SP, VCHAR, obs-text (RFC 9110 §5.5)
 )
 
 // chunkClass maps each byte to its classes. Read-only after
 // initialization.
 //
-// TODO: share with fields.go (the head parser's byte-class tables).
+// TODO: share with fields.go (the head parser checks field values with
+// valueEnd) and move to internal/ascii.
 var chunkClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
-		vchar := c > 0x20 && c < 0x7f
-		if vchar || c >= 0x80 || c == ' ' || c == '\t' {
+		if c > 0x20 && c != 0x7f || c == ' ' || c == '\t' {
 			t[c] |= clFieldValue
 			if c != '"' && c != '\\' {
 				t[c] |= clQdtext
 			}
-		}
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
-			t[c] |= clHex
-		}
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-			t[c] |= clTchar
-		case c < 0x80 && bytes.IndexByte([]byte("!#$%&'*+-.^_`|~"), byte(c)) >= 0:
-			t[c] |= clTchar
 		}
 	}
 	return t
