@@ -160,13 +160,14 @@ func (c *conn) awaitRequest() error {
 			return err
 		}
 	}
-	if !c.state.CompareAndSwap(stateIdle, stateActive) {
-		return errConnClosed
-	}
 	if c.rbuf == nil {
 		c.rbuf = c.srv.pools.getReadBuf()
 	}
-	if err := c.fill(); err != nil {
+	err := c.fill() // still idle: Shutdown may close c meanwhile
+	if !c.state.CompareAndSwap(stateIdle, stateActive) {
+		return errConnClosed
+	}
+	if err != nil {
 		return err
 	}
 	c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -382,6 +383,9 @@ func (c *conn) finishBody() {
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
 func (c *conn) writeResponse() {
+	if c.srv.closing.Load() {
+		c.keepAlive = false
+	}
 	if c.ctx.bw.started {
 		c.ctx.bw.finish()
 		return

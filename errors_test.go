@@ -88,19 +88,19 @@ func TestHeaderLimitIndependentOfReadBuffer(t *testing.T) {
 func TestConfiguredLimits(t *testing.T) {
 	cases := []struct {
 		name   string
-		srv    Server
+		srv    func() *Server
 		req    string
 		status int
 	}{
-		{"request_line", Server{MaxRequestLineBytes: 20}, get("/" + strings.Repeat("a", 30)), 414},
-		{"header_bytes", Server{MaxHeaderBytes: 100}, "GET / HTTP/1.1\r\nHost: x\r\nX: " + strings.Repeat("v", 100) + "\r\n\r\n", 431},
-		{"fields", Server{MaxFields: 2}, "GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\n\r\n", 431},
+		{"request_line", func() *Server { return &Server{MaxRequestLineBytes: 20} }, get("/" + strings.Repeat("a", 30)), 414},
+		{"header_bytes", func() *Server { return &Server{MaxHeaderBytes: 100} }, "GET / HTTP/1.1\r\nHost: x\r\nX: " + strings.Repeat("v", 100) + "\r\n\r\n", 431},
+		{"fields", func() *Server { return &Server{MaxFields: 2} }, "GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\n\r\n", 431},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tc.srv
+			s := tc.srv()
 			s.Handler = echoPath
-			ts := startServer(t, "inmemory", &s)
+			ts := startServer(t, "inmemory", s)
 			c := ts.connect()
 			resp, _ := c.roundTrip(tc.req)
 			if resp.StatusCode != tc.status {

@@ -63,7 +63,8 @@ func (w *watcher) stop() {
 	c.nc.SetReadDeadline(time.Unix(1, 0))
 	<-w.done
 	w.running = false
-	c.rdeadline = true
+	c.nc.SetReadDeadline(time.Time{})
+	c.rdeadline = false
 	w.cancel()
 	w.cancel = nil
 	if w.got && c.rbuf != nil {
