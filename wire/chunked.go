@@ -22,8 +22,7 @@ const (
 // place and incrementally: input may arrive split at any byte, and the
 // result does not depend on where it was split. The zero value is ready to
 // use with the default limits and discards trailer fields after validating
-// them. A ChunkedDecoder must not be copied after first use and is not safe
-// for concurrent use.
+// them. A ChunkedDecoder is not safe for concurrent use.
 //
 // The grammar is applied strictly: chunk-size is 1 to 16 HEXDIG (leading
 // zeros count) and at most 2^63-1; no whitespace anywhere in a chunk line
@@ -80,7 +79,7 @@ type ChunkedDecoder struct {
 }
 
 // chunkState is the element of the chunked body being read. The states
-// before csData read framing byte by byte.
+// before csData are framing, read byte by byte (see frame).
 type chunkState uint8
 
 const (
@@ -109,7 +108,8 @@ const (
 // with those kept bytes followed by more input (the next src must begin
 // with them). Chunk lines and chunk data are consumed as they arrive;
 // only the trailer section is left unconsumed until it is complete, so
-// the caller's buffer must hold at least MaxTrailerBytes.
+// the caller's buffer must hold more than MaxTrailerBytes bytes for that
+// limit to be the one reached.
 //
 // When Done reports true, the last chunk and the trailer section have
 // been read, Trailers is filled, and src[consumed:] is the next message,
