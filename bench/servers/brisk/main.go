@@ -1,0 +1,22 @@
+// Command brisk is the brisk plaintext server of the end-to-end
+// benchmark: every request gets 200, Content-Type: text/plain and
+// "Hello, World!".
+package main
+
+import (
+	"flag"
+	"log"
+
+	"github.com/brisk-http/brisk"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "listen `address`")
+	flag.Parse()
+	h := func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBodyString("Hello, World!")
+	}
+	s := &brisk.Server{Handler: h, Name: "brisk"}
+	log.Fatal(s.ListenAndServe(*addr))
+}
