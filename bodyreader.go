@@ -44,7 +44,7 @@ func (b *bodyReader) reset(h *wire.RequestHead) {
 	case wire.FramingChunked:
 		b.dec.Reset()
 		b.dec.MaxTrailerBytes = b.c.lim.maxHeader
-		b.dec.Trailers = b.c.trailers[:0]
+		b.dec.Trailers = b.c.srv.pools.trailerStorage(b.c.rbuf)
 	}
 }
 
@@ -196,7 +196,7 @@ func (b *bodyReader) makeRoom() error {
 	if len(c.rbuf.b) >= maxChunkedBuffer {
 		return &wire.Error{Kind: wire.ErrChunkOverhead, Offset: c.r1}
 	}
-	c.growRead(2*len(c.rbuf.b), false)
+	c.growRead(2 * len(c.rbuf.b))
 	return nil
 }
 

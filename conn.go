@@ -35,17 +35,16 @@ type conn struct {
 	wbuf      *buffer // pending response bytes; nil while idle
 	werr      error   // sticky write error
 
-	fields   []wire.Field // head field storage, cap lim.maxFields
-	trailers []wire.Field // trailer storage
-	ctx      Ctx
-	body     bodyReader
-	watch    watcher
+	ctx   Ctx
+	body  bodyReader
+	watch watcher
 
 	state     atomic.Int32
 	nreq      int
 	keepAlive bool
 	isHead    bool // the current request is HEAD
 	rdeadline bool // a read deadline is set
+	headTimer bool // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
@@ -53,8 +52,6 @@ type conn struct {
 
 func newConn(s *Server) *conn {
 	c := &conn{srv: s, lim: &s.lim}
-	c.fields = make([]wire.Field, s.lim.maxFields)
-	c.trailers = make([]wire.Field, s.lim.maxFields)
 	c.ctx.c = c
 	c.ctx.Request.c = c
 	c.ctx.bw.c = c
@@ -116,7 +113,8 @@ func (c *conn) readHead() error {
 		}
 	}
 	h := &c.ctx.Request.head
-	h.Reset(c.fields)
+	h.Reset(c.rbuf.fields)
+	c.headTimer = false
 	for {
 		n, err := c.srv.parser.ParseRequest(c.rbuf.b[c.r0:c.r1], h)
 		if err == nil {
@@ -170,7 +168,7 @@ func (c *conn) awaitRequest() error {
 	if err != nil {
 		return err
 	}
-	c.setReadTimeout(c.lim.readHeaderTimeout)
+	c.headTimer = false // armed by fillHead if the head needs another read
 	return nil
 }
 
@@ -232,26 +230,25 @@ func (c *conn) fillHead() error {
 			c.r1 = copy(c.rbuf.b, c.rbuf.b[c.r0:c.r1])
 			c.r0 = 0
 		case len(c.rbuf.b) < c.lim.maxHeader:
-			c.growRead(min(2*len(c.rbuf.b), c.lim.maxHeader), true)
+			c.growRead(min(2*len(c.rbuf.b), c.lim.maxHeader))
 		default:
 			return errHeaderCapacity
 		}
 	}
-	if !c.rdeadline && c.lim.readHeaderTimeout > 0 {
+	if !c.headTimer {
+		c.headTimer = true
 		c.setReadTimeout(c.lim.readHeaderTimeout)
 	}
 	return c.fill()
 }
 
-// growRead replaces the read buffer with a larger one holding the same
-// bytes. The old one is recycled only when nothing aliases it.
-func (c *conn) growRead(size int, recycle bool) {
-	nb := &buffer{b: make([]byte, size)}
-	copy(nb.b, c.rbuf.b[:c.r1])
-	if recycle {
-		c.srv.pools.putReadBuf(c.rbuf)
-	}
-	c.rbuf = nb
+// growRead replaces the read buffer's bytes with a larger slice holding
+// the same bytes. The old slice is garbage (it may still be aliased by
+// the request); the pool only keeps slices of the configured size.
+func (c *conn) growRead(size int) {
+	nb := make([]byte, size)
+	copy(nb, c.rbuf.b[:c.r1])
+	c.rbuf.b = nb
 }
 
 // fill reads more input into rbuf.b[r1:], flushing pending responses first
@@ -277,7 +274,7 @@ func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
-	c.ctx.Request.head.Reset(c.fields)
+	c.ctx.Request.head.Reset(nil)
 	c.ctx.Request.resetReceived()
 	c.isHead = false
 	c.ctx.Response.setError(statusForError(err).code)
@@ -290,7 +287,7 @@ func (c *conn) rejectHead(err error) {
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
-	c.ctx.Request.head.Reset(c.fields)
+	c.ctx.Request.head.Reset(nil)
 	c.ctx.Request.resetReceived()
 	c.isHead = false
 	c.ctx.Response.setError(503)

@@ -1,6 +1,10 @@
 package brisk
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/brisk-http/brisk/wire"
+)
 
 // pools holds the Server's reusable per-connection resources. Read and
 // write buffers are separate from connections so that an idle keep-alive
@@ -11,14 +15,22 @@ type pools struct {
 	writeBufs sync.Pool // *buffer of cap lim.writeBufSize
 	readSize  int
 	writeSize int
+	maxFields int
 }
 
-// buffer is a pooled byte slice (a pointer, so Put does not allocate).
-type buffer struct{ b []byte }
+// buffer is a pooled byte slice (a pointer, so Put does not allocate). A
+// read buffer also carries the parser's field storage, so that an idle
+// connection holds neither.
+type buffer struct {
+	b        []byte
+	fields   []wire.Field // head field storage, cap lim.maxFields
+	trailers []wire.Field // trailer storage, allocated on first use
+}
 
 func (p *pools) init(l *limits) {
 	p.readSize = l.readBufSize
 	p.writeSize = l.writeBufSize
+	p.maxFields = l.maxFields
 }
 
 func (p *pools) getConn(s *Server) *conn {
@@ -30,19 +42,34 @@ func (p *pools) getConn(s *Server) *conn {
 
 func (p *pools) putConn(c *conn) { p.conns.Put(c) }
 
-// getReadBuf returns a buffer whose len is the read buffer size.
+// getReadBuf returns a buffer whose len is the read buffer size, with
+// field storage.
 func (p *pools) getReadBuf() *buffer {
-	if b, ok := p.readBufs.Get().(*buffer); ok {
-		return b
+	b, ok := p.readBufs.Get().(*buffer)
+	if !ok {
+		b = &buffer{fields: make([]wire.Field, p.maxFields)}
 	}
-	return &buffer{b: make([]byte, p.readSize)}
+	if b.b == nil {
+		b.b = make([]byte, p.readSize)
+	}
+	return b
 }
 
-// putReadBuf recycles b unless it was grown for a large head or body.
+// putReadBuf recycles b; a byte slice grown for a large head or body is
+// dropped, the field storage kept.
 func (p *pools) putReadBuf(b *buffer) {
-	if len(b.b) == p.readSize {
-		p.readBufs.Put(b)
+	if len(b.b) != p.readSize {
+		b.b = nil
 	}
+	p.readBufs.Put(b)
+}
+
+// trailerStorage returns b's trailer field storage.
+func (p *pools) trailerStorage(b *buffer) []wire.Field {
+	if b.trailers == nil {
+		b.trailers = make([]wire.Field, p.maxFields)
+	}
+	return b.trailers[:0]
 }
 
 // getWriteBuf returns an empty buffer of the write buffer's capacity.

@@ -67,15 +67,16 @@ type Server struct {
 	// negative means DefaultWriteBufferSize (4 KiB).
 	WriteBufferSize int
 
-	// ReadHeaderTimeout bounds the time to read a request head, from its
-	// first byte (slowloris protection). Zero means
-	// DefaultReadHeaderTimeout (10 s); negative means no limit. On expiry
-	// the connection is closed without a response.
+	// ReadHeaderTimeout bounds the time to read a request head once its
+	// first bytes have arrived (slowloris protection); it is armed when a
+	// head needs more than the read that brought its first bytes. Zero
+	// means DefaultReadHeaderTimeout (10 s); negative means no limit. On
+	// expiry the connection is closed without a response.
 	ReadHeaderTimeout time.Duration
 
-	// ReadTimeout bounds the time to read a whole request, head and body,
-	// from the head's first byte. Zero or negative means no limit. A body
-	// read past it fails and the connection is closed.
+	// ReadTimeout bounds the time to read a request body, from the end of
+	// its head. Zero or negative means no limit. A body read past it fails
+	// and the connection is closed.
 	ReadTimeout time.Duration
 
 	// WriteTimeout bounds each write of response bytes to the connection.

@@ -1,0 +1,71 @@
+package brisk
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+)
+
+// helloHandler is the benchmark handler shared with bench/: 200,
+// Content-Type: text/plain, body "Hello, World!".
+func helloHandler(c *Ctx) {
+	c.Response.Header.Set("Content-Type", "text/plain")
+	c.Response.SetBodyString("Hello, World!")
+}
+
+func fixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// benchmarkServer serves b.N requests over fake connections carrying
+// reqsPerConn requests each, perRead requests per Read.
+func benchmarkServer(b *testing.B, req []byte, reqsPerConn, perRead int) {
+	ln := newFakeListener()
+	s := &Server{Handler: helloHandler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	go s.Serve(ln)
+	var writes, conns int
+	b.SetBytes(int64(len(req)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for left := b.N; left > 0; {
+		n := min(reqsPerConn, left)
+		c := newFakeConn(req, n, perRead)
+		ln.ch <- c
+		<-c.closed
+		left -= n
+		writes += c.writes
+		conns++
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(writes)/float64(b.N), "writes/req")
+	s.Shutdown(context.Background())
+}
+
+func BenchmarkServerGet1ReqPerConn(b *testing.B) {
+	benchmarkServer(b, fixture(b, "tfb.http"), 1, 1)
+}
+
+func BenchmarkServerGet10KReqPerConn(b *testing.B) {
+	benchmarkServer(b, fixture(b, "tfb.http"), 10000, 1)
+}
+
+func BenchmarkServerGetBrowser10KReqPerConn(b *testing.B) {
+	benchmarkServer(b, fixture(b, "browser.http"), 10000, 1)
+}
+
+func BenchmarkServerPost10KReqPerConn(b *testing.B) {
+	benchmarkServer(b, fixture(b, "post.http"), 10000, 1)
+}
+
+// BenchmarkServerGetPipelined16 receives 16 requests per read: the 16
+// responses leave in one write (see writes/req).
+func BenchmarkServerGetPipelined16(b *testing.B) {
+	benchmarkServer(b, fixture(b, "tfb.http"), 10000, 16)
+}
