@@ -69,3 +69,9 @@ func BenchmarkServerPost10KReqPerConn(b *testing.B) {
 func BenchmarkServerGetPipelined16(b *testing.B) {
 	benchmarkServer(b, fixture(b, "tfb.http"), 10000, 16)
 }
+
+// BenchmarkServerGetPipelined64 overflows the write buffer with batched
+// responses: it flushes when full, without growing it.
+func BenchmarkServerGetPipelined64(b *testing.B) {
+	benchmarkServer(b, fixture(b, "tfb.http"), 10000, 64)
+}

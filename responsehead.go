@@ -184,11 +184,18 @@ func (c *conn) checkedScan(r *Response) fieldScan {
 	return fs
 }
 
+// minHeadRoom is the free write-buffer space below which pending responses
+// are flushed before a new head is encoded.
+const minHeadRoom = 1024
+
 // writeBuffered encodes a buffered response: head, then body. A body larger
 // than the write buffer's free space is written straight from r.body.
 func (c *conn) writeBuffered(r *Response) {
 	p := c.planBuffered(r, c.checkedScan(r))
 	w := c.writeBuf()
+	if cap(w.b)-len(w.b) < minHeadRoom {
+		c.flush() // batched pipelined responses: keep the buffer from growing
+	}
 	w.b = c.appendHead(w.b, r, &p)
 	if p.framing == bodyNone || p.omitBody || len(r.body) == 0 {
 		return
