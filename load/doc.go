@@ -16,7 +16,7 @@
 //		URL:         "http://127.0.0.1:8080/plaintext",
 //		Connections: 50,
 //		Duration:    5 * time.Second,
-//	})
+//	}, nil) // or a terminal, for a live progress line
 //	if err != nil {
 //		return err
 //	}

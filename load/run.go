@@ -41,7 +41,7 @@ func (r *runState) halt() {
 		r.stop.Store(true)
 		r.cancel()
 		for _, w := range r.workers {
-			w.closeConn()
+			w.abort()
 		}
 	})
 }

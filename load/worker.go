@@ -133,6 +133,17 @@ func (w *worker) dial() bool {
 	return true
 }
 
+// abort closes the connection from another goroutine, to end a blocked
+// read or write; the worker itself still owns the conn field.
+func (w *worker) abort() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.conn != nil {
+		w.conn.Close()
+	}
+}
+
+// closeConn closes the connection and forgets it; only the worker calls it.
 func (w *worker) closeConn() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
