@@ -233,8 +233,8 @@ func (c *SetCookie) setAttribute(k, v []byte) {
 		}
 	case equalFoldASCII(k, "max-age"):
 		if n, err := strconv.Atoi(string(v)); err == nil && len(v) > 0 && v[0] != '+' {
-			c.MaxAge = max(n, -1)
-			if n == 0 {
+			c.MaxAge = n
+			if n <= 0 {
 				c.MaxAge = -1
 			}
 		}
