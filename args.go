@@ -1,9 +1,6 @@
 package brisk
 
-import (
-	"bytes"
-	"iter"
-)
+import "iter"
 
 // maxIndexedArgs is how many name-value pairs an Args remembers the offsets
 // of. Pairs beyond it are still found, by scanning again on each lookup.
@@ -36,8 +33,14 @@ type Args struct {
 // value raw[eq+1:end] (empty when eq == end: no "=").
 type argPair struct {
 	start, eq, end int
-	escapedName    bool // the name holds "%" or "+"
+	escaped        uint8 // escapedName | escapedValue
 }
+
+// Bits of argPair.escaped: the name or the value holds "%" or "+".
+const (
+	escapedName uint8 = 1 << iota
+	escapedValue
+)
 
 // argCursor walks the pairs of an Args in order.
 type argCursor struct {
@@ -140,7 +143,12 @@ func (a *Args) next(c *argCursor) (argPair, bool) {
 	return p, true
 }
 
-// scanArg finds the first non-empty pair of raw at or after off.
+// argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
+// at; all are below 64, so one shift tests a byte.
+const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
+
+// scanArg finds the first non-empty pair of raw at or after off, in one
+// pass over its bytes.
 func scanArg(raw []byte, off int) (argPair, bool) {
 	for off < len(raw) && raw[off] == '&' {
 		off++
@@ -148,31 +156,43 @@ func scanArg(raw []byte, off int) (argPair, bool) {
 	if off >= len(raw) {
 		return argPair{}, false
 	}
-	p := argPair{start: off}
+	p := argPair{start: off, eq: -1}
 	i := off
 	for ; i < len(raw); i++ {
 		c := raw[i]
-		if c == '=' || c == '&' {
-			break
+		if c >= 64 || argSpecial>>c&1 == 0 {
+			continue
 		}
-		if c == '%' || c == '+' {
-			p.escapedName = true
+		switch {
+		case c == '&':
+			goto end
+		case c != '=':
+			p.escaped |= escapedByte(p.eq < 0)
+		case p.eq < 0:
+			p.eq = i
 		}
 	}
-	p.eq, p.end = i, i
-	if i < len(raw) && raw[i] == '=' {
-		p.end = len(raw)
-		if j := bytes.IndexByte(raw[i+1:], '&'); j >= 0 {
-			p.end = i + 1 + j
-		}
+end:
+	p.end = i
+	if p.eq < 0 {
+		p.eq = i
 	}
 	return p, true
+}
+
+// escapedByte returns the argPair.escaped bit for an escape in the name
+// (inName) or the value.
+func escapedByte(inName bool) uint8 {
+	if inName {
+		return escapedName
+	}
+	return escapedValue
 }
 
 // nameIs reports whether the decoded name of p is name.
 func (a *Args) nameIs(p argPair, name string) bool {
 	raw := a.raw[p.start:p.eq]
-	if !p.escapedName {
+	if p.escaped&escapedName == 0 {
 		return string(raw) == name
 	}
 	return formDecodedEqual(raw, name)
@@ -180,7 +200,7 @@ func (a *Args) nameIs(p argPair, name string) bool {
 
 // name returns the decoded name of p.
 func (a *Args) name(p argPair) []byte {
-	return a.decoded(a.raw[p.start:p.eq])
+	return a.decoded(a.raw[p.start:p.eq], p.escaped&escapedName != 0)
 }
 
 // value returns the decoded value of p.
@@ -188,14 +208,14 @@ func (a *Args) value(p argPair) []byte {
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
-	return a.decoded(a.raw[p.eq+1 : p.end])
+	return a.decoded(a.raw[p.eq+1:p.end], p.escaped&escapedValue != 0)
 }
 
-// decoded returns raw itself when it needs no decoding, else its decoded
+// decoded returns raw itself when it holds no escape, else its decoded
 // form appended to a.buf. The capacity of the result is capped so that a
 // caller's append cannot overwrite later values.
-func (a *Args) decoded(raw []byte) []byte {
-	if bytes.IndexByte(raw, '%') < 0 && bytes.IndexByte(raw, '+') < 0 {
+func (a *Args) decoded(raw []byte, escaped bool) []byte {
+	if !escaped {
 		return raw[:len(raw):len(raw)]
 	}
 	start := len(a.buf)

@@ -38,8 +38,12 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 	out := append(dst, '/')
 	root := len(out) // out[root:] is the path after the leading "/"
 	seg := root      // start of the segment being decoded
-	for i := 0; i < len(rawPath); i++ {
+	for i := 1; i < len(rawPath); i++ {
 		c := rawPath[i]
+		if !inClass(c, pathSpecialLo, pathSpecialHi) {
+			out = append(out, c) // the common case: a plain byte
+			continue
+		}
 		if c == '%' {
 			b, ok := unescapeAt(rawPath, i)
 			if !ok {
@@ -59,6 +63,12 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 	}
 	return endSegment(out, root, seg, false), nil
 }
+
+// The bytes DecodePath must look at: "%", "/", "\\", CTLs and DEL.
+const (
+	pathSpecialLo = 1<<0x20 - 1 | 1<<'%' | 1<<'/'
+	pathSpecialHi = 1<<('\\'-64) | 1<<(0x7f-64)
+)
 
 // endSegment finishes the segment out[seg:] of a path whose first segment
 // starts at root (just after the leading "/"). slash reports that a "/"
