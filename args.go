@@ -1,0 +1,281 @@
+package brisk
+
+import "iter"
+
+// maxIndexedArgs is how many name-value pairs an Args remembers the offsets
+// of. Pairs beyond it are still found, by scanning again on each lookup.
+const maxIndexedArgs = 32
+
+// Args is a query string (RFC 3986 §3.4) or an
+// application/x-www-form-urlencoded body (WHATWG URL Standard §5.1),
+// parsed lazily and without allocating: "name=value" pairs separated by
+// "&", where "+" means space and "%XX" is a percent-encoded byte, in names
+// and values alike. Empty pairs ("&&") are skipped; a pair without "=" has
+// an empty value. A "%" not followed by two hex digits is kept literally,
+// as browsers do; Args never fails.
+//
+// The first lookup scans only as far as the pair it finds and remembers
+// the offsets of the pairs it passed (up to 32), so a handler peeking at a
+// few names costs at most one pass over the raw bytes.
+//
+// Returned names and values are valid until the next Reset. They alias
+// the raw bytes when they need no decoding and an internal buffer,
+// reused across Resets, otherwise; they must not be modified. The zero
+// value holds no pairs. An Args is not safe for concurrent use.
+type Args struct {
+	raw   []byte
+	pairs [maxIndexedArgs]argPair // offsets of the first n pairs of raw
+	n     int
+	buf   []byte // decoded names and values
+}
+
+// argPair locates one pair in Args.raw: the name is raw[start:eq], the
+// value raw[eq+1:end] (empty when eq == end: no "=").
+type argPair struct {
+	start, eq, end int
+	escaped        uint8 // escapedName | escapedValue
+}
+
+// Bits of argPair.escaped: the name or the value holds "%" or "+".
+const (
+	escapedName uint8 = 1 << iota
+	escapedValue
+)
+
+// argCursor walks the pairs of an Args in order.
+type argCursor struct {
+	i   int // index of the next pair
+	off int // offset in raw where the next pair's search starts
+}
+
+// Reset makes a hold the pairs of raw, which it aliases (not copies) and
+// never modifies. raw must stay unchanged while a is in use.
+func (a *Args) Reset(raw []byte) {
+	a.raw, a.n, a.buf = raw, 0, a.buf[:0]
+}
+
+// Raw returns the bytes given to Reset.
+func (a *Args) Raw() []byte { return a.raw }
+
+// Peek returns the decoded value of the first pair named name, or nil when
+// there is none; a pair without "=" gives an empty, non-nil value.
+func (a *Args) Peek(name string) []byte {
+	var c argCursor
+	for {
+		p, ok := a.next(&c)
+		if !ok {
+			return nil
+		}
+		if a.nameIs(p, name) {
+			return a.value(p)
+		}
+	}
+}
+
+// Has reports whether a pair named name exists.
+func (a *Args) Has(name string) bool {
+	var c argCursor
+	for {
+		p, ok := a.next(&c)
+		if !ok {
+			return false
+		}
+		if a.nameIs(p, name) {
+			return true
+		}
+	}
+}
+
+// Values returns an iterator over the decoded values of all pairs named
+// name, in order.
+func (a *Args) Values(name string) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		var c argCursor
+		for {
+			p, ok := a.next(&c)
+			if !ok || a.nameIs(p, name) && !yield(a.value(p)) {
+				return
+			}
+		}
+	}
+}
+
+// All returns an iterator over all pairs, decoded, in order.
+func (a *Args) All() iter.Seq2[[]byte, []byte] {
+	return func(yield func(name, value []byte) bool) {
+		var c argCursor
+		for {
+			p, ok := a.next(&c)
+			if !ok || !yield(a.name(p), a.value(p)) {
+				return
+			}
+		}
+	}
+}
+
+// Len returns the number of non-empty pairs.
+func (a *Args) Len() int {
+	var c argCursor
+	for {
+		if _, ok := a.next(&c); !ok {
+			return c.i
+		}
+	}
+}
+
+// next returns the pair at cursor c and advances c, recording newly
+// scanned pairs in the index while there is room.
+func (a *Args) next(c *argCursor) (argPair, bool) {
+	if c.i < a.n {
+		p := a.pairs[c.i]
+		c.i, c.off = c.i+1, p.end+1
+		return p, true
+	}
+	p, ok := scanArg(a.raw, c.off)
+	if !ok {
+		return p, false
+	}
+	if c.i == a.n && a.n < len(a.pairs) {
+		a.pairs[a.n] = p
+		a.n++
+	}
+	c.i, c.off = c.i+1, p.end+1
+	return p, true
+}
+
+// argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
+// at; all are below 64, so one shift tests a byte.
+const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
+
+// scanArg finds the first non-empty pair of raw at or after off, in one
+// pass over its bytes.
+func scanArg(raw []byte, off int) (argPair, bool) {
+	for off < len(raw) && raw[off] == '&' {
+		off++
+	}
+	if off >= len(raw) {
+		return argPair{}, false
+	}
+	p := argPair{start: off, eq: -1}
+	i := off
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c >= 64 || argSpecial>>c&1 == 0 {
+			continue
+		}
+		switch {
+		case c == '&':
+			goto end
+		case c != '=':
+			p.escaped |= escapedByte(p.eq < 0)
+		case p.eq < 0:
+			p.eq = i
+		}
+	}
+end:
+	p.end = i
+	if p.eq < 0 {
+		p.eq = i
+	}
+	return p, true
+}
+
+// escapedByte returns the argPair.escaped bit for an escape in the name
+// (inName) or the value.
+func escapedByte(inName bool) uint8 {
+	if inName {
+		return escapedName
+	}
+	return escapedValue
+}
+
+// nameIs reports whether the decoded name of p is name.
+func (a *Args) nameIs(p argPair, name string) bool {
+	raw := a.raw[p.start:p.eq]
+	if p.escaped&escapedName == 0 {
+		return string(raw) == name
+	}
+	return formDecodedEqual(raw, name)
+}
+
+// name returns the decoded name of p.
+func (a *Args) name(p argPair) []byte {
+	return a.decoded(a.raw[p.start:p.eq], p.escaped&escapedName != 0)
+}
+
+// value returns the decoded value of p.
+func (a *Args) value(p argPair) []byte {
+	if p.eq == p.end {
+		return a.raw[p.end:p.end:p.end]
+	}
+	return a.decoded(a.raw[p.eq+1:p.end], p.escaped&escapedValue != 0)
+}
+
+// decoded returns raw itself when it holds no escape, else its decoded
+// form appended to a.buf. The capacity of the result is capped so that a
+// caller's append cannot overwrite later values.
+func (a *Args) decoded(raw []byte, escaped bool) []byte {
+	if !escaped {
+		return raw[:len(raw):len(raw)]
+	}
+	start := len(a.buf)
+	a.buf = AppendFormDecoded(a.buf, raw)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+// AppendFormDecoded appends src decoded as a component of an
+// application/x-www-form-urlencoded string (WHATWG URL Standard §5.1) to
+// dst and returns the extended slice: "+" becomes a space, "%XX" the byte
+// 0xXX, and a "%" not followed by two hex digits stays as it is.
+func AppendFormDecoded(dst, src []byte) []byte {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '+':
+			c = ' '
+		case '%':
+			if b, ok := unescapeAt(src, i); ok {
+				c = b
+				i += 2
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// unescapeAt decodes the "%XX" at src[i], reporting false when src[i+1]
+// and src[i+2] are not two hex digits.
+func unescapeAt(src []byte, i int) (byte, bool) {
+	if i+2 >= len(src) {
+		return 0, false
+	}
+	h, l := unhex(src[i+1]), unhex(src[i+2])
+	if h < 0 || l < 0 {
+		return 0, false
+	}
+	return byte(h<<4 | l), true
+}
+
+// formDecodedEqual reports whether raw, decoded as by AppendFormDecoded,
+// equals name, without allocating.
+func formDecodedEqual(raw []byte, name string) bool {
+	j := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case '+':
+			c = ' '
+		case '%':
+			if b, ok := unescapeAt(raw, i); ok {
+				c = b
+				i += 2
+			}
+		}
+		if j >= len(name) || name[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(name)
+}

@@ -1,0 +1,155 @@
+package brisk
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestArgsPeek(t *testing.T) {
+	tests := []struct {
+		name, raw, key string
+		want           string
+		found          bool
+	}{
+		{"first", "a=1&b=2", "a", "1", true},
+		{"last", "a=1&b=2", "b", "2", true},
+		{"missing", "a=1&b=2", "c", "", false},
+		{"first_of_duplicates", "a=1&a=2", "a", "1", true},
+		{"plus_is_space", "q=caf%C3%A9+au+lait", "q", "café au lait", true},
+		{"encoded_name", "a%62c=1", "abc", "1", true},
+		{"plus_in_name", "a+b=1", "a b", "1", true},
+		{"no_equals", "flag&x=1", "flag", "", true},
+		{"empty_value", "a=&b=2", "a", "", true},
+		{"empty_pairs_skipped", "&&a=1&&", "a", "1", true},
+		{"empty_name", "=1&a=2", "", "1", true},
+		{"value_with_equals", "a=b=c", "a", "b=c", true},
+		{"bad_escape_kept", "a=%zz%4", "a", "%zz%4", true},
+		{"encoded_ampersand", "a=x%26y&b=2", "a", "x&y", true},
+		{"prefix_is_not_match", "ab=1&a=2", "a", "2", true},
+		{"name_longer_than_key", "a=1", "ab", "", false},
+		{"escaped_name_mismatch", "a%63=1", "ab", "", false},
+		{"empty_raw", "", "a", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a Args
+			a.Reset([]byte(tt.raw))
+			got := a.Peek(tt.key)
+			if string(got) != tt.want || (got != nil) != tt.found {
+				t.Fatalf("Peek(%q) in %q = %q (nil %v), want %q (found %v)", tt.key, tt.raw, got, got == nil, tt.want, tt.found)
+			}
+			if a.Has(tt.key) != tt.found {
+				t.Fatalf("Has(%q) = %v", tt.key, !tt.found)
+			}
+		})
+	}
+}
+
+func TestArgsIterators(t *testing.T) {
+	var a Args
+	a.Reset([]byte("a=1&b=x+y&&a=%32&c&a=3"))
+	var all []string
+	for k, v := range a.All() {
+		all = append(all, string(k)+":"+string(v))
+	}
+	if got := strings.Join(all, ","); got != "a:1,b:x y,a:2,c:,a:3" {
+		t.Fatalf("All = %s", got)
+	}
+	var vals []string
+	for v := range a.Values("a") {
+		vals = append(vals, string(v))
+		if len(vals) == 2 {
+			break
+		}
+	}
+	if got := strings.Join(vals, ","); got != "1,2" {
+		t.Fatalf("Values(a) with break = %s", got)
+	}
+	if a.Len() != 5 {
+		t.Fatalf("Len = %d, want 5", a.Len())
+	}
+}
+
+// TestArgsBeyondIndex checks pairs past the remembered ones.
+func TestArgsBeyondIndex(t *testing.T) {
+	var b strings.Builder
+	const n = maxIndexedArgs*2 + 3
+	for i := range n {
+		fmt.Fprintf(&b, "k%d=v%d&", i, i)
+	}
+	var a Args
+	a.Reset([]byte(b.String()))
+	for _, i := range []int{n - 1, 0, maxIndexedArgs, maxIndexedArgs - 1, n - 2} {
+		if got := a.Peek(fmt.Sprintf("k%d", i)); string(got) != fmt.Sprintf("v%d", i) {
+			t.Fatalf("Peek(k%d) = %q", i, got)
+		}
+	}
+	if a.Len() != n {
+		t.Fatalf("Len = %d, want %d", a.Len(), n)
+	}
+}
+
+func TestArgsReset(t *testing.T) {
+	var a Args
+	a.Reset([]byte("a=x+1&b=2"))
+	if string(a.Peek("a")) != "x 1" {
+		t.Fatal("first Reset")
+	}
+	a.Reset([]byte("b=3"))
+	if a.Peek("a") != nil || string(a.Peek("b")) != "3" || string(a.Raw()) != "b=3" {
+		t.Fatal("state kept across Reset")
+	}
+}
+
+func TestArgsValueCapacity(t *testing.T) {
+	var a Args
+	a.Reset([]byte("a=x+1&b=y+2"))
+	va := a.Peek("a")
+	vb := a.Peek("b")
+	_ = append(va, '!')
+	if string(vb) != "y 2" {
+		t.Fatalf("appending to one value changed another: %q", vb)
+	}
+}
+
+// FuzzArgs compares Args with net/url.ParseQuery on inputs both accept.
+func FuzzArgs(f *testing.F) {
+	for _, s := range []string{"a=1&b=2", "a=%zz", "q=caf%C3%A9+au+lait&a=1&a=2", "&&=&a", "a%62=c"} {
+		f.Add(s, "a")
+	}
+	f.Fuzz(func(t *testing.T, raw, name string) {
+		var a Args
+		a.Reset([]byte(raw))
+		got := a.Peek(name)
+		var n int
+		seen := false
+		for k, v := range a.All() {
+			if !seen && string(k) == name {
+				seen = true
+				if string(v) != string(got) {
+					t.Fatalf("Peek(%q) = %q but All gives %q", name, got, v)
+				}
+			}
+			n++
+		}
+		if seen != (got != nil) {
+			t.Fatalf("Peek(%q) = %q but All found it: %v", name, got, seen)
+		}
+		if n != a.Len() {
+			t.Fatalf("All yields %d pairs, Len = %d", n, a.Len())
+		}
+		if strings.Contains(raw, ";") {
+			return // net/url rejects ";" separators
+		}
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		want, ok := q[name]
+		if ok != (got != nil) || ok && want[0] != string(got) {
+			t.Fatalf("Peek(%q) in %q = %q, net/url says %q", name, raw, got, want)
+		}
+	})
+}

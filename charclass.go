@@ -1,0 +1,98 @@
+package brisk
+
+// Byte classes used by the request-target, cookie and args code. Each class
+// is a pair of 64-bit masks over US-ASCII (bit c of lo for c < 64, bit c-64
+// of hi for 64 <= c < 128); bytes >= 0x80 belong to no class. Constants,
+// not tables, so there is no package-level mutable state. The masks are
+// checked against their RFC definitions in charclass_test.go.
+const (
+	// tchar (RFC 9110 §5.6.2): ALPHA DIGIT and !#$%&'*+-.^_`|~
+	tokenLo = 0x03ff6cfa00000000
+	tokenHi = 0x57ffffffc7fffffe
+
+	// cookie-octet (RFC 6265 §4.1.1): %x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E
+	cookieOctetLo = 0xf7ffeffa00000000
+	cookieOctetHi = 0x7fffffffefffffff
+
+	// reg-name bytes other than pct-encoded (RFC 3986 §3.2.2):
+	// unreserved / sub-delims
+	regNameLo = 0x2bff7fd200000000
+	regNameHi = 0x47fffffe87fffffe
+
+	// av-octet (RFC 6265 §4.1.1): any CHAR except CTLs or ";"
+	avOctetLo = 0xf7ffffff00000000
+	avOctetHi = 0x7fffffffffffffff
+)
+
+// inClass reports whether c is in the class given by its two masks.
+func inClass(c byte, lo, hi uint64) bool {
+	if c < 64 {
+		return lo>>c&1 != 0
+	}
+	if c < 128 {
+		return hi>>(c-64)&1 != 0
+	}
+	return false
+}
+
+// validToken reports whether b is a non-empty token (RFC 9110 §5.6.2).
+func validToken[T string | []byte](b T) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		if !inClass(b[i], tokenLo, tokenHi) {
+			return false
+		}
+	}
+	return true
+}
+
+// isCTL reports whether c is a control character: %x00-1F or DEL
+// (RFC 5234 §B.1).
+func isCTL(c byte) bool { return c < 0x20 || c == 0x7f }
+
+// unhex returns the value of the hexadecimal digit c, or -1.
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c - 'a' + 10)
+	case c >= 'A' && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}
+
+// isOWS reports whether c is optional whitespace: SP or HTAB (RFC 9110 §5.6.3).
+func isOWS(c byte) bool { return c == ' ' || c == '\t' }
+
+// trimOWS removes leading and trailing SP and HTAB from b.
+func trimOWS(b []byte) []byte {
+	for len(b) > 0 && isOWS(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isOWS(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// equalFoldASCII reports whether b equals the lower-case ASCII string lower,
+// ignoring ASCII case in b.
+func equalFoldASCII(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,105 @@
+package brisk
+
+// DecodePath appends to dst the percent-decoded (RFC 3986 §2.1) and
+// normalized form of rawPath, the path component of an origin-form or
+// absolute-form request-target, and returns the extended slice. It does not
+// allocate when dst has room for len(rawPath)+1 bytes; the result never
+// aliases rawPath, which is left unchanged.
+//
+// The result always starts with "/" and can never name anything above the
+// root:
+//   - rawPath is decoded first and normalized afterwards, so every byte
+//     sequence that decodes to a dot-segment or a "/" is treated as one:
+//     "%2e%2e", ".%2E", "..%2f" and "%2F" all act like their decoded form;
+//   - dot-segments are removed (RFC 3986 §5.2.4): "." disappears, ".."
+//     removes the previous segment and, at the root, is dropped, so
+//     "/../../etc/passwd" yields "/etc/passwd";
+//   - empty segments ("//") are collapsed into one "/";
+//   - a trailing "/" is kept ("/a/" stays "/a/"), and a path ending in a
+//     dot-segment ends in "/" ("/a/b/.." yields "/a/").
+//
+// Decoding happens exactly once: "%252e%252e" yields "/%2e%2e", a plain
+// segment name. Callers must not decode the result again.
+//
+// An empty rawPath yields "/" (RFC 9112 §3.2.2). Errors, with dst returned
+// unextended:
+//   - ErrPathStart when a non-empty rawPath does not start with "/";
+//   - ErrPathEscape for "%" not followed by two hex digits ("%zz", "%4");
+//   - ErrPathByte when rawPath holds, raw or decoded, a control character
+//     (%x00-1F, %x7F: NUL, CR, LF, ...) or a backslash ("\", "%5C"), which
+//     no resource name needs and which file systems or logs may interpret.
+//
+// Other bytes, including decoded non-ASCII ones, are kept; validating the
+// raw target's grammar is the request-line parser's job (RFC 9112 §3.2).
+func DecodePath(dst, rawPath []byte) ([]byte, error) {
+	if len(rawPath) > 0 && rawPath[0] != '/' {
+		return dst, ErrPathStart
+	}
+	out := append(dst, '/')
+	root := len(out) // out[root:] is the path after the leading "/"
+	seg := root      // start of the segment being decoded
+	for i := 1; i < len(rawPath); i++ {
+		c := rawPath[i]
+		if !inClass(c, pathSpecialLo, pathSpecialHi) {
+			out = append(out, c) // the common case: a plain byte
+			continue
+		}
+		if c == '%' {
+			b, ok := unescapeAt(rawPath, i)
+			if !ok {
+				return dst, ErrPathEscape
+			}
+			c, i = b, i+2
+		}
+		switch {
+		case c == '/':
+			out = endSegment(out, root, seg, true)
+			seg = len(out)
+		case isCTL(c) || c == '\\':
+			return dst, ErrPathByte
+		default:
+			out = append(out, c)
+		}
+	}
+	return endSegment(out, root, seg, false), nil
+}
+
+// The bytes DecodePath must look at: "%", "/", "\\", CTLs and DEL.
+const (
+	pathSpecialLo = 1<<0x20 - 1 | 1<<'%' | 1<<'/'
+	pathSpecialHi = 1<<('\\'-64) | 1<<(0x7f-64)
+)
+
+// endSegment finishes the segment out[seg:] of a path whose first segment
+// starts at root (just after the leading "/"). slash reports that a "/"
+// follows the segment. A "." segment is removed, a ".." segment removes
+// itself and the previous segment, if any; an empty segment followed by a
+// "/" is dropped, so slashes never repeat.
+func endSegment(out []byte, root, seg int, slash bool) []byte {
+	switch s := out[seg:]; {
+	case len(s) == 0:
+		return out // "//" or leading "/": out already ends in "/"
+	case len(s) == 1 && s[0] == '.':
+		return out[:seg]
+	case len(s) == 2 && s[0] == '.' && s[1] == '.':
+		return out[:parentStart(out, root, seg)]
+	}
+	if slash {
+		out = append(out, '/')
+	}
+	return out
+}
+
+// parentStart returns where the segment before the one starting at seg
+// starts, or root when there is none: removing out[parentStart:] removes the
+// previous segment and keeps its leading "/".
+func parentStart(out []byte, root, seg int) int {
+	if seg <= root {
+		return root
+	}
+	i := seg - 1 // out[i] is the "/" ending the previous segment
+	for i > root && out[i-1] != '/' {
+		i--
+	}
+	return i
+}

@@ -1,0 +1,110 @@
+package brisk
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+func TestDecodePath(t *testing.T) {
+	tests := []struct {
+		name, raw, want string
+		err             error
+	}{
+		{"empty", "", "/", nil},
+		{"root", "/", "/", nil},
+		{"plain", "/a/b/c.html", "/a/b/c.html", nil},
+		{"trailing_slash_kept", "/a/b/", "/a/b/", nil},
+		{"utf8", "/caf%C3%A9", "/café", nil},
+		{"space_and_plus", "/a%20b+c", "/a b+c", nil},
+		{"double_slash", "//a//b///c", "/a/b/c", nil},
+		{"dot_segment", "/a/./b/.", "/a/b/", nil},
+		{"dotdot", "/a/b/../c", "/a/c", nil},
+		{"dotdot_at_end", "/a/b/..", "/a/", nil},
+		{"climb_above_root", "/../../etc/passwd", "/etc/passwd", nil},
+		{"climb_many", "/a/../../../../b", "/b", nil},
+		{"encoded_dotdot", "/%2e%2e/%2E%2E/etc/passwd", "/etc/passwd", nil},
+		{"mixed_encoded_dotdot", "/a/.%2e/.%2E/x", "/x", nil},
+		{"encoded_slash_dotdot", "/a/..%2f..%2fetc/passwd", "/etc/passwd", nil},
+		{"encoded_slash", "/a%2Fb", "/a/b", nil},
+		{"encoded_double_slash", "/a%2F%2Fb", "/a/b", nil},
+		{"dot_slash_dotdot", "/./../x", "/x", nil},
+		{"three_dots_is_a_name", "/a/.../b", "/a/.../b", nil},
+		{"dotdot_semicolon_is_a_name", "/a/..;/b", "/a/..;/b", nil},
+		{"double_encoding_decoded_once", "/%252e%252e/x", "/%2e%2e/x", nil},
+		{"dotfile", "/.well-known/x", "/.well-known/x", nil},
+		{"dotdotfile", "/a/..b", "/a/..b", nil},
+		{"not_absolute", "a/b", "", ErrPathStart},
+		{"not_absolute_encoded_slash", "%2Fa", "", ErrPathStart},
+		{"bad_escape_letters", "/a%zz", "", ErrPathEscape},
+		{"bad_escape_one_hex", "/a%4g", "", ErrPathEscape},
+		{"truncated_escape", "/a%4", "", ErrPathEscape},
+		{"truncated_percent", "/a%", "", ErrPathEscape},
+		{"nul", "/a%00b", "", ErrPathByte},
+		{"encoded_lf", "/a%0Ab", "", ErrPathByte},
+		{"encoded_cr", "/a%0d", "", ErrPathByte},
+		{"encoded_del", "/a%7F", "", ErrPathByte},
+		{"raw_tab", "/a\tb", "", ErrPathByte},
+		{"backslash", "/a\\..\\..\\windows", "", ErrPathByte},
+		{"encoded_backslash", "/a/..%5c..%5cwindows", "", ErrPathByte},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prefix := []byte("keep:")
+			got, err := DecodePath(prefix, []byte(tt.raw))
+			if !errors.Is(err, tt.err) || (tt.err == nil) != (err == nil) {
+				t.Fatalf("DecodePath(%q) error = %v, want %v", tt.raw, err, tt.err)
+			}
+			if err != nil {
+				if string(got) != "keep:" {
+					t.Fatalf("dst changed on error: %q", got)
+				}
+				return
+			}
+			if string(got) != "keep:"+tt.want {
+				t.Fatalf("DecodePath(%q) = %q, want %q", tt.raw, got[5:], tt.want)
+			}
+		})
+	}
+}
+
+// checkNormalized fails unless p is what DecodePath promises.
+func checkNormalized(t *testing.T, raw string, p []byte) {
+	t.Helper()
+	if len(p) == 0 || p[0] != '/' {
+		t.Fatalf("DecodePath(%q) = %q: does not start with /", raw, p)
+	}
+	for _, bad := range []string{"/../", "/./", "//", "\\"} {
+		if bytes.Contains(p, []byte(bad)) {
+			t.Fatalf("DecodePath(%q) = %q: contains %q", raw, p, bad)
+		}
+	}
+	if bytes.HasSuffix(p, []byte("/..")) || bytes.HasSuffix(p, []byte("/.")) {
+		t.Fatalf("DecodePath(%q) = %q: ends in a dot-segment", raw, p)
+	}
+	for _, c := range p {
+		if isCTL(c) {
+			t.Fatalf("DecodePath(%q) = %q: holds a control character", raw, p)
+		}
+	}
+}
+
+func FuzzDecodePath(f *testing.F) {
+	for _, s := range []string{"/", "/a/../b", "/%2e%2e/x", "/a/..%2f..%2f", "//a/./b/", "/..", "/a%zz", "/%00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := DecodePath(nil, []byte(raw))
+		if err != nil {
+			return
+		}
+		checkNormalized(t, raw, p)
+		// Normalizing is idempotent on paths without "%".
+		if !bytes.Contains(p, []byte("%")) {
+			q, err := DecodePath(nil, p)
+			if err != nil || !bytes.Equal(p, q) {
+				t.Fatalf("DecodePath(%q) = %q, again = %q, %v", raw, p, q, err)
+			}
+		}
+	})
+}
