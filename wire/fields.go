@@ -97,6 +97,9 @@ func (p *Parser) fieldLine(b []byte, pos int, fs *FieldSection, minor uint8, req
 		return 0, fail(ErrObsFold, pos)
 	}
 	i := pos
+	for i+4 <= len(b) && ascii.Class[b[i]]&ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Class[b[i+3]]&ascii.Token != 0 {
+		i += 4
+	}
 	for i < len(b) && ascii.Class[b[i]]&ascii.Token != 0 {
 		i++
 	}

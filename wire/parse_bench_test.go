@@ -27,6 +27,7 @@ func BenchmarkParseRequest(b *testing.B) {
 			storage := make([]Field, 64)
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
+			defer cpuClock(b)()
 			for b.Loop() {
 				h.Reset(storage)
 				if _, err := p.ParseRequest(buf, &h); err != nil {
@@ -49,6 +50,7 @@ func BenchmarkParseRequestByteByByte(b *testing.B) {
 			storage := make([]Field, 64)
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
+			defer cpuClock(b)()
 			for b.Loop() {
 				h.Reset(storage)
 				for k := 1; k <= len(buf); k++ {
@@ -107,6 +109,7 @@ func BenchmarkLookAhead(b *testing.B) {
 				storage := make([]Field, 16)
 				b.SetBytes(int64(total / len(mix)))
 				b.ReportAllocs()
+				defer cpuClock(b)()
 				i := 0
 				for b.Loop() {
 					h.Reset(storage)
@@ -132,6 +135,7 @@ func BenchmarkParseResponse(b *testing.B) {
 			storage := make([]Field, 16)
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
+			defer cpuClock(b)()
 			for b.Loop() {
 				h.Reset(storage)
 				if _, err := p.ParseResponse(buf, &h); err != nil {

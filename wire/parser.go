@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/brisk-http/brisk/internal/ascii"
+
 // Default limits used when a Parser field is zero.
 const (
 	DefaultMaxRequestLineBytes = 8 << 10  // 8 KiB
@@ -67,7 +69,7 @@ const maxEmptyLines = 2
 // per RFC 9112 §6.1 and §6.3 and Host per §3.2; h's slices alias buf.
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
-	if len(buf) == 0 {
+	if len(buf) == 0 || h.scan.inLine(buf, p.MaxHeaderBytes) {
 		return 0, ErrNeedMore
 	}
 	if h.scan.moved(buf) {
@@ -97,7 +99,7 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 // section), used by the client. MaxRequestLineBytes does not apply; Host
 // and Expect are not interpreted. See checkResponse for the framing rules.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
-	if len(buf) == 0 {
+	if len(buf) == 0 || h.scan.inLine(buf, p.MaxHeaderBytes) {
 		return 0, ErrNeedMore
 	}
 	if h.scan.moved(buf) {
@@ -128,6 +130,36 @@ func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
 // for the first call too.
 func (st *scanState) moved(buf []byte) bool {
 	return st.base != &buf[0] || st.search > len(buf) || st.next > len(buf)
+}
+
+// inLine is the fast path for a head arriving in small pieces: it
+// reports, having recorded it, that buf only extends a partial field line
+// by at most 8 bytes that can neither end the line nor make it invalid
+// (tchars or the colon in the name, neither CR nor LF in the value),
+// within the head size limit max (as in Parser). The full check would give
+// ErrNeedMore too.
+func (st *scanState) inLine(buf []byte, max int) bool {
+	s := st.search
+	if max == 0 {
+		max = DefaultMaxHeaderBytes
+	}
+	if st.lines == 0 || s <= st.next || s > len(buf) || len(buf)-s > 8 ||
+		st.base != &buf[0] || buf[s-1] == '\r' || max > 0 && len(buf) >= max {
+		return false
+	}
+	done := st.tokenDone
+	for _, c := range buf[s:] {
+		switch {
+		case done && c != '\r' && c != '\n':
+		case !done && ascii.IsToken(c):
+		case !done && c == ':':
+			done = true
+		default:
+			return false
+		}
+	}
+	st.search, st.tokenDone = len(buf), done
+	return true
 }
 
 // limits returns the effective limits; -1 means none.
