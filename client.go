@@ -1,0 +1,364 @@
+package brisk
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Client defaults, used when the corresponding ClientConfig field is zero.
+// Every one is documented on its field.
+const (
+	DefaultClientTimeout          = 30 * time.Second
+	DefaultDialTimeout            = 5 * time.Second
+	DefaultMaxConnsPerHost        = 512
+	DefaultIdleConnTimeout        = 10 * time.Second
+	DefaultMaxIdempotentRetries   = 1
+	DefaultMaxResponseHeaderBytes = DefaultMaxHeaderBytes // 64 KiB
+	DefaultMaxResponseBodyBytes   = 16 << 20              // 16 MiB
+)
+
+// ClientConfig is the configuration shared by Client and HostClient. Set
+// the fields before the first request and do not change them afterwards.
+// The zero value of each field is a documented default.
+type ClientConfig struct {
+	// Dial opens a connection to addr ("host:port") on network "tcp". It
+	// must honour ctx, which carries the dial deadline. Nil means a
+	// net.Dialer. InmemoryListener.DialContext fits here.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// DialTimeout bounds dialling a connection (and the TLS handshake),
+	// within the request's deadline. Zero means DefaultDialTimeout (5 s);
+	// negative means only the request's deadline. Expiry is ErrTimeout.
+	DialTimeout time.Duration
+
+	// TLSConfig configures "https" connections. Nil means a default
+	// tls.Config. An empty ServerName is set to the host being dialled.
+	TLSConfig *tls.Config
+
+	// Timeout bounds a whole exchange started by Do: waiting for a free
+	// connection, dialling, writing the request and reading the whole
+	// response (each redirect followed restarts it; retries do not).
+	// DoTimeout, DoDeadline and a context deadline replace it. Zero means
+	// DefaultClientTimeout (30 s); negative means no limit. Expiry is
+	// ErrTimeout.
+	Timeout time.Duration
+
+	// MaxConnsPerHost is the largest number of connections open to one
+	// host (scheme and authority), idle or busy. When all are busy a
+	// request waits for one to come free, until its deadline (then
+	// ErrTimeout). Zero means DefaultMaxConnsPerHost (512); negative means
+	// no limit.
+	MaxConnsPerHost int
+
+	// IdleConnTimeout is how long an idle keep-alive connection is kept in
+	// the pool before it is closed. Zero means DefaultIdleConnTimeout
+	// (10 s); negative means idle connections are kept until the server
+	// closes them (found on next use) or CloseIdleConnections.
+	IdleConnTimeout time.Duration
+
+	// MaxConnLifetime is the longest a connection is used, from its dial;
+	// an older one is closed when it would be reused. Zero or negative
+	// means no limit.
+	MaxConnLifetime time.Duration
+
+	// MaxIdempotentRetries is how many times an idempotent request (GET,
+	// HEAD, OPTIONS, TRACE, PUT, DELETE; RFC 9110 §9.2.2) is sent again
+	// when a reused keep-alive connection turns out to be closed by the
+	// server before any byte of the response arrived. Zero means
+	// DefaultMaxIdempotentRetries (1); negative means never. Other
+	// requests are never retried: they fail with ErrConnectionClosed.
+	MaxIdempotentRetries int
+
+	// MaxRedirects is how many redirects (301, 302, 303, 307, 308 with a
+	// Location field) Client.Do follows. Zero or negative means none: the
+	// redirect is returned as the response. One more than MaxRedirects is
+	// ErrTooManyRedirects. A 303, and a 301 or 302 to a POST, is followed
+	// with GET and no body (RFC 9110 §15.4). Following modifies the
+	// Request: on return it holds the URI (and method) last sent.
+	// HostClient follows only redirects to its own host.
+	MaxRedirects int
+
+	// MaxResponseHeaderBytes is the largest response head (status line,
+	// field section, final CRLF), in bytes, and the largest trailer
+	// section. Zero or negative means DefaultMaxResponseHeaderBytes
+	// (64 KiB). A larger one is wire.ErrHeaderTooLarge (or
+	// wire.ErrTrailerTooLarge) and the connection is closed.
+	MaxResponseHeaderBytes int
+
+	// MaxResponseFields is the largest number of field lines in a
+	// response head or trailer section. Zero or negative means
+	// DefaultMaxFields (128). More is wire.ErrTooManyFields.
+	MaxResponseFields int
+
+	// MaxResponseBodyBytes is the largest response body Do reads, in
+	// bytes. Zero means DefaultMaxResponseBodyBytes (16 MiB); negative
+	// means no limit. A larger Content-Length fails before the body is
+	// read; a chunked or close-delimited body fails once it grows past the
+	// limit. Either is ErrBodyTooLarge and the connection is closed. The
+	// body buffer grows with the bytes received, never from the claimed
+	// Content-Length. DoStream bodies are not limited.
+	MaxResponseBodyBytes int64
+
+	// ReadBufferSize is the initial size of a connection's read buffer,
+	// in bytes; it grows up to MaxResponseHeaderBytes for a large head.
+	// Zero or negative means DefaultReadBufferSize (4 KiB).
+	ReadBufferSize int
+
+	// WriteBufferSize is the size of a connection's write buffer, in
+	// bytes. A request body that does not fit after the head is written
+	// separately. Zero or negative means DefaultWriteBufferSize (4 KiB).
+	WriteBufferSize int
+}
+
+// clientLimits is a ClientConfig with the defaults applied.
+type clientLimits struct {
+	dialTimeout  time.Duration // 0: none
+	timeout      time.Duration // 0: none
+	maxConns     int           // 0: no limit
+	idleTimeout  time.Duration // 0: none
+	lifetime     time.Duration // 0: none
+	retries      int
+	maxRedirects int
+	maxHeader    int
+	maxFields    int
+	maxBody      int64 // < 0: none
+	readBufSize  int
+	writeBufSize int
+}
+
+func (c *ClientConfig) resolve() clientLimits {
+	return clientLimits{
+		dialTimeout:  timeoutOr(c.DialTimeout, DefaultDialTimeout),
+		timeout:      timeoutOr(c.Timeout, DefaultClientTimeout),
+		maxConns:     max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
+		idleTimeout:  timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
+		lifetime:     max(c.MaxConnLifetime, 0),
+		retries:      max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
+		maxRedirects: max(c.MaxRedirects, 0),
+		maxHeader:    positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
+		maxFields:    positiveOr(c.MaxResponseFields, DefaultMaxFields),
+		maxBody:      nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
+		readBufSize:  positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize: positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
+	}
+}
+
+func nonZeroOr[T int | int64](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Client sends requests to any host, each given by the request's URI (see
+// Request.SetURI), over a pool of keep-alive connections per host: one
+// HostClient per scheme and authority, created on first use and kept for
+// the Client's lifetime. The zero value is ready to use with the default
+// configuration. A Client is safe for concurrent use; its configuration
+// must not change after the first request.
+//
+//	var c brisk.Client
+//	var req brisk.Request
+//	var resp brisk.Response
+//	req.SetURI("http://127.0.0.1:8080/json")
+//	err := c.Do(&req, &resp)
+type Client struct {
+	ClientConfig
+
+	mu    sync.Mutex                // serializes adding hosts
+	hosts atomic.Pointer[hostTable] // copy-on-write: lookups take no lock
+}
+
+// hostTable maps an authority to its HostClient, one map per scheme.
+type hostTable struct {
+	http, https map[string]*HostClient
+}
+
+// Do sends req and reads the whole response into resp, within Timeout.
+// resp is reset first; on return its header fields and body are owned by
+// resp (not by the connection) and valid until resp is reused. It
+// returns nil for any complete response, whatever its status code.
+func (c *Client) Do(req *Request, resp *Response) error {
+	return c.do(context.Background(), req, resp, time.Time{}, false)
+}
+
+// DoTimeout is Do with the timeout d instead of Timeout.
+func (c *Client) DoTimeout(req *Request, resp *Response, d time.Duration) error {
+	return c.do(context.Background(), req, resp, time.Now().Add(d), true)
+}
+
+// DoDeadline is Do with the deadline t instead of Timeout.
+func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
+	return c.do(context.Background(), req, resp, t, true)
+}
+
+// DoContext is Do bounded by ctx: its deadline replaces Timeout (Timeout
+// applies when ctx has none), and cancelling ctx ends the exchange with
+// an error satisfying errors.Is(err, context.Canceled); the connection is
+// then closed.
+func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) error {
+	t, ok := ctx.Deadline()
+	return c.do(ctx, req, resp, t, ok)
+}
+
+// DoStream sends req and reads the response head into resp, leaving the
+// body to be read from the returned BodyStream, which the caller must
+// Close. Use it for large downloads and server-sent events. ctx bounds the
+// whole exchange, body reads included (its deadline and cancellation);
+// until the head arrives, Timeout applies too when ctx has no deadline.
+// Redirects are not followed. The body is not limited by
+// MaxResponseBodyBytes.
+func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
+	t, err := req.clientTarget()
+	if err != nil {
+		return nil, err
+	}
+	hc := c.hostClient(&t)
+	return hc.doStream(ctx, req, resp, &t)
+}
+
+// CloseIdleConnections closes the idle connections of every host.
+func (c *Client) CloseIdleConnections() {
+	if tab := c.hosts.Load(); tab != nil {
+		for _, m := range [2]map[string]*HostClient{tab.http, tab.https} {
+			for _, hc := range m {
+				hc.CloseIdleConnections()
+			}
+		}
+	}
+}
+
+// do runs one exchange per redirect followed. explicit reports that
+// deadline was given (else Timeout applies).
+func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
+	for redirects := 0; ; redirects++ {
+		t, err := req.clientTarget()
+		if err != nil {
+			return err
+		}
+		hc := c.hostClient(&t)
+		if err := hc.do(ctx, req, resp, &t, deadline, explicit); err != nil {
+			return err
+		}
+		if !followable(resp, c.MaxRedirects) {
+			return nil
+		}
+		if redirects == c.MaxRedirects {
+			return ErrTooManyRedirects
+		}
+		if err := redirect(req, resp, &t); err != nil {
+			return err
+		}
+	}
+}
+
+// hostClient returns the HostClient for t, creating it on first use.
+func (c *Client) hostClient(t *target) *HostClient {
+	if tab := c.hosts.Load(); tab != nil {
+		if hc := tab.lookup(t); hc != nil {
+			return hc
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.hosts.Load()
+	if old != nil {
+		if hc := old.lookup(t); hc != nil {
+			return hc
+		}
+	}
+	hc := &HostClient{ClientConfig: c.ClientConfig, Addr: string(t.authority), TLS: t.https}
+	tab := old.with(string(t.authority), t.https, hc)
+	c.hosts.Store(tab)
+	return hc
+}
+
+func (tab *hostTable) lookup(t *target) *HostClient {
+	if t.https {
+		return tab.https[string(t.authority)]
+	}
+	return tab.http[string(t.authority)]
+}
+
+// with returns a copy of tab with hc added.
+func (tab *hostTable) with(key string, https bool, hc *HostClient) *hostTable {
+	n := &hostTable{http: map[string]*HostClient{}, https: map[string]*HostClient{}}
+	if tab != nil {
+		for k, v := range tab.http {
+			n.http[k] = v
+		}
+		for k, v := range tab.https {
+			n.https[k] = v
+		}
+	}
+	if https {
+		n.https[key] = hc
+	} else {
+		n.http[key] = hc
+	}
+	return n
+}
+
+// followable reports whether resp is a redirect to follow: maxRedirects
+// is positive and resp is a 301, 302, 303, 307 or 308 with a Location
+// field.
+func followable(resp *Response, maxRedirects int) bool {
+	if maxRedirects <= 0 {
+		return false
+	}
+	switch resp.status {
+	case 301, 302, 303, 307, 308:
+		return resp.Header.Has("Location")
+	}
+	return false
+}
+
+// redirect points req at the Location of resp, resolved against the
+// target t it was sent to (RFC 9110 §10.2.2): an absolute URI, a
+// network-path ("//host/p"), an absolute path, or a path relative to the
+// directory of t's path (dot segments are left to the server). A 303, and
+// a 301 or 302 answering a POST, turn the request into a GET without body
+// (RFC 9110 §15.4.2-4).
+func redirect(req *Request, resp *Response, t *target) error {
+	loc := resp.Header.Get("Location")
+	scheme := "http:"
+	if t.https {
+		scheme = "https:"
+	}
+	var uri []byte
+	switch {
+	case len(loc) == 0:
+		return ErrInvalidURI
+	case hasPrefixFold(loc, "http://"), hasPrefixFold(loc, "https://"):
+		uri = append(uri, loc...)
+	case len(loc) >= 2 && loc[0] == '/' && loc[1] == '/':
+		uri = append(append(uri, scheme...), loc...)
+	default:
+		uri = append(append(append(uri, scheme...), "//"...), t.authority...)
+		if loc[0] != '/' {
+			dir := t.origin
+			if i := indexByte(dir, '?'); i >= 0 {
+				dir = dir[:i]
+			}
+			for len(dir) > 0 && dir[len(dir)-1] != '/' {
+				dir = dir[:len(dir)-1]
+			}
+			if len(dir) == 0 {
+				dir = slash
+			}
+			uri = append(uri, dir...)
+		}
+		uri = append(uri, loc...)
+	}
+	m := string(req.head.Method)
+	if resp.status == 303 && m != "HEAD" || (resp.status == 301 || resp.status == 302) && m == "POST" {
+		req.SetMethod("GET")
+		req.body = req.body[:0]
+	}
+	req.SetURI(string(uri))
+	return nil
+}

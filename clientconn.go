@@ -1,0 +1,176 @@
+package brisk
+
+import (
+	"context"
+	"io"
+	"net"
+	"time"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// clientConn is one client connection: it writes a request and reads its
+// response, keeping its buffers, field storage and decoder from one
+// exchange to the next. It is used by one request at a time.
+type clientConn struct {
+	hc *HostClient
+	nc net.Conn
+
+	rbuf   []byte // read buffer; unconsumed input is rbuf[r0:r1]
+	r0, r1 int
+	wbuf   []byte // the request being written
+
+	head     wire.ResponseHead
+	fields   []wire.Field // head field storage, len lim.maxFields
+	trailers []wire.Field // trailer storage, allocated on first chunked body
+
+	// Body being read (see clientread.go).
+	framing   wire.Framing
+	remaining int64 // FramingLength: bytes left
+	dec       wire.ChunkedDecoder
+	p0, p1    int // FramingChunked: decoded bytes not yet returned, in rbuf
+	bodyDone  bool
+
+	created   time.Time
+	lastUse   time.Time // when it last went idle
+	deadline  time.Time // the deadline set on nc
+	uses      int       // exchanges started
+	sawByte   bool      // a response byte arrived in this exchange
+	reqClose  bool      // the request asked to close the connection
+	keep      bool      // the connection may carry another exchange
+	retriable bool      // reused, and closed by the server before any response byte
+	interrupt func()    // cancels the exchange in progress (context.AfterFunc)
+}
+
+// aLongTimeAgo is a deadline in the past: setting it fails pending I/O.
+var aLongTimeAgo = time.Unix(1, 0)
+
+func newClientConn(hc *HostClient, nc net.Conn) *clientConn {
+	now := time.Now()
+	cc := &clientConn{
+		hc:      hc,
+		nc:      nc,
+		rbuf:    make([]byte, hc.lim.readBufSize),
+		wbuf:    make([]byte, 0, hc.lim.writeBufSize),
+		fields:  make([]wire.Field, hc.lim.maxFields),
+		created: now,
+		lastUse: now,
+	}
+	cc.interrupt = func() { cc.nc.SetDeadline(aLongTimeAgo) }
+	return cc
+}
+
+func (cc *clientConn) close() { cc.nc.Close() }
+
+// watch makes cancelling ctx interrupt the exchange. It returns the stop
+// function of context.AfterFunc (false: the exchange was interrupted), or
+// nil when ctx cannot be cancelled.
+func (cc *clientConn) watch(ctx context.Context) func() bool {
+	if ctx.Done() == nil {
+		return nil
+	}
+	return context.AfterFunc(ctx, cc.interrupt)
+}
+
+// setDeadline sets the read and write deadline of the connection; zero
+// means none. Unchanged deadlines are not set again.
+func (cc *clientConn) setDeadline(t time.Time) error {
+	if t.Equal(cc.deadline) {
+		return nil
+	}
+	cc.deadline = t
+	return cc.nc.SetDeadline(t)
+}
+
+// exchange writes req and reads the response head into resp, then the
+// whole body unless stream. On success cc.keep tells whether the
+// connection may be reused.
+func (cc *clientConn) exchange(req *Request, resp *Response, t *target, stream bool) error {
+	cc.uses++
+	cc.sawByte, cc.keep, cc.retriable = false, false, false
+	if err := cc.writeRequest(req, t); err != nil {
+		return err
+	}
+	if err := cc.readResponse(resp, req.isHead()); err != nil {
+		return err
+	}
+	if stream {
+		return nil
+	}
+	return cc.readBodyInto(resp)
+}
+
+// writeRequest encodes req and writes it: the head and, when it fits, the
+// body in one write.
+func (cc *clientConn) writeRequest(req *Request, t *target) error {
+	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], req, t)
+	if err != nil {
+		return err
+	}
+	cc.wbuf = b
+	cc.reqClose = plan.close
+	if err := cc.write(b); err != nil {
+		return err
+	}
+	if !bodyIn {
+		return cc.write(req.body)
+	}
+	return nil
+}
+
+func (cc *clientConn) write(p []byte) error {
+	if _, err := cc.nc.Write(p); err != nil {
+		return cc.ioError(err)
+	}
+	return nil
+}
+
+// read reads from the connection into p, noting that the response has
+// begun.
+func (cc *clientConn) read(p []byte) (int, error) {
+	n, err := cc.nc.Read(p)
+	if n > 0 {
+		cc.sawByte = true
+		return n, nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return 0, err
+}
+
+// ioError turns an I/O error into a client error, noting whether the
+// request may be retried: the connection was reused and the server closed
+// it before sending any byte of the response.
+func (cc *clientConn) ioError(err error) error {
+	cc.retriable = cc.uses > 1 && !cc.sawByte && isClosedByPeer(err)
+	return wrapIO(err, cc.sawByte)
+}
+
+// fill reads more input into rbuf[r1:], making room first: it moves the
+// unconsumed bytes to the front, or grows rbuf up to limit bytes, or
+// fails with an *wire.Error of kind full.
+func (cc *clientConn) fill(limit int, full wire.Kind) error {
+	if cc.r0 == cc.r1 {
+		cc.r0, cc.r1 = 0, 0
+	}
+	if cc.r1 == len(cc.rbuf) {
+		switch {
+		case cc.r0 > 0:
+			cc.r1 = copy(cc.rbuf, cc.rbuf[cc.r0:cc.r1])
+			cc.r0 = 0
+		case len(cc.rbuf) < limit:
+			nb := make([]byte, min(2*len(cc.rbuf), limit))
+			copy(nb, cc.rbuf[:cc.r1])
+			cc.rbuf = nb
+		default:
+			return &wire.Error{Kind: full, Offset: limit}
+		}
+	}
+	n, err := cc.read(cc.rbuf[cc.r1:])
+	cc.r1 += n
+	if err != nil {
+		return cc.ioError(err)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package brisk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+)
+
+// Client errors. Every error returned by Client and HostClient satisfies
+// errors.Is with one of these sentinels, with ErrBodyTooLarge, with a
+// wire kind (a malformed response: wire.ErrStatusLine, wire.ErrChunkSize,
+// ...), or, for a cancelled DoContext, with context.Canceled. The
+// underlying cause (an I/O error, io.EOF, io.ErrUnexpectedEOF,
+// os.ErrDeadlineExceeded) stays reachable with errors.Is and errors.As.
+var (
+	// ErrTimeout: the request's deadline passed (dialling, waiting for a
+	// free connection, writing the request or reading the response).
+	// With DoContext and a context deadline, the error also satisfies
+	// errors.Is(err, context.DeadlineExceeded).
+	ErrTimeout = errors.New("brisk: client timeout")
+
+	// ErrConnectionClosed: the server closed the connection (EOF, reset)
+	// before the response was complete. Closed before any byte, the cause
+	// is io.EOF; in the middle of a head or body, io.ErrUnexpectedEOF.
+	// Idempotent requests on a reused connection are retried before this
+	// is returned; other requests are not.
+	ErrConnectionClosed = errors.New("brisk: connection closed by the server")
+
+	// ErrTooManyRedirects: more redirects than MaxRedirects. The response
+	// holds the last redirect received.
+	ErrTooManyRedirects = errors.New("brisk: too many redirects")
+
+	// ErrTooManyInterimResponses: more than MaxInterimResponses 1xx
+	// responses before the final one.
+	ErrTooManyInterimResponses = errors.New("brisk: too many interim (1xx) responses")
+
+	// ErrInvalidURI: the request has no usable target: the URI given to
+	// SetURI is not an absolute "http" or "https" URI with a host and no
+	// userinfo, or an origin-form target has no Host.
+	ErrInvalidURI = errors.New("brisk: invalid request URI")
+
+	// ErrRedirectOtherHost: HostClient received a redirect to another
+	// host, which only Client follows. The response holds the redirect.
+	ErrRedirectOtherHost = errors.New("brisk: redirect to another host")
+
+	// ErrInvalidRequest: a method that is not a token, a target or Host
+	// with whitespace or control bytes, or a header field with an invalid
+	// name or value (RFC 9110 §5): the request is not sent, so a caller
+	// cannot split it.
+	ErrInvalidRequest = errors.New("brisk: invalid request")
+)
+
+// MaxInterimResponses is how many 1xx interim responses (RFC 9110 §15.2)
+// the client skips before a final response; one more is
+// ErrTooManyInterimResponses. Each is bounded by MaxResponseHeaderBytes.
+const MaxInterimResponses = 10
+
+// errNoFreeConn is the cause of the ErrTimeout returned when no connection
+// of a full pool came free before the deadline.
+var errNoFreeConn = errors.New("no free connection before the deadline")
+
+// wrapIO turns an I/O error of an exchange into a client error. mid
+// reports that part of the response (or of a body) had arrived.
+func wrapIO(err error, mid bool) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	case err == io.EOF && mid:
+		return fmt.Errorf("%w: %w", ErrConnectionClosed, io.ErrUnexpectedEOF)
+	case isClosedByPeer(err):
+		return fmt.Errorf("%w: %w", ErrConnectionClosed, err)
+	}
+	return err
+}
+
+// isClosedByPeer reports the errors a connection closed by the server
+// produces: EOF on read, reset, broken pipe.
+func isClosedByPeer(err error) bool {
+	return err == io.EOF || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, io.ErrClosedPipe)
+}
+
+// wrapTimeout wraps cause as an ErrTimeout.
+func wrapTimeout(cause error) error { return fmt.Errorf("%w: %w", ErrTimeout, cause) }
+
+// ctxError is the error for an exchange ended by ctx.
+func ctxError(ctx context.Context) error {
+	err := context.Cause(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", ErrTimeout, err)
+	}
+	return fmt.Errorf("brisk: request canceled: %w", err)
+}
+
+// dialError wraps a dial failure; a timeout becomes ErrTimeout.
+func dialError(err error) error {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: dial: %w", ErrTimeout, err)
+	}
+	return fmt.Errorf("brisk: dial: %w", err)
+}

@@ -1,0 +1,225 @@
+package brisk
+
+import (
+	"strconv"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// Client-side request construction and encoding (RFC 9112 §3, §6).
+
+// SetURI sets the target of a request to send with Client: an absolute
+// "http" or "https" URI (RFC 9110 §4.2), "http://host[:port]/path?query".
+// The URI is copied. The client connects to host:port (default port 80
+// or 443), sends the path and query as the request-target (origin-form,
+// "/" when the path is empty) and the authority as the Host field; a
+// SetHost after SetURI replaces the Host field only. The URI is checked
+// when the request is sent (ErrInvalidURI), not here.
+//
+// SetURI reuses the request's storage: calling it for every request on a
+// reused Request does not grow memory. A fragment ("#...") is not sent.
+func (r *Request) SetURI(uri string) {
+	m := len(r.head.Method)
+	r.own = append(r.own[:0], r.head.Method...) // memmove: Method may alias own
+	r.head.Method = r.own[:m:m]
+	r.head.Target = r.keep(uri)
+	r.head.Form = wire.AbsoluteForm
+	r.head.Host = nil
+	if t, err := parseTarget(r.head.Target, nil); err == nil {
+		r.head.Host = t.authority
+	}
+}
+
+// target is where and what a client request is sent: the parts of the
+// request's URI.
+type target struct {
+	https     bool
+	authority []byte // host[:port], the Host field
+	origin    []byte // absolute-path [ "?" query ], the request-target sent
+}
+
+// clientTarget returns the target of r: from an absolute URI set by
+// SetURI, or from an origin-form target (default "/") and Host set by
+// SetTarget and SetHost. The Host field is r.Host() when set.
+func (r *Request) clientTarget() (target, error) {
+	t, err := parseTarget(r.head.Target, r.head.Host)
+	if err != nil {
+		return t, err
+	}
+	if r.head.Host != nil {
+		t.authority = r.head.Host
+	}
+	if len(t.authority) == 0 {
+		return t, ErrInvalidURI
+	}
+	return t, nil
+}
+
+// parseTarget splits an absolute "http"/"https" URI, or an origin-form
+// target with the given host.
+func parseTarget(uri, host []byte) (target, error) {
+	var t target
+	switch {
+	case len(uri) == 0:
+		t.origin, t.authority = slash, host
+		return t, nil
+	case uri[0] == '/':
+		t.origin, t.authority = uri, host
+		return t, nil
+	case hasPrefixFold(uri, "http://"):
+		uri = uri[7:]
+	case hasPrefixFold(uri, "https://"):
+		t.https = true
+		uri = uri[8:]
+	default:
+		return t, ErrInvalidURI
+	}
+	i := 0
+	for i < len(uri) && uri[i] != '/' && uri[i] != '?' && uri[i] != '#' {
+		if uri[i] == '@' {
+			return t, ErrInvalidURI // userinfo is deprecated (RFC 9110 §4.2.4)
+		}
+		i++
+	}
+	t.authority, t.origin = uri[:i], uri[i:]
+	if j := indexByte(t.origin, '#'); j >= 0 {
+		t.origin = t.origin[:j]
+	}
+	switch {
+	case i == 0:
+		return t, ErrInvalidURI
+	case len(t.origin) == 0:
+		t.origin = slash
+	}
+	return t, nil
+}
+
+// appendOrigin appends the request-target for origin o: o itself, or "/"
+// before a query without a path.
+func appendOrigin(dst, o []byte) []byte {
+	if len(o) > 0 && o[0] == '?' {
+		dst = append(dst, '/')
+	}
+	return append(dst, o...)
+}
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && equalFold(b[:len(prefix)], prefix)
+}
+
+func indexByte(b []byte, c byte) int {
+	for i := range b {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// validTargetBytes reports whether b holds no whitespace, control byte or
+// DEL, so that it cannot split the request line (RFC 9112 §3.2).
+func validTargetBytes(b []byte) bool {
+	for _, c := range b {
+		if c <= ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// requestPlan is what appendRequest learned from the request's fields.
+type requestPlan struct {
+	close bool // the caller sent "Connection: close"
+}
+
+// appendRequest appends the request head of req for target t, and the
+// body when it fits in the free capacity of dst. It reports whether the
+// body was appended. A request with an invalid method, target, Host or
+// field is ErrInvalidRequest and nothing should be sent.
+//
+// The head is: the request line with origin-form target, Host, the
+// caller's fields in order (except Host, Content-Length and
+// Transfer-Encoding, which the client manages), and Content-Length when
+// there is a body or the method is POST, PUT or PATCH (RFC 9110 §8.6).
+func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bool, error) {
+	var p requestPlan
+	method := req.head.Method
+	if len(method) == 0 {
+		method = methodGet
+	}
+	if !validFieldName(method) || !validTargetBytes(t.origin) || !validTargetBytes(t.authority) {
+		return dst, p, false, ErrInvalidRequest
+	}
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = appendOrigin(dst, t.origin)
+	dst = append(dst, " HTTP/1.1\r\nHost: "...)
+	dst = append(dst, t.authority...)
+	dst = append(dst, "\r\n"...)
+	h := &req.Header
+	for i := range h.fields {
+		f := &h.fields[i]
+		if !validFieldName(f.Name) || !validFieldValue(f.Value) {
+			return dst, p, false, ErrInvalidRequest
+		}
+		switch requestSpecial(f.Name) {
+		case fOther:
+			dst = wire.AppendField(dst, f.Name, f.Value)
+		case fConnection:
+			p.close = p.close || hasToken(f.Value, "close")
+			dst = wire.AppendField(dst, f.Name, f.Value)
+		}
+	}
+	body := req.body
+	if len(body) > 0 || sendsContentLength(method) {
+		dst = append(dst, "Content-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(body)), 10)
+		dst = append(dst, "\r\n"...)
+	}
+	dst = append(dst, "\r\n"...)
+	if len(body) <= cap(dst)-len(dst) {
+		return append(dst, body...), p, true, nil
+	}
+	return dst, p, false, nil
+}
+
+var methodGet = []byte("GET")
+
+// fHost marks the Host field among the fields the client manages.
+const fHost = -1
+
+// requestSpecial classifies the caller's field names the client manages:
+// Host, Content-Length and Transfer-Encoding are replaced; Connection is
+// sent and noted.
+func requestSpecial(name []byte) int {
+	switch len(name) {
+	case 4:
+		if equalFold(name, "Host") {
+			return fHost
+		}
+	case 10, 14, 17:
+		return special(name)
+	}
+	return fOther
+}
+
+// sendsContentLength reports methods whose requests carry a
+// Content-Length even when the body is empty (RFC 9110 §8.6: a user agent
+// SHOULD send it when the method defines a meaning for content).
+func sendsContentLength(method []byte) bool {
+	switch string(method) {
+	case "POST", "PUT", "PATCH":
+		return true
+	}
+	return false
+}
+
+// idempotent reports the idempotent methods of RFC 9110 §9.2.2, which the
+// client retries on a reused connection found closed.
+func idempotent(method []byte) bool {
+	switch string(method) {
+	case "", "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE":
+		return true
+	}
+	return false
+}
