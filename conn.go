@@ -42,9 +42,9 @@ type conn struct {
 	state     atomic.Int32
 	nreq      int
 	keepAlive bool
-	isHead    bool // the current request is HEAD
-	rdeadline bool // a read deadline is set
-	headTimer bool // ReadHeaderTimeout is armed for the current head
+	isHead    bool  // the current request is HEAD
+	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
+	headTimer bool  // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
@@ -72,7 +72,7 @@ func (c *conn) attach(nc net.Conn) {
 		}
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
-	c.rdeadline = false
+	c.deadline = 0
 	c.state.Store(stateIdle)
 }
 
@@ -417,15 +417,30 @@ func (c *conn) write(p []byte) error {
 	return err
 }
 
+// coarseTimeout is the shortest timeout measured with the coarse clock.
+const coarseTimeout = 2 * time.Second
+
 // setReadTimeout sets the read deadline d from now; d <= 0 clears it.
+// Timeouts of coarseTimeout and more are measured with the Server's
+// one-second clock, rounded up by a second so they never fire early, and
+// the deadline is not reset within the same second: a keep-alive request
+// then costs neither a clock read nor a deadline update.
 func (c *conn) setReadTimeout(d time.Duration) {
+	var dl time.Time
 	switch {
+	case d >= coarseTimeout:
+		dl = c.srv.date.coarseNow().Add(d + time.Second)
 	case d > 0:
-		c.nc.SetReadDeadline(time.Now().Add(d))
-		c.rdeadline = true
-	case c.rdeadline:
-		c.nc.SetReadDeadline(time.Time{})
-		c.rdeadline = false
+		dl = time.Now().Add(d)
+	case c.deadline == 0:
+		return
+	}
+	if ns := dl.UnixNano(); dl.IsZero() || ns != c.deadline {
+		c.nc.SetReadDeadline(dl)
+		c.deadline = ns
+		if dl.IsZero() {
+			c.deadline = 0
+		}
 	}
 }
 

@@ -17,8 +17,15 @@ const dateLayout = "Mon, 02 Jan 2006 15:04:05 GMT"
 // the cached bytes: formatting the date per response would cost more than
 // the rest of the response head.
 type dateCache struct {
-	cur  atomic.Pointer[[dateLen]byte]
+	cur  atomic.Pointer[dateValue]
 	stop chan struct{}
+}
+
+// dateValue is one refresh: the formatted date and the time it was taken,
+// which doubles as a coarse clock for long timeouts.
+type dateValue struct {
+	text [dateLen]byte
+	now  time.Time
 }
 
 // start formats the current date and begins refreshing it every second
@@ -51,9 +58,9 @@ func (d *dateCache) halt() {
 }
 
 func (d *dateCache) refresh(now time.Time) {
-	var b [dateLen]byte
-	now.UTC().AppendFormat(b[:0], dateLayout)
-	d.cur.Store(&b)
+	v := &dateValue{now: now}
+	now.UTC().AppendFormat(v.text[:0], dateLayout)
+	d.cur.Store(v)
 }
 
 // get returns the cached Date value. The slice must not be modified.
@@ -63,5 +70,14 @@ func (d *dateCache) get() []byte {
 		d.refresh(time.Now())
 		p = d.cur.Load()
 	}
-	return p[:]
+	return p.text[:]
+}
+
+// coarseNow returns the time of the last refresh: at most about a second
+// behind time.Now, and much cheaper.
+func (d *dateCache) coarseNow() time.Time {
+	if p := d.cur.Load(); p != nil {
+		return p.now
+	}
+	return time.Now()
 }

@@ -64,7 +64,7 @@ func (w *watcher) stop() {
 	<-w.done
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
-	c.rdeadline = false
+	c.deadline = 0
 	w.cancel()
 	w.cancel = nil
 	if w.got && c.rbuf != nil {
