@@ -2,9 +2,9 @@ package brisk
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
-	"crypto/tls"
 	"net"
 	"strings"
 	"sync"

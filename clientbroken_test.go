@@ -1,0 +1,192 @@
+package brisk
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brisk-http/brisk/wire"
+)
+
+// brokenServer is a raw TCP server that reads one request head per
+// connection and then runs play, which writes a (broken) response. The
+// connection is closed when play returns.
+func brokenServer(t *testing.T, play func(nc net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				br := bufio.NewReader(nc)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if line == "\r\n" {
+						break
+					}
+				}
+				play(nc)
+			}()
+		}
+	}()
+	t.Cleanup(func() { ln.Close(); <-done })
+	return "http://" + ln.Addr().String()
+}
+
+// send writes s and returns.
+func send(s string) func(net.Conn) {
+	return func(nc net.Conn) { io.WriteString(nc, s) }
+}
+
+// sendThenSilence writes s, then waits without a byte until the client
+// closes the connection.
+func sendThenSilence(s string) func(net.Conn) {
+	return func(nc net.Conn) {
+		io.WriteString(nc, s)
+		io.Copy(io.Discard, nc)
+	}
+}
+
+// sendForever writes head, then repeat until the client closes.
+func sendForever(head, repeat string) func(net.Conn) {
+	return func(nc net.Conn) {
+		if _, err := io.WriteString(nc, head); err != nil {
+			return
+		}
+		for {
+			if _, err := io.WriteString(nc, repeat); err != nil {
+				return
+			}
+		}
+	}
+}
+
+const brokenDeadline = 300 * time.Millisecond
+
+func TestClientBrokenResponses(t *testing.T) {
+	ok := "HTTP/1.1 200 OK\r\n"
+	cases := []struct {
+		name   string
+		play   func(net.Conn)
+		config func(c *Client)
+		want   []error // the error must satisfy errors.Is with each
+	}{
+		{"garbage_status_line", send("garbage\r\n\r\n"), nil, []error{wire.ErrStatusLine}},
+		{"status_code_2000", send("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrStatusCode}},
+		{"status_code_099", send("HTTP/1.1 099 Low\r\n\r\n"), nil, []error{wire.ErrStatusCode}},
+		{"http2_version", send("HTTP/2.0 200 OK\r\n\r\n"), nil, []error{wire.ErrVersionUnsupported}},
+		{"bare_lf_in_head", send("HTTP/1.1 200 OK\nContent-Length: 0\n\n"), nil, []error{wire.ErrLineEnding}},
+		{"bare_cr_in_head", send(ok + "X: a\rb\r\n\r\n"), nil, []error{wire.ErrLineEnding}},
+		{"field_with_nul", send(ok + "X: a\x00b\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrFieldValue}},
+		{"obs_fold", send(ok + "X: a\r\n b\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrObsFold}},
+		{"head_larger_than_limit", send(ok + "X: " + strings.Repeat("a", 4000) + "\r\n\r\n"),
+			func(c *Client) { c.MaxResponseHeaderBytes = 1024 }, []error{wire.ErrHeaderTooLarge}},
+		{"endless_head", sendForever(ok, "X: "+strings.Repeat("a", 1000)+"\r\n"), nil, []error{wire.ErrHeaderTooLarge}},
+		{"too_many_fields", send(ok + strings.Repeat("X: a\r\n", 10) + "\r\n"),
+			func(c *Client) { c.MaxResponseFields = 4 }, []error{wire.ErrTooManyFields}},
+		{"two_content_lengths", send(ok + "Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello"), nil, []error{wire.ErrContentLength}},
+		{"negative_content_length", send(ok + "Content-Length: -1\r\n\r\n"), nil, []error{wire.ErrContentLength}},
+		{"content_length_and_chunked", send(ok + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), nil, []error{wire.ErrFraming}},
+		{"chunked_in_http10", send("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"), nil, []error{wire.ErrFraming}},
+		{"unknown_transfer_coding", send(ok + "Transfer-Encoding: gzip\r\n\r\n"), nil, []error{wire.ErrTransferCoding}},
+		{"invalid_chunk_size", send(ok + "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n"), nil, []error{wire.ErrChunkSize}},
+		{"chunk_data_without_crlf", send(ok + "Transfer-Encoding: chunked\r\n\r\n5\r\nhelloXX"), nil, []error{wire.ErrChunkData}},
+		{"missing_last_chunk_then_silence", sendThenSilence(ok + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"), nil, []error{ErrTimeout}},
+		{"missing_last_chunk_then_close", send(ok + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"), nil, []error{ErrConnectionClosed, io.ErrUnexpectedEOF}},
+		{"endless_chunked_beyond_body_limit", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "400\r\n"+strings.Repeat("z", 1024)+"\r\n"),
+			func(c *Client) { c.MaxResponseBodyBytes = 64 << 10 }, []error{ErrBodyTooLarge}},
+		{"endless_trailer", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n0\r\n", "T: aaaaaaaaaaaaaaaaaaaa\r\n"),
+			func(c *Client) { c.MaxResponseHeaderBytes = 1024 }, []error{wire.ErrTrailerTooLarge}},
+		{"content_length_short_then_close", send(ok + "Content-Length: 10\r\n\r\nabc"), nil, []error{ErrConnectionClosed, io.ErrUnexpectedEOF}},
+		{"content_length_short_then_silence", sendThenSilence(ok + "Content-Length: 10\r\n\r\nabc"), nil, []error{ErrTimeout}},
+		{"content_length_over_body_limit", sendThenSilence(ok + "Content-Length: 9000000000000000000\r\n\r\nabc"), nil, []error{ErrBodyTooLarge}},
+		{"close_delimited_beyond_body_limit", sendForever(ok+"\r\n", strings.Repeat("z", 1024)),
+			func(c *Client) { c.MaxResponseBodyBytes = 64 << 10 }, []error{ErrBodyTooLarge}},
+		{"closed_before_any_byte", send(""), nil, []error{ErrConnectionClosed, io.EOF}},
+		{"closed_mid_status_line", send("HTTP/1.1 20"), nil, []error{ErrConnectionClosed, io.ErrUnexpectedEOF}},
+		{"closed_mid_head", send(ok + "Content-"), nil, []error{ErrConnectionClosed, io.ErrUnexpectedEOF}},
+		{"silence", sendThenSilence(""), nil, []error{ErrTimeout}},
+		{"silence_mid_head", sendThenSilence(ok + "X: 1\r\n"), nil, []error{ErrTimeout}},
+		{"continue_then_nothing", sendThenSilence("HTTP/1.1 100 Continue\r\n\r\n"), nil, []error{ErrTimeout}},
+		{"continue_then_close", send("HTTP/1.1 100 Continue\r\n\r\n"), nil, []error{ErrConnectionClosed, io.ErrUnexpectedEOF}},
+		{"endless_1xx", sendForever("", "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"), nil, []error{ErrTooManyInterimResponses}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := brokenServer(t, tc.play)
+			var c Client
+			if tc.config != nil {
+				tc.config(&c)
+			}
+			base := runtime.NumGoroutine()
+			var req Request
+			var resp Response
+			req.SetURI(url + "/")
+			start := time.Now()
+			err := c.DoTimeout(&req, &resp, brokenDeadline)
+			elapsed := time.Since(start)
+			for _, w := range tc.want {
+				if !errors.Is(err, w) {
+					t.Errorf("err = %v; want errors.Is(err, %v)", err, w)
+				}
+			}
+			if elapsed > brokenDeadline+500*time.Millisecond {
+				t.Errorf("returned after %v, deadline %v", elapsed, brokenDeadline)
+			}
+			c.CloseIdleConnections()
+			waitGoroutines(t, base)
+		})
+	}
+}
+
+// waitGoroutines waits up to 2 s for the goroutine count to come back to
+// at most base.
+func waitGoroutines(t *testing.T, base int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines, baseline %d:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestClientClaimedLengthNotAllocated: a huge claimed Content-Length
+// with the body limit off allocates for the bytes received, not the claim
+// (fasthttp #2344).
+func TestClientClaimedLengthNotAllocated(t *testing.T) {
+	url := brokenServer(t, send("HTTP/1.1 200 OK\r\nContent-Length: 9000000000000000000\r\n\r\n"+strings.Repeat("a", 100)))
+	c := Client{ClientConfig: ClientConfig{MaxResponseBodyBytes: -1}}
+	var req Request
+	var resp Response
+	req.SetURI(url + "/")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := c.DoTimeout(&req, &resp, time.Second)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrConnectionClosed) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("err = %v, want ErrConnectionClosed and io.ErrUnexpectedEOF", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Fatalf("allocated %d bytes for a 100-byte body", d)
+	}
+}
