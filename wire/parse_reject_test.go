@@ -26,6 +26,8 @@ var rejectRequests = []struct {
 	{"target_ctl", "GET /a\x01b HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
 	{"target_del", "GET /a\x7fb HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
 	{"target_obs_text", "GET /caf\xc3\xa9 HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
+	{"target_bad_pct", "GET /%0 HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
+	{"target_bad_pct_hex", "GET /a%2x HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
 	{"target_fragment", "GET /page#frag HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
 	{"target_relative", "GET page HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},
 	{"target_authority_get", "GET example.com:80 HTTP/1.1\r\nHost: h\r\n\r\n", ErrTarget, Parser{}},

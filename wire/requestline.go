@@ -198,20 +198,36 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 }
 
 // targetEnd returns the offset of the first byte at or after b[i] that
-// cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII), or
-// len(b). It tests eight bytes at a time.
+// cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII, a '%'
+// not followed by two hex digits), or len(b) when b ends first. It tests
+// eight bytes at a time.
 func targetEnd(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		if m := ascii.TargetStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	for {
+		for i+8 <= len(b) {
+			m := ascii.TargetStop(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
 		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c <= ' ' || c >= 0x7f || c == '#' {
+		for i < len(b) {
+			if c := b[i]; c <= ' ' || c >= 0x7f || c == '#' || c == '%' {
+				break
+			}
+			i++
+		}
+		if i == len(b) || b[i] != '%' {
 			return i
 		}
+		if i+2 >= len(b) {
+			return len(b) // need the two digits
+		}
+		if ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Hex == 0 {
+			return i
+		}
+		i += 3
 	}
-	return i
 }
 
 // version parses HTTP-version (RFC 9112 §2.3), "HTTP/" DIGIT "." DIGIT, at

@@ -108,7 +108,8 @@ func Repeat(b byte) uint64 { return lo * uint64(b) }
 func FieldValueStop(x uint64) uint64 { return Less(x, 0x20) | Zero(x^lo*0x7f) }
 
 // TargetStop is FieldValueStop for request-target bytes (RFC 9112 §3.2):
-// it also stops at SP, '#' and bytes at or above 0x80.
+// it also stops at SP, '#', '%' (for the caller to check pct-encoding)
+// and bytes at or above 0x80.
 func TargetStop(x uint64) uint64 {
-	return Less(x, 0x21) | Zero(x^lo*0x7f) | Zero(x^lo*'#') | x&hi
+	return Less(x, 0x21) | Zero(x^lo*0x7f) | Zero(x^lo*'#') | Zero(x^lo*'%') | x&hi
 }
