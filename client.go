@@ -44,7 +44,8 @@ type ClientConfig struct {
 	// response (each redirect followed restarts it; retries do not).
 	// DoTimeout, DoDeadline and a context deadline replace it. Zero means
 	// DefaultClientTimeout (30 s); negative means no limit. Expiry is
-	// ErrTimeout.
+	// ErrTimeout. Deadlines are applied to connections rounded up to 10
+	// ms, so an exchange may end up to 10 ms after its deadline.
 	Timeout time.Duration
 
 	// MaxConnsPerHost is the largest number of connections open to one

@@ -72,9 +72,24 @@ func (cc *clientConn) watch(ctx context.Context) func() bool {
 	return context.AfterFunc(ctx, cc.interrupt)
 }
 
-// setDeadline sets the read and write deadline of the connection; zero
-// means none. Unchanged deadlines are not set again.
+// deadlineGranularity is the precision of connection deadlines: a
+// deadline is rounded up to a multiple of it, so that back-to-back
+// requests on a connection share one deadline and do not reset the
+// connection's timer each time. A request may thus end up to 10 ms after
+// its deadline, never before.
+const deadlineGranularity = 10 * time.Millisecond
+
+// setDeadline sets the read and write deadline of the connection, rounded
+// up to deadlineGranularity; zero means none. An unchanged deadline is
+// not set again.
 func (cc *clientConn) setDeadline(t time.Time) error {
+	if !t.IsZero() {
+		if r := t.Truncate(deadlineGranularity); r.Before(t) {
+			t = r.Add(deadlineGranularity)
+		} else {
+			t = r
+		}
+	}
 	if t.Equal(cc.deadline) {
 		return nil
 	}

@@ -1,0 +1,54 @@
+//go:build !race
+
+package brisk
+
+import "testing"
+
+// TestClientAllocsPerRequest: a keep-alive GET in steady state allocates
+// nothing, client and server included (AllocsPerRun counts every
+// goroutine).
+func TestClientAllocsPerRequest(t *testing.T) {
+	forClientTransports(t, func(t *testing.T, transport string) {
+		cs := startClientServer(t, transport, helloHandler)
+		var req Request
+		var resp Response
+		req.SetURI(cs.url + "/hello")
+		do := func() {
+			if err := cs.cl.Do(&req, &resp); err != nil || len(resp.Body()) != 13 {
+				t.Fatalf("%v %q", err, resp.Body())
+			}
+		}
+		for range 100 {
+			do()
+		}
+		if n := testing.AllocsPerRun(1000, do); n != 0 {
+			t.Fatalf("%v allocations per request, want 0", n)
+		}
+	})
+}
+
+// TestClientAllocsRequestShape: rebuilding a POST with fields and a body
+// for every request allocates nothing either.
+func TestClientAllocsRequestShape(t *testing.T) {
+	cs := startClientServer(t, "tcp", helloHandler)
+	var req Request
+	var resp Response
+	uri := cs.url + "/a/longer/path?with=query&and=more"
+	do := func() {
+		req.SetMethod("POST")
+		req.SetURI(uri)
+		req.Header.Reset()
+		req.Header.Set("User-Agent", "brisk-test")
+		req.Header.Set("Accept", "*/*")
+		req.SetBodyString("some body bytes")
+		if err := cs.cl.Do(&req, &resp); err != nil || len(resp.Body()) != 13 {
+			t.Fatalf("%v %q", err, resp.Body())
+		}
+	}
+	for range 100 {
+		do()
+	}
+	if n := testing.AllocsPerRun(1000, do); n != 0 {
+		t.Fatalf("%v allocations per request, want 0", n)
+	}
+}
