@@ -8,6 +8,9 @@
 #   COUNT    runs of each benchmark (default 6)
 #   BT       -benchtime (default 200ms)
 #   CPU      -cpu list (default: go test's, GOMAXPROCS)
+#   ROUNDS   times the whole set is run, COUNT runs each time (default 1):
+#            rounds interleave the implementations, so that drift on a
+#            shared machine spreads over all of them instead of one
 #
 # Writes bench/results/bench.txt (raw go test output) and
 # bench/results/bench.kv.txt (the same with sub-benchmark names in
@@ -16,7 +19,8 @@
 # implementation). Uses benchstat from PATH, else
 # golang.org/x/perf/cmd/benchstat@latest through go run.
 #
-# Finally prints the ratio of each median ns/op to fasthttp's.
+# Finally prints the ratio of each median ns/op and cpu-ns/op (CPU time,
+# steadier on a loaded machine) to fasthttp's.
 #
 # Example: COUNT=5 BT=200ms bench/compare.sh 'BenchmarkParse$|BenchmarkServer'
 set -euo pipefail
@@ -26,9 +30,15 @@ bench=$(cd "$(dirname "$0")" && pwd)
 out=$bench/results
 mkdir -p "$out"
 
-args=(test -run '^$' -bench "$pattern" -count "${COUNT:-6}" -benchtime "${BT:-200ms}" -timeout 60m)
-[ -n "${CPU:-}" ] && args+=(-cpu "$CPU")
-(cd "$bench" && go "${args[@]}" .) | tee "$out/bench.txt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$bench" && go test -c -o "$tmp/bench.test" .)
+args=(-test.run '^$' -test.bench "$pattern" -test.count "${COUNT:-6}" -test.benchtime "${BT:-200ms}"
+	-test.benchmem -test.timeout 60m)
+[ -n "${CPU:-}" ] && args+=(-test.cpu "$CPU")
+for _ in $(seq "${ROUNDS:-1}"); do
+	(cd "$bench" && "$tmp/bench.test" "${args[@]}")
+done | tee "$out/bench.txt"
 
 # Rewrite names: the element naming an implementation becomes impl=NAME,
 # the other plain elements are joined by "." into in=VALUE, elements
@@ -60,22 +70,27 @@ fi
 echo
 "${benchstat[@]}" -col '/impl@(fasthttp brisk nethttp)' "$out/bench.kv.txt"
 
-# Ratios of median ns/op to fasthttp's, one row per benchmark.
+# Ratios of the medians of ns/op and cpu-ns/op to fasthttp's, one row per
+# benchmark and unit.
 echo
 awk '/^Benchmark/ && /impl=/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
 	match(name, /\/impl=[a-z]+/); impl = substr(name, RSTART + 6, RLENGTH - 6)
 	name = substr(name, 1, RSTART - 1) substr(name, RSTART + RLENGTH)
-	for (i = 2; i < NF; i++) if ($(i + 1) == "ns/op") print name, impl, $i
-}' "$out/bench.kv.txt" | sort -k1,1 -k2,2 -k3,3g | awk '
+	for (i = 2; i < NF; i++) if ($(i + 1) == "ns/op" || $(i + 1) == "cpu-ns/op") print name, $(i + 1), impl, $i
+}' "$out/bench.kv.txt" | sort -k1,1 -k2,2 -k3,3 -k4,4g | awk '
 function flush() { if (n) med[key] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; n = 0 }
-{ k = $1 SUBSEP $2; if (k != key) { flush(); key = k; if (!($1 in seen)) { seen[$1] = 1; order[++rows] = $1 } } v[++n] = $3 }
+function ratio(x, f) { return (x == "" || f == "" || f == 0) ? "-" : sprintf("%.2fx", x / f) }
+{
+	row = $1 " " $2; k = row SUBSEP $3
+	if (k != key) { flush(); key = k; if (!(row in seen)) { seen[row] = 1; order[++rows] = row } }
+	v[++n] = $4
+}
 END {
 	flush()
-	printf "%-48s %14s %16s %18s\n", "median ns/op", "fasthttp", "brisk/fasthttp", "nethttp/fasthttp"
+	printf "%-56s %12s %16s %18s\n", "median", "fasthttp", "brisk/fasthttp", "nethttp/fasthttp"
 	for (r = 1; r <= rows; r++) {
 		b = order[r]; f = med[b, "fasthttp"]
-		printf "%-48s %14.1f %16s %18s\n", b, f, ratio(med[b, "brisk"], f), ratio(med[b, "nethttp"], f)
+		printf "%-56s %12.1f %16s %18s\n", b, f, ratio(med[b, "brisk"], f), ratio(med[b, "nethttp"], f)
 	}
-}
-function ratio(x, f) { return (x == "" || f == "" || f == 0) ? "-" : sprintf("%.2fx", x / f) }'
+}'

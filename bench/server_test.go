@@ -26,19 +26,21 @@ import (
 // logging discarded and fasthttp's default Server field off so that the
 // three responses carry the same fields: status line, Content-Type,
 // Content-Length, Date and the 13-byte body. The metrics B/resp and
-// writes/req show that they write comparable bytes.
+// writes/req show that they write comparable bytes; cpu-ns/op is the CPU
+// time of the whole process per request (all goroutines, GC included),
+// steadier than wall time on a shared machine.
 //
 // The handler work is the same: answer 200 with Content-Type: text/plain
 // and "Hello, World!"; for POST first read the whole 54-byte body (brisk:
 // Request.Body, fasthttp: PostBody, net/http: reading Request.Body to
 // EOF into a reused buffer) and check its length.
 
-// helloBody is the response body of every benchmark handler.
-const helloBody = "Hello, World!"
+// serverHelloBody is the response body of every benchmark handler.
+const serverHelloBody = "Hello, World!"
 
-// server is one implementation under benchmark: serve runs it on ln until
+// twinServer is one implementation under benchmark: serve runs it on ln until
 // stop is called.
-type server struct {
+type twinServer struct {
 	serve func(ln net.Listener) error
 	stop  func()
 }
@@ -55,7 +57,7 @@ func (c *bodyCheck) check(n int) {
 	}
 }
 
-func newBrisk(post *bodyCheck) server {
+func newBrisk(post *bodyCheck) twinServer {
 	h := func(c *brisk.Ctx) {
 		if post != nil {
 			body, err := c.Request.Body()
@@ -65,14 +67,14 @@ func newBrisk(post *bodyCheck) server {
 			post.check(len(body))
 		}
 		c.Response.Header.Set("Content-Type", "text/plain")
-		c.Response.SetBodyString(helloBody)
+		c.Response.SetBodyString(serverHelloBody)
 	}
 	s := &brisk.Server{Handler: h, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	return server{serve: s.Serve, stop: func() { s.Shutdown(context.Background()) }}
+	return twinServer{serve: s.Serve, stop: func() { s.Shutdown(context.Background()) }}
 }
 
-func newFasthttp(post *bodyCheck) server {
-	body := []byte(helloBody)
+func newFasthttp(post *bodyCheck) twinServer {
+	body := []byte(serverHelloBody)
 	h := func(c *fasthttp.RequestCtx) {
 		if post != nil {
 			post.check(len(c.PostBody()))
@@ -81,15 +83,15 @@ func newFasthttp(post *bodyCheck) server {
 		c.Response.SetBody(body)
 	}
 	s := &fasthttp.Server{Handler: h, NoDefaultServerHeader: true, Logger: log.New(io.Discard, "", 0)}
-	return server{serve: s.Serve, stop: func() { s.Shutdown() }}
+	return twinServer{serve: s.Serve, stop: func() { s.Shutdown() }}
 }
 
-func newNethttp(post *bodyCheck) server {
-	body := []byte(helloBody)
+func newNethttp(post *bodyCheck) twinServer {
+	body := []byte(serverHelloBody)
 	var buf [512]byte // handlers run one at a time: one connection at a time
 	h := func(w http.ResponseWriter, r *http.Request) {
 		if post != nil {
-			n, err := readAll(r.Body, buf[:])
+			n, err := readBody(r.Body, buf[:])
 			if err != nil {
 				n = -1
 			}
@@ -99,12 +101,12 @@ func newNethttp(post *bodyCheck) server {
 		w.Write(body)
 	}
 	s := &http.Server{Handler: http.HandlerFunc(h), ErrorLog: log.New(io.Discard, "", 0)}
-	return server{serve: s.Serve, stop: func() { s.Shutdown(context.Background()) }}
+	return twinServer{serve: s.Serve, stop: func() { s.Shutdown(context.Background()) }}
 }
 
-// readAll reads r to EOF into buf and returns the byte count; a body
+// readBody reads r to EOF into buf and returns the byte count; a body
 // larger than buf is io.ErrShortBuffer.
-func readAll(r io.Reader, buf []byte) (int, error) {
+func readBody(r io.Reader, buf []byte) (int, error) {
 	n := 0
 	for {
 		if n == len(buf) {
@@ -121,9 +123,9 @@ func readAll(r io.Reader, buf []byte) (int, error) {
 	}
 }
 
-// newServer returns the named implementation; post non-nil makes its
+// newTwinServer returns the named implementation; post non-nil makes its
 // handler read and check the request body.
-func newServer(impl string, post *bodyCheck) server {
+func newTwinServer(impl string, post *bodyCheck) twinServer {
 	switch impl {
 	case "brisk":
 		return newBrisk(post)
@@ -143,7 +145,7 @@ func benchmarkServers(b *testing.B, fixture string, reqsPerConn, perRead int) {
 			if n := wantContentLength[fixture]; n >= 0 {
 				post = &bodyCheck{want: int(n)}
 			}
-			benchmarkServer(b, newServer(impl, post), req, reqsPerConn, perRead)
+			benchmarkServer(b, newTwinServer(impl, post), req, reqsPerConn, perRead)
 			if post != nil && post.bad.Load() != 0 {
 				b.Fatalf("%d requests with a body of the wrong length", post.bad.Load())
 			}
@@ -151,7 +153,7 @@ func benchmarkServers(b *testing.B, fixture string, reqsPerConn, perRead int) {
 	}
 }
 
-func benchmarkServer(b *testing.B, s server, req []byte, reqsPerConn, perRead int) {
+func benchmarkServer(b *testing.B, s twinServer, req []byte, reqsPerConn, perRead int) {
 	ln := newFakeListener()
 	done := make(chan error, 1)
 	go func() { done <- s.serve(ln) }()
@@ -159,6 +161,7 @@ func benchmarkServer(b *testing.B, s server, req []byte, reqsPerConn, perRead in
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	stop := processCPUClock(b)
 	for left := b.N; left > 0; {
 		n := min(reqsPerConn, left)
 		c := newFakeConn(req, n, perRead)
@@ -169,6 +172,7 @@ func benchmarkServer(b *testing.B, s server, req []byte, reqsPerConn, perRead in
 		written += c.written
 	}
 	b.StopTimer()
+	stop()
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/req")
 	b.ReportMetric(float64(written)/float64(b.N), "B/resp")
 	if written == 0 {
