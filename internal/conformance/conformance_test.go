@@ -53,6 +53,9 @@ func TestCorpus(t *testing.T) {
 					t.Error(Line(r))
 				}
 			}
+			if total := n.Passed + n.Failed + n.ShouldMet + n.ShouldMissed + n.Skipped; total != len(cases) {
+				t.Errorf("%d results counted for %d cases", total, len(cases))
+			}
 			t.Logf("%s: %s", name, n)
 		})
 	}
