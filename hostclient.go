@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -171,10 +172,11 @@ func (hc *HostClient) doFollow(ctx context.Context, req *Request, resp *Response
 // that deadline was given; otherwise Timeout applies.
 func (hc *HostClient) do(ctx context.Context, req *Request, resp *Response, t *target, deadline time.Time, explicit bool) error {
 	hc.once.Do(hc.init)
+	now := time.Now()
 	if !explicit && hc.lim.timeout > 0 {
-		deadline = time.Now().Add(hc.lim.timeout)
+		deadline = now.Add(hc.lim.timeout)
 	}
-	cc, stop, err := hc.roundTrip(ctx, req, resp, t, deadline, false)
+	cc, stop, err := hc.roundTrip(ctx, req, resp, t, now, deadline, false)
 	if err != nil {
 		return err
 	}
@@ -186,12 +188,13 @@ func (hc *HostClient) do(ctx context.Context, req *Request, resp *Response, t *t
 // doStream runs one exchange and returns the body as a stream.
 func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response, t *target) (*BodyStream, error) {
 	hc.once.Do(hc.init)
+	now := time.Now()
 	ctxDeadline, _ := ctx.Deadline()
 	deadline := ctxDeadline
 	if deadline.IsZero() && hc.lim.timeout > 0 {
-		deadline = time.Now().Add(hc.lim.timeout)
+		deadline = now.Add(hc.lim.timeout)
 	}
-	cc, stop, err := hc.roundTrip(ctx, req, resp, t, deadline, true)
+	cc, stop, err := hc.roundTrip(ctx, req, resp, t, now, deadline, true)
 	if err != nil {
 		return nil, err
 	}
@@ -206,12 +209,17 @@ func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response
 }
 
 // roundTrip acquires a connection and runs one exchange on it, retrying
-// an idempotent request whose reused connection was found closed. On
+// an idempotent request whose reused connection was found closed: the
+// retry dials, since the idle connections older than the one found closed
+// are likely closed too. On
 // success the caller owns cc and must call stop (when not nil) and
-// release cc.
-func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Response, t *target, deadline time.Time, stream bool) (*clientConn, func() bool, error) {
+// release cc. now is the time of the call.
+func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Response, t *target, now, deadline time.Time, stream bool) (*clientConn, func() bool, error) {
 	for attempt := 0; ; attempt++ {
-		cc, err := hc.acquire(ctx, deadline)
+		if attempt > 0 {
+			now = time.Now()
+		}
+		cc, err := hc.acquire(ctx, now, deadline, attempt > 0)
 		if err != nil {
 			if errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline) && !errors.Is(err, context.DeadlineExceeded) {
 				err = fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
@@ -241,18 +249,18 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 	}
 }
 
-// acquire returns a connection: an idle one, a new one, or one that comes
-// free before deadline.
-func (hc *HostClient) acquire(ctx context.Context, deadline time.Time) (*clientConn, error) {
-	if !deadline.IsZero() && !time.Now().Before(deadline) {
-		return nil, ErrTimeout
+// acquire returns a connection: an idle one (unless dial), a new one, or
+// one that comes free before deadline. now is the current time.
+func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial bool) (*clientConn, error) {
+	if !deadline.IsZero() && !now.Before(deadline) {
+		return nil, wrapTimeout(os.ErrDeadlineExceeded)
 	}
 	hc.mu.Lock()
-	for n := len(hc.idle); n > 0; n = len(hc.idle) {
+	for n := len(hc.idle); n > 0 && !dial; n = len(hc.idle) {
 		cc := hc.idle[n-1]
 		hc.idle[n-1] = nil
 		hc.idle = hc.idle[:n-1]
-		if hc.usable(cc, time.Now()) {
+		if hc.usable(cc, now) {
 			hc.mu.Unlock()
 			return cc, nil
 		}
