@@ -92,8 +92,9 @@ func (c *conn) serveOne() bool {
 		return false
 	}
 	c.beginRequest()
-	if c.checkLimits() {
+	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
+		c.ctx.Request.afterHandler()
 		c.finishBody()
 	}
 	c.writeResponse()
@@ -311,6 +312,18 @@ func (c *conn) beginRequest() {
 	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
 		(c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn)
 	c.body.reset(h)
+}
+
+// checkTarget splits the request-target and decodes its path before the
+// handler runs; one that does not decode is answered from the one error
+// table (400) and the connection is closed. It reports whether to go on.
+func (c *conn) checkTarget() bool {
+	if err := c.ctx.Request.parseTarget(); err != nil {
+		c.ctx.Response.setError(statusForError(err).code)
+		c.keepAlive = false
+		return false
+	}
+	return true
 }
 
 // checkLimits rejects a declared body larger than MaxBodyBytes before the

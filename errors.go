@@ -26,47 +26,77 @@ type errorStatus struct {
 	closeConn bool // close the connection after it: framing is in doubt
 }
 
-// kindStatus is the one table mapping every wire error kind to a status code
-// and to "close the connection" (RFC 9112 §2.2, §3, §5, §6, §7; RFC 9110
-// §15.5.14, §15.6.2, §15.6.6; RFC 6585 §5). Every parse error closes the
-// connection: once a head or body is malformed the server cannot tell where
-// the next message would begin. Kinds that only a client sees (status line)
-// map to 400 for completeness.
-var kindStatus = [...]errorStatus{
-	wire.ErrRequestLine:        {400, true},
-	wire.ErrMethod:             {400, true},
-	wire.ErrTarget:             {400, true},
-	wire.ErrVersion:            {400, true},
-	wire.ErrVersionUnsupported: {505, true},
-	wire.ErrRequestLineTooLong: {414, true},
-	wire.ErrStatusLine:         {400, true},
-	wire.ErrStatusCode:         {400, true},
-	wire.ErrLineEnding:         {400, true},
-	wire.ErrFieldName:          {400, true},
-	wire.ErrFieldValue:         {400, true},
-	wire.ErrObsFold:            {400, true},
-	wire.ErrHeaderTooLarge:     {431, true},
-	wire.ErrTooManyFields:      {431, true},
-	wire.ErrHost:               {400, true},
-	wire.ErrContentLength:      {400, true},
-	wire.ErrFraming:            {400, true},
-	wire.ErrTransferCoding:     {501, true},
-	wire.ErrChunkSize:          {400, true},
-	wire.ErrChunkExt:           {400, true},
-	wire.ErrChunkData:          {400, true},
-	wire.ErrChunkOverhead:      {400, true},
-	wire.ErrTrailerTooLarge:    {431, true},
-	wire.ErrBodyTooLarge:       {413, true},
+// errorTable is the one table mapping every error the server answers to a
+// status code and to "close the connection": the wire kinds (RFC 9112 §2.2,
+// §3, §5, §6, §7; RFC 9110 §15.5.14, §15.6.2, §15.6.6; RFC 6585 §5), the
+// request-target and path errors, and the form errors. Every parse error
+// closes the connection: once a head or body is malformed the server cannot
+// tell where the next message would begin. Kinds that only a client sees
+// (status line) map to 400 for completeness.
+var errorTable = [...]struct {
+	err error
+	errorStatus
+}{
+	{wire.ErrRequestLine, errorStatus{400, true}},
+	{wire.ErrMethod, errorStatus{400, true}},
+	{wire.ErrTarget, errorStatus{400, true}},
+	{wire.ErrVersion, errorStatus{400, true}},
+	{wire.ErrVersionUnsupported, errorStatus{505, true}},
+	{wire.ErrRequestLineTooLong, errorStatus{414, true}},
+	{wire.ErrStatusLine, errorStatus{400, true}},
+	{wire.ErrStatusCode, errorStatus{400, true}},
+	{wire.ErrLineEnding, errorStatus{400, true}},
+	{wire.ErrFieldName, errorStatus{400, true}},
+	{wire.ErrFieldValue, errorStatus{400, true}},
+	{wire.ErrObsFold, errorStatus{400, true}},
+	{wire.ErrHeaderTooLarge, errorStatus{431, true}},
+	{wire.ErrTooManyFields, errorStatus{431, true}},
+	{wire.ErrHost, errorStatus{400, true}},
+	{wire.ErrContentLength, errorStatus{400, true}},
+	{wire.ErrFraming, errorStatus{400, true}},
+	{wire.ErrTransferCoding, errorStatus{501, true}},
+	{wire.ErrChunkSize, errorStatus{400, true}},
+	{wire.ErrChunkExt, errorStatus{400, true}},
+	{wire.ErrChunkData, errorStatus{400, true}},
+	{wire.ErrChunkOverhead, errorStatus{400, true}},
+	{wire.ErrTrailerTooLarge, errorStatus{431, true}},
+	{wire.ErrBodyTooLarge, errorStatus{413, true}},
+
+	// Request-target (RFC 9112 §3.2, RFC 3986): answered before the
+	// handler runs.
+	{ErrTargetForm, errorStatus{400, true}},
+	{ErrTargetScheme, errorStatus{400, true}},
+	{ErrTargetUserinfo, errorStatus{400, true}},
+	{ErrInvalidHost, errorStatus{400, true}},
+	{ErrPathEscape, errorStatus{400, true}},
+	{ErrPathByte, errorStatus{400, true}},
+	{ErrPathStart, errorStatus{400, true}},
+
+	// Forms, returned to the handler by Request.MultipartForm: the body
+	// is left partly unread, so the connection closes.
+	{ErrNotMultipart, errorStatus{415, false}},
+	{ErrMultipartParts, errorStatus{413, true}},
+	{ErrMultipartTooLarge, errorStatus{413, true}},
 }
 
 // statusForError returns the status code to answer err with and whether the
-// connection must be closed afterwards. Errors that are not wire kinds
-// (including ErrNeedMore, which is never a reason to answer) map to 400 and
-// close.
+// connection must be closed afterwards, from errorTable (errors.Is, so
+// wrapped errors and *wire.Error values match their kind). Other errors
+// (including ErrNeedMore, which is never a reason to answer) map to 400
+// and close.
 func statusForError(err error) errorStatus {
-	k := wire.KindOf(err)
-	if int(k) < len(kindStatus) && kindStatus[k].code != 0 {
-		return kindStatus[k]
+	for i := range errorTable {
+		if errors.Is(err, errorTable[i].err) {
+			return errorTable[i].errorStatus
+		}
 	}
 	return errorStatus{400, true}
 }
+
+// ErrorStatus returns the status code the server answers err with: 400 for
+// a malformed request, target or path, 413 for ErrBodyTooLarge,
+// ErrMultipartParts and ErrMultipartTooLarge, 415 for ErrNotMultipart,
+// 414, 431, 501 or 505 for the corresponding wire kinds (see wire.Kind),
+// and 400 for any other error. Handlers can use it to answer the errors of
+// Request.PostArgs and Request.MultipartForm consistently.
+func ErrorStatus(err error) int { return statusForError(err).code }

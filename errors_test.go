@@ -1,21 +1,52 @@
 package brisk
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/brisk-http/brisk/wire"
 )
 
-func TestKindStatusTableComplete(t *testing.T) {
+func TestErrorTableComplete(t *testing.T) {
 	for k := wire.ErrNeedMore + 1; k < wire.ErrBodyTooLarge+1; k++ {
-		st := statusForError(k)
-		if st.code == 0 || !st.closeConn {
+		found := false
+		for _, e := range errorTable {
+			found = found || e.err == error(k)
+		}
+		if !found {
+			t.Errorf("%v missing from errorTable", k)
+		}
+		if st := statusForError(&wire.Error{Kind: k, Offset: 3}); st.code == 0 || !st.closeConn {
 			t.Errorf("%v: %+v", k, st)
 		}
-		if kindStatus[k].code == 0 {
-			t.Errorf("%v missing from kindStatus", k)
-		}
+	}
+}
+
+func TestErrorStatus(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		code int
+	}{
+		{"wire_kind", wire.ErrVersionUnsupported, 505},
+		{"wire_error", &wire.Error{Kind: wire.ErrHeaderTooLarge, Offset: 9}, 431},
+		{"body_too_large", ErrBodyTooLarge, 413},
+		{"path_escape", ErrPathEscape, 400},
+		{"path_byte_wrapped", fmt.Errorf("x: %w", ErrPathByte), 400},
+		{"invalid_host", ErrInvalidHost, 400},
+		{"multipart_parts", ErrMultipartParts, 413},
+		{"multipart_too_large", ErrMultipartTooLarge, 413},
+		{"not_multipart", ErrNotMultipart, 415},
+		{"other", io.ErrUnexpectedEOF, 400},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ErrorStatus(tc.err); got != tc.code {
+				t.Fatalf("ErrorStatus(%v) = %d, want %d", tc.err, got, tc.code)
+			}
+		})
 	}
 }
 

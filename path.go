@@ -35,15 +35,22 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 	if len(rawPath) > 0 && rawPath[0] != '/' {
 		return dst, ErrPathStart
 	}
+	if cleanPath(rawPath) && len(rawPath) > 0 {
+		return append(dst, rawPath...), nil // nothing to decode or remove
+	}
 	out := append(dst, '/')
 	root := len(out) // out[root:] is the path after the leading "/"
 	seg := root      // start of the segment being decoded
 	for i := 1; i < len(rawPath); i++ {
-		c := rawPath[i]
-		if !inClass(c, pathSpecialLo, pathSpecialHi) {
-			out = append(out, c) // the common case: a plain byte
-			continue
+		j := i
+		for j < len(rawPath) && !inClass(rawPath[j], pathSpecialLo, pathSpecialHi) {
+			j++
 		}
+		out = append(out, rawPath[i:j]...) // a run of plain bytes
+		if i = j; i == len(rawPath) {
+			break
+		}
+		c := rawPath[i]
 		if c == '%' {
 			b, ok := unescapeAt(rawPath, i)
 			if !ok {
@@ -62,6 +69,27 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 		}
 	}
 	return endSegment(out, root, seg, false), nil
+}
+
+// cleanPath reports whether DecodePath would return p unchanged: p is
+// empty or starts with "/", holds no byte DecodePath decodes or refuses
+// ("%", "\\", CTLs), and no "/" followed by "/" or "." (a conservative test
+// for empty and dot-segments: "/.well-known" is not clean, though it
+// decodes to itself).
+func cleanPath(p []byte) bool {
+	if len(p) > 0 && p[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !inClass(c, pathSpecialLo, pathSpecialHi) {
+			continue
+		}
+		if c != '/' || i+1 < len(p) && (p[i+1] == '/' || p[i+1] == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // The bytes DecodePath must look at: "%", "/", "\\", CTLs and DEL.

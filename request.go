@@ -26,6 +26,11 @@ type Request struct {
 	bodyErr    error
 	bodyCalled bool
 	own        []byte // client side: storage for method, target, host
+
+	uri   URI    // server side: head.Target split by parseTarget
+	path  []byte // result of Path: uri.RawPath or pathBuf
+	pbuf  []byte // storage for a decoded path, kept across requests
+	forms forms  // query and form arguments, multipart form, cookies
 }
 
 // Method returns the method token, e.g. "GET" (RFC 9110 §9). Methods are
@@ -35,68 +40,66 @@ func (r *Request) Method() []byte { return r.head.Method }
 // Target returns the request-target exactly as received (RFC 9112 §3.2).
 func (r *Request) Target() []byte { return r.head.Target }
 
-// Path returns the path of the request-target.
+// Path returns the request path, percent-decoded and normalized by
+// DecodePath: it starts with "/", holds no dot-segment and no repeated
+// "/", and cannot climb above the root (RFC 3986 §5.2.4, §6.2.2). "/a/%2e%2e/b"
+// gives "/b". It is "*" in asterisk-form and empty in authority-form.
 //
-// Hook: it returns RawPath, undecoded, until uri.go provides the decoding
-// and normalisation (percent-decoding of unreserved characters, removal of
-// dot segments, RFC 3986 §6.2.2); Path will then apply it once per request.
-func (r *Request) Path() []byte { return r.RawPath() }
+// The server computes it once per request, before the handler runs, and
+// answers a path that does not decode (ErrPathEscape, ErrPathByte) with 400
+// without calling the handler. When the raw path needs no change, Path
+// returns RawPath itself; otherwise a buffer of the Request, reused across
+// requests. Either way the result is valid until the handler returns and
+// must not be modified. Do not decode it again.
+func (r *Request) Path() []byte {
+	if r.c == nil { // client side: computed on demand
+		r.target()
+		r.decodePath()
+	}
+	return r.path
+}
 
 // RawPath returns the path part of the request-target, undecoded: up to
 // "?" in origin-form, the path after the authority in absolute-form ("/"
 // when absent), "*" in asterisk-form and nil in authority-form.
 func (r *Request) RawPath() []byte {
-	t := r.head.Target
-	switch r.head.Form {
-	case wire.AuthorityForm:
+	u := r.target()
+	switch {
+	case u.Form == wire.AuthorityForm:
 		return nil
-	case wire.AbsoluteForm:
-		t = afterAuthority(t)
-		if len(t) == 0 || t[0] == '?' {
-			return slash
-		}
+	case len(u.RawPath) == 0:
+		return slash
 	}
-	if i := bytes.IndexByte(t, '?'); i >= 0 {
-		return t[:i]
-	}
-	return t
+	return u.RawPath
 }
 
 var slash = []byte("/")
 
-// afterAuthority returns what follows "scheme://authority" in an
-// absolute-URI.
-func afterAuthority(t []byte) []byte {
-	i := bytes.Index(t, []byte("://"))
-	if i < 0 {
-		return t
+// Query returns the query of the request-target without the "?", or nil
+// when the target has no "?". See QueryArgs to read its arguments.
+func (r *Request) Query() []byte { return r.target().Query }
+
+// Host returns the host the request is for: on the server side, the
+// authority of an absolute-form or authority-form request-target, which
+// overrides the Host field (RFC 9112 §3.2.2, §3.3), else the value of the
+// Host field, nil when absent (possible in HTTP/1.0 only). On a request
+// built for a client, the Host field set by SetHost or SetURI.
+func (r *Request) Host() []byte {
+	if r.c == nil {
+		return r.head.Host
 	}
-	t = t[i+3:]
-	if j := bytes.IndexAny(t, "/?"); j >= 0 {
-		return t[j:]
-	}
-	return nil
+	return r.uri.EffectiveHost(r.head.Host)
 }
 
-// Query returns the query of the request-target without the "?", or nil.
-func (r *Request) Query() []byte {
-	t := r.head.Target
-	if i := bytes.IndexByte(t, '?'); i >= 0 && r.head.Form != wire.AuthorityForm {
-		return t[i+1:]
-	}
-	return nil
-}
+// protoNames holds "HTTP/1.0" to "HTTP/1.9", eight bytes each.
+const protoNames = "HTTP/1.0HTTP/1.1HTTP/1.2HTTP/1.3HTTP/1.4HTTP/1.5HTTP/1.6HTTP/1.7HTTP/1.8HTTP/1.9"
 
-// Host returns the value of the Host field, or nil when absent (possible
-// in HTTP/1.0 only).
-func (r *Request) Host() []byte { return r.head.Host }
-
-// Proto returns the protocol version, "HTTP/1.1" or "HTTP/1.0".
+// Proto returns the protocol version as received: "HTTP/1.1", "HTTP/1.0",
+// or any other "HTTP/1.x" the parser accepted (RFC 9112 §2.3). It does not
+// allocate.
 func (r *Request) Proto() string {
-	if r.head.Minor == 0 {
-		return "HTTP/1.0"
-	}
-	return "HTTP/1.1"
+	m := int(min(r.head.Minor, 9))
+	return protoNames[8*m : 8*m+8]
 }
 
 // ContentLength returns the length of the body in bytes: the
@@ -168,6 +171,8 @@ func (r *Request) Reset() {
 	r.head.Reset(r.head.Fields)
 	r.body, r.bodyErr, r.bodyCalled = r.body[:0], nil, false
 	r.own = r.own[:0]
+	r.uri, r.path = URI{}, nil
+	r.forms.reset()
 }
 
 // resetReceived prepares r for the head just parsed into r.head.
@@ -175,6 +180,41 @@ func (r *Request) resetReceived() {
 	r.Header.setReceived(r.head.Fields, r.head.Raw)
 	r.Trailer.setReceived(nil, nil)
 	r.body, r.bodyErr, r.bodyCalled = nil, nil, false
+	r.uri, r.path = URI{}, nil
+	r.forms.reset()
+}
+
+// parseTarget splits the received request-target and decodes its path,
+// once per request, before the handler runs (see Path). Its errors
+// (ErrTargetForm, ErrInvalidHost, ErrPathByte, ...) are answered 400.
+func (r *Request) parseTarget() error {
+	if err := r.uri.Parse(r.head.Method, r.head.Target); err != nil {
+		return err
+	}
+	return r.decodePath()
+}
+
+// target returns the split request-target: parsed by parseTarget on the
+// server side, split on each call on a request built for a client.
+func (r *Request) target() *URI {
+	if r.c == nil {
+		r.uri.Parse(r.head.Method, r.head.Target)
+	}
+	return &r.uri
+}
+
+// decodePath sets r.path to the decoded path of r.uri (see Path):
+// uri.RawPath itself when decoding would not change it, else its decoded
+// form in r.pbuf.
+func (r *Request) decodePath() error {
+	u := &r.uri
+	if u.Form == wire.OriginForm && cleanPath(u.RawPath) {
+		r.path = u.RawPath[:len(u.RawPath):len(u.RawPath)]
+		return nil
+	}
+	p, err := u.AppendPath(r.pbuf[:0])
+	r.pbuf, r.path = p, p
+	return err
 }
 
 // isHead reports a HEAD request.

@@ -9,7 +9,7 @@ import (
 
 // TestZeroAllocs holds the allocation budget of the request-side parsers:
 // none, once scratch buffers have grown.
-func TestZeroAllocs(t *testing.T) {
+func TestURIZeroAllocs(t *testing.T) {
 	target := []byte("/cookies/catalog/../catalog/item.php?id=81273&sort=price&q=caf%C3%A9+au+lait")
 	cookie := []byte("session=4f1c2a9e7b3d8e60; theme=dark; cart=3x81273.1x99120; _ga=GA1.2.1187302112.1732950000; consent=analytics%3Dno")
 	semis := []byte(strings.Repeat(";", 45))

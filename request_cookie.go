@@ -1,0 +1,40 @@
+package brisk
+
+import "iter"
+
+// Cookie returns the value of the first valid cookie named name in the
+// request's Cookie fields, in field order (see CookieValue for the
+// parsing rules, RFC 6265 §5.4), or nil when there is none. DQUOTEs
+// around the value are removed. The value is valid until the handler
+// returns. It does not allocate.
+func (r *Request) Cookie(name string) []byte {
+	for i := range r.Header.fields {
+		f := &r.Header.fields[i]
+		if !equalFold(f.Name, "Cookie") {
+			continue
+		}
+		if v, ok := CookieValue(f.Value, name); ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// Cookies iterates over the valid cookie-pairs of all Cookie fields, in
+// order, duplicates included (see CookiePairs). Names and values are valid
+// until the handler returns.
+func (r *Request) Cookies() iter.Seq2[[]byte, []byte] {
+	return func(yield func(name, value []byte) bool) {
+		for i := range r.Header.fields {
+			f := &r.Header.fields[i]
+			if !equalFold(f.Name, "Cookie") {
+				continue
+			}
+			for n, v := range CookiePairs(f.Value) {
+				if !yield(n, v) {
+					return
+				}
+			}
+		}
+	}
+}
