@@ -97,8 +97,13 @@ func (p *Parser) fieldLine(b []byte, pos int, fs *FieldSection, minor uint8, req
 		return 0, fail(ErrObsFold, pos)
 	}
 	i := pos
-	for i+4 <= len(b) && ascii.Class[b[i]]&ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Class[b[i+3]]&ascii.Token != 0 {
-		i += 4
+	for i+8 <= len(b) {
+		w := b[i : i+8 : i+8]
+		if ascii.Class[w[0]]&ascii.Class[w[1]]&ascii.Class[w[2]]&ascii.Class[w[3]]&
+			ascii.Class[w[4]]&ascii.Class[w[5]]&ascii.Class[w[6]]&ascii.Class[w[7]]&ascii.Token == 0 {
+			break
+		}
+		i += 8
 	}
 	for i < len(b) && ascii.Class[b[i]]&ascii.Token != 0 {
 		i++
@@ -133,8 +138,11 @@ func (p *Parser) fieldLine(b []byte, pos int, fs *FieldSection, minor uint8, req
 		return 0, fail(ErrTooManyFields, pos)
 	}
 	fs.Fields = append(fs.Fields, Field{Name: name, Value: b[v:i]})
-	if err := p.note(fs, name, b[v:i], v, minor, request); err != nil {
-		return 0, err
+	switch len(name) {
+	case 4, 6, 10, 14, 17: // the lengths note looks at
+		if err := p.note(fs, name, b[v:i], v, minor, request); err != nil {
+			return 0, err
+		}
 	}
 	return end, nil
 }
@@ -144,6 +152,14 @@ func (p *Parser) fieldLine(b []byte, pos int, fs *FieldSection, minor uint8, req
 // (this includes CR and LF) or DEL; or len(b). It tests eight bytes at a
 // time.
 func valueEnd(b []byte, i int) int {
+	for i+16 <= len(b) {
+		w := b[i : i+16 : i+16]
+		m := ascii.FieldValueStop(binary.LittleEndian.Uint64(w)) | ascii.FieldValueStop(binary.LittleEndian.Uint64(w[8:]))
+		if m != 0 {
+			break
+		}
+		i += 16
+	}
 	for i+8 <= len(b) {
 		m := ascii.FieldValueStop(binary.LittleEndian.Uint64(b[i:]))
 		if m == 0 {

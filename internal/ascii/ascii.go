@@ -61,17 +61,39 @@ func IsTokenString(s []byte) bool {
 
 // EqualFoldLower reports whether s equals lower ignoring ASCII case. lower
 // must consist of lower-case letters, digits and '-' only, and s of tchars:
-// then setting bit 0x20 of each byte of s is an exact case fold.
+// then setting bit 0x20 of each byte of s is an exact case fold. It
+// compares eight bytes at a time.
 func EqualFoldLower(s []byte, lower string) bool {
-	if len(s) != len(lower) {
+	n := len(s)
+	if n != len(lower) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i]|0x20 != lower[i] {
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if s[i]|0x20 != lower[i] {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i+8 < n; i += 8 {
+		if load64(s[i:i+8])|lo*0x20 != load64s(lower[i:i+8]) {
 			return false
 		}
 	}
-	return true
+	return load64(s[n-8:])|lo*0x20 == load64s(lower[n-8:])
+}
+
+func load64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+func load64s(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // EqualFold reports whether a and b are equal ignoring ASCII case.
