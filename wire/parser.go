@@ -65,8 +65,15 @@ const maxEmptyLines = 2
 // change; if buf starts at another address than before (the caller moved
 // the partial head), the parse restarts from its first byte.
 //
+// Up to two empty lines (CRLF) before the request line are skipped (RFC
+// 9112 §2.2); a third is ErrRequestLine. A field line that starts with SP
+// or HTAB is ErrObsFold, the first one included. The request-target must
+// be in a form its method allows (RFC 9112 §3.2, reported in h.Form) with
+// valid pct-encoding, no '#', no byte outside VCHAR.
+//
 // When complete, framing fields (ContentLength, Chunked, ...) are validated
-// per RFC 9112 §6.1 and §6.3 and Host per §3.2; h's slices alias buf.
+// per RFC 9112 §6.1 and §6.3 and Host per §3.2 (see checkRequest and
+// noteTransferEncoding for the exact rules); h's slices alias buf.
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 	if len(buf) == 0 || h.scan.inLine(buf, p.MaxHeaderBytes) {
