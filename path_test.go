@@ -90,11 +90,18 @@ func checkNormalized(t *testing.T, raw string, p []byte) {
 }
 
 func FuzzDecodePath(f *testing.F) {
-	for _, s := range []string{"/", "/a/../b", "/%2e%2e/x", "/a/..%2f..%2f", "//a/./b/", "/..", "/a%zz", "/%00"} {
+	for _, s := range []string{"/", "/a/../b", "/%2e%2e/x", "/a/..%2f..%2f", "//a/./b/", "/..", "/a%zz", "/%00", "/a/.", "/a/..", "/.a/b.", "/a/b/", "/a\\b", "/\x7f"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		p, err := DecodePath(nil, []byte(raw))
+		if cleanPath([]byte(raw)) && raw != "" {
+			// The fast path returns raw as it is: it must be normalized.
+			checkNormalized(t, raw, []byte(raw))
+			if bytes.Contains([]byte(raw), []byte("%")) {
+				t.Fatalf("cleanPath(%q) with %%", raw)
+			}
+		}
 		if err != nil {
 			return
 		}
