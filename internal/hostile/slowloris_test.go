@@ -34,7 +34,8 @@ const (
 // rates differ by more than 25 % measures the machine, not the server: it
 // is inconclusive and retried, up to 5 attempts; the test skips, saying
 // so, when no attempt was conclusive, and fails when conclusive attempts
-// all stayed under 90 %.
+// all stayed under 90 %. Under the race detector only the timeouts are
+// checked.
 func TestSlowloris(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slowloris takes a few seconds; skipped in -short mode")
@@ -62,6 +63,10 @@ func TestSlowloris(t *testing.T) {
 			loaded, slowConns, 100*ratio, st, checkHeadTimeouts(t, ln.silentConns(attackStart), stopAt))
 		if st.answered > 0 {
 			t.Errorf("%d attacking connections got response bytes, want none", st.answered)
+		}
+		if raceEnabled {
+			t.Log("race detector on: the rate comparison is not checked, only the timeouts")
+			return
 		}
 		if noisy {
 			continue
