@@ -56,7 +56,8 @@ type ClientConfig struct {
 	MaxConnsPerHost int
 
 	// IdleConnTimeout is how long an idle keep-alive connection is kept in
-	// the pool before it is closed. Zero means DefaultIdleConnTimeout
+	// the pool before it is closed, counted from the start of its last
+	// Do (the end of its last DoStream). Zero means DefaultIdleConnTimeout
 	// (10 s); negative means idle connections are kept until the server
 	// closes them (found on next use) or CloseIdleConnections.
 	IdleConnTimeout time.Duration

@@ -181,7 +181,7 @@ func (hc *HostClient) do(ctx context.Context, req *Request, resp *Response, t *t
 		return err
 	}
 	canceled := stop != nil && !stop()
-	hc.release(cc, cc.keep && !canceled)
+	hc.releaseAt(cc, cc.keep && !canceled, now)
 	return nil
 }
 
@@ -375,7 +375,14 @@ func (hc *HostClient) dialConn(ctx context.Context, deadline time.Time) (net.Con
 // release returns cc to the pool when reusable (to a waiter first), or
 // closes it.
 func (hc *HostClient) release(cc *clientConn, reusable bool) {
-	now := time.Now()
+	hc.releaseAt(cc, reusable, time.Now())
+}
+
+// releaseAt is release with the time the connection's idle time counts
+// from: Do passes the start of its exchange, saving a clock read (costly
+// on some virtual machines), so IdleConnTimeout may close a connection
+// early by the duration of its last Do.
+func (hc *HostClient) releaseAt(cc *clientConn, reusable bool, now time.Time) {
 	if !reusable || hc.lim.lifetime > 0 && now.Sub(cc.created) >= hc.lim.lifetime {
 		cc.close()
 		hc.mu.Lock()
