@@ -8,6 +8,8 @@
 #   COUNT    runs of each benchmark (default 6)
 #   BT       -benchtime (default 200ms)
 #   CPU      -cpu list (default: go test's, GOMAXPROCS)
+#   FROM     analyse this saved go test output instead of running
+#            (e.g. FROM=bench/results/bench.txt bench/compare.sh)
 #   ROUNDS   times the whole set is run, COUNT runs each time (default 1):
 #            rounds interleave the implementations, so that drift on a
 #            shared machine spreads over all of them instead of one
@@ -30,15 +32,20 @@ bench=$(cd "$(dirname "$0")" && pwd)
 out=$bench/results
 mkdir -p "$out"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-(cd "$bench" && go test -c -o "$tmp/bench.test" .)
-args=(-test.run '^$' -test.bench "$pattern" -test.count "${COUNT:-6}" -test.benchtime "${BT:-200ms}"
-	-test.benchmem -test.timeout 60m)
-[ -n "${CPU:-}" ] && args+=(-test.cpu "$CPU")
-for _ in $(seq "${ROUNDS:-1}"); do
-	(cd "$bench" && "$tmp/bench.test" "${args[@]}")
-done | tee "$out/bench.txt"
+if [ -n "${FROM:-}" ]; then
+	from=$(cd "$(dirname "$FROM")" && pwd)/$(basename "$FROM")
+	[ "$from" = "$out/bench.txt" ] || cp "$from" "$out/bench.txt"
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$bench" && go test -c -o "$tmp/bench.test" .)
+	args=(-test.run '^$' -test.bench "$pattern" -test.count "${COUNT:-6}" -test.benchtime "${BT:-200ms}"
+		-test.benchmem -test.timeout 60m)
+	[ -n "${CPU:-}" ] && args+=(-test.cpu "$CPU")
+	for _ in $(seq "${ROUNDS:-1}"); do
+		(cd "$bench" && "$tmp/bench.test" "${args[@]}")
+	done | tee "$out/bench.txt"
+fi
 
 # Rewrite names: the element naming an implementation becomes impl=NAME,
 # the other plain elements are joined by "." into in=VALUE, elements
