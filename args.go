@@ -1,6 +1,9 @@
 package brisk
 
-import "iter"
+import (
+	"iter"
+	"slices"
+)
 
 // maxIndexedArgs is how many name-value pairs an Args remembers the offsets
 // of. Pairs beyond it are still found, by scanning again on each lookup.
@@ -26,7 +29,8 @@ type Args struct {
 	raw   []byte
 	pairs [maxIndexedArgs]argPair // offsets of the first n pairs of raw
 	n     int
-	buf   []byte // decoded names and values
+	spare argPair // a pair found beyond the index, returned by find
+	buf   []byte  // decoded names and values
 }
 
 // argPair locates one pair in Args.raw: the name is raw[start:eq], the
@@ -60,28 +64,45 @@ func (a *Args) Raw() []byte { return a.raw }
 // Peek returns the decoded value of the first pair named name, or nil when
 // there is none; a pair without "=" gives an empty, non-nil value.
 func (a *Args) Peek(name string) []byte {
-	var c argCursor
-	for {
-		p, ok := a.next(&c)
-		if !ok {
-			return nil
-		}
-		if a.nameIs(p, name) {
-			return a.value(p)
-		}
+	if p := a.find(name); p != nil {
+		return a.value(p)
 	}
+	return nil
 }
 
 // Has reports whether a pair named name exists.
-func (a *Args) Has(name string) bool {
-	var c argCursor
-	for {
-		p, ok := a.next(&c)
-		if !ok {
-			return false
+func (a *Args) Has(name string) bool { return a.find(name) != nil }
+
+// find returns the first pair named name, or nil: it looks through the
+// indexed pairs, then scans on from the last of them, indexing the pairs
+// it passes while there is room. The result is valid until the next call.
+func (a *Args) find(name string) *argPair {
+	for i := 0; i < a.n; i++ {
+		if a.nameIs(&a.pairs[i], name) {
+			return &a.pairs[i]
 		}
-		if a.nameIs(p, name) {
-			return true
+	}
+	off := 0
+	if a.n > 0 {
+		off = a.pairs[a.n-1].end + 1
+	}
+	for {
+		p, ok := scanArg(a.raw, off)
+		if !ok {
+			return nil
+		}
+		off = p.end + 1
+		if a.n < len(a.pairs) {
+			a.pairs[a.n] = p
+			a.n++
+			if a.nameIs(&a.pairs[a.n-1], name) {
+				return &a.pairs[a.n-1]
+			}
+			continue
+		}
+		if a.nameIs(&p, name) {
+			a.spare = p
+			return &a.spare
 		}
 	}
 }
@@ -93,7 +114,7 @@ func (a *Args) Values(name string) iter.Seq[[]byte] {
 		var c argCursor
 		for {
 			p, ok := a.next(&c)
-			if !ok || a.nameIs(p, name) && !yield(a.value(p)) {
+			if !ok || a.nameIs(&p, name) && !yield(a.value(&p)) {
 				return
 			}
 		}
@@ -106,7 +127,7 @@ func (a *Args) All() iter.Seq2[[]byte, []byte] {
 		var c argCursor
 		for {
 			p, ok := a.next(&c)
-			if !ok || !yield(a.name(p), a.value(p)) {
+			if !ok || !yield(a.name(&p), a.value(&p)) {
 				return
 			}
 		}
@@ -190,21 +211,20 @@ func escapedByte(inName bool) uint8 {
 }
 
 // nameIs reports whether the decoded name of p is name.
-func (a *Args) nameIs(p argPair, name string) bool {
-	raw := a.raw[p.start:p.eq]
+func (a *Args) nameIs(p *argPair, name string) bool {
 	if p.escaped&escapedName == 0 {
-		return string(raw) == name
+		return p.eq-p.start == len(name) && string(a.raw[p.start:p.eq]) == name
 	}
-	return formDecodedEqual(raw, name)
+	return formDecodedEqual(a.raw[p.start:p.eq], name)
 }
 
 // name returns the decoded name of p.
-func (a *Args) name(p argPair) []byte {
+func (a *Args) name(p *argPair) []byte {
 	return a.decoded(a.raw[p.start:p.eq], p.escaped&escapedName != 0)
 }
 
 // value returns the decoded value of p.
-func (a *Args) value(p argPair) []byte {
+func (a *Args) value(p *argPair) []byte {
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
@@ -228,6 +248,10 @@ func (a *Args) decoded(raw []byte, escaped bool) []byte {
 // dst and returns the extended slice: "+" becomes a space, "%XX" the byte
 // 0xXX, and a "%" not followed by two hex digits stays as it is.
 func AppendFormDecoded(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(src))[:n+len(src)] // decoding never grows
+	out := dst[n:]
+	j := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch c {
@@ -239,9 +263,10 @@ func AppendFormDecoded(dst, src []byte) []byte {
 				i += 2
 			}
 		}
-		dst = append(dst, c)
+		out[j] = c
+		j++
 	}
-	return dst
+	return dst[:n+j]
 }
 
 // unescapeAt decodes the "%XX" at src[i], reporting false when src[i+1]

@@ -28,3 +28,14 @@ func TestCharClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestPathSpecialTable(t *testing.T) {
+	if len(pathSpecialTable) != 256 {
+		t.Fatalf("len %d", len(pathSpecialTable))
+	}
+	for c := range 256 {
+		if got, want := pathSpecialTable[c] != 0, inClass(byte(c), pathSpecialLo, pathSpecialHi); got != want {
+			t.Errorf("byte %#x: table %v, masks %v", c, got, want)
+		}
+	}
+}
