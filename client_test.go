@@ -617,12 +617,14 @@ func TestSetURIReusesStorage(t *testing.T) {
 	req.SetMethod("GET")
 	req.SetURI("http://example.com/a")
 	for range 100 {
+		req.SetMethod("GET")
+		req.SetHost("example.com")
 		req.SetURI("http://example.com/abcdefgh?x=1")
 	}
 	if string(req.Method()) != "GET" || string(req.Host()) != "example.com" {
 		t.Fatalf("method %q host %q", req.Method(), req.Host())
 	}
-	if c := cap(req.own); c > 128 {
+	if c := cap(req.ownMethod) + cap(req.ownTarget) + cap(req.ownHost); c > 128 {
 		t.Fatalf("request storage grew to %d bytes", c)
 	}
 	tg, err := req.clientTarget()

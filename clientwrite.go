@@ -19,14 +19,11 @@ import (
 // SetURI reuses the request's storage: calling it for every request on a
 // reused Request does not grow memory. A fragment ("#...") is not sent.
 func (r *Request) SetURI(uri string) {
-	m := len(r.head.Method)
-	r.own = append(r.own[:0], r.head.Method...) // memmove: Method may alias own
-	r.head.Method = r.own[:m:m]
-	r.head.Target = r.keep(uri)
+	r.head.Target = keep(&r.ownTarget, uri)
 	r.head.Form = wire.AbsoluteForm
 	r.head.Host = nil
 	if t, err := parseTarget(r.head.Target, nil); err == nil {
-		r.head.Host = t.authority
+		r.head.Host = keep(&r.ownHost, t.authority)
 	}
 }
 

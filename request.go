@@ -25,7 +25,8 @@ type Request struct {
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
 	bodyCalled bool
-	own        []byte // client side: storage for method, target, host
+	// client side: storage for method, target and host, each reused by its setter
+	ownMethod, ownTarget, ownHost []byte
 
 	uri   URI    // server side: head.Target split by parseTarget
 	path  []byte // result of Path: uri.RawPath or pathBuf
@@ -143,13 +144,13 @@ func (r *Request) BodyReader() io.Reader {
 // Client-side construction, used by brisk's client.
 
 // SetMethod sets the method; it is copied.
-func (r *Request) SetMethod(method string) { r.head.Method = r.keep(method) }
+func (r *Request) SetMethod(method string) { r.head.Method = keep(&r.ownMethod, method) }
 
 // SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
-func (r *Request) SetTarget(target string) { r.head.Target = r.keep(target) }
+func (r *Request) SetTarget(target string) { r.head.Target = keep(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied.
-func (r *Request) SetHost(host string) { r.head.Host = r.keep(host) }
+func (r *Request) SetHost(host string) { r.head.Host = keep(&r.ownHost, host) }
 
 // SetBody sets the body to a copy of b.
 func (r *Request) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
@@ -157,11 +158,12 @@ func (r *Request) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
 // SetBodyString sets the body to a copy of s.
 func (r *Request) SetBodyString(s string) { r.body = append(r.body[:0], s...) }
 
-// keep copies s into the request's own storage.
-func (r *Request) keep(s string) []byte {
-	start := len(r.own)
-	r.own = append(r.own, s...)
-	return r.own[start:len(r.own):len(r.own)]
+// keep copies s into *own, reusing its storage, and returns the copy.
+// Each settable part has its own storage, so repeated setters on a
+// reused Request never grow memory.
+func keep[B wire.Bytes](own *[]byte, s B) []byte {
+	*own = append((*own)[:0], s...)
+	return *own
 }
 
 // Reset clears the request for reuse, keeping its storage.
@@ -170,7 +172,6 @@ func (r *Request) Reset() {
 	r.Trailer.Reset()
 	r.head.Reset(r.head.Fields)
 	r.body, r.bodyErr, r.bodyCalled = r.body[:0], nil, false
-	r.own = r.own[:0]
 	r.uri, r.path = URI{}, nil
 	r.forms.reset()
 }
