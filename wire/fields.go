@@ -13,40 +13,132 @@ import (
 // head length. minor is the message's HTTP/1.minor; request says whether
 // request-only fields (Host, Expect) are interpreted.
 func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor uint8, request bool) (int, error) {
-	for pos := st.next; ; {
-		if pos == len(b) {
-			return 0, ErrNeedMore
+	pos := st.next
+	if st.search > pos && pos < len(b) && bytes.IndexByte(b[st.search:], '\n') < 0 {
+		// Still no LF in this line: check only the new bytes.
+		from := st.search
+		st.search = len(b)
+		if from < len(b) && b[from-1] == '\r' {
+			return 0, fail(ErrLineEnding, from-1)
 		}
-		if st.search > pos && bytes.IndexByte(b[st.search:], '\n') < 0 {
-			// Still no LF in this line: check only the new bytes.
-			from := st.search
-			st.search = len(b)
-			if from < len(b) && b[from-1] == '\r' {
-				return 0, fail(ErrLineEnding, from-1)
-			}
-			return 0, precheckFieldLine(b, from, st)
-		}
-		if c := b[pos]; c == '\r' || c == '\n' {
+		return 0, precheckFieldLine(b, from, st)
+	}
+	fields := fs.Fields
+	for pos < len(b) {
+		line := b[pos:]
+		if c := line[0]; c == '\r' || c == '\n' {
 			end, err := p.crlf(b, pos)
-			if err != nil {
+			if err == nil {
+				fs.Fields, fs.Raw = fields, b[st.fieldsAt:pos]
+				st.next, st.search = end, end
+				return end, nil
+			}
+			if err != ErrNeedMore {
 				return 0, err
 			}
-			fs.Raw = b[st.fieldsAt:pos]
-			st.next, st.search = end, end
-			return end, nil
+			break
 		}
-		end, err := p.fieldLine(b, pos, fs, minor, request)
-		if err != nil {
-			if err == ErrNeedMore {
-				st.search = len(b)
-				st.tokenDone = bytes.IndexByte(b[pos:], ':') >= 0
+		colon, v0, v1, stop, id, k := splitFieldLine(line)
+		if k != 0 {
+			if k == ErrNeedMore {
+				st.tokenDone = bytes.IndexByte(line, ':') >= 0
+				break
 			}
-			return 0, err
+			return 0, fail(k, pos+stop)
+		}
+		end := pos + stop + 2
+		if line[stop] == '\n' {
+			if !p.AllowBareLF {
+				return 0, fail(ErrLineEnding, pos+stop)
+			}
+			end--
+		}
+		if len(fields) == cap(fields) {
+			return 0, fail(ErrTooManyFields, pos)
+		}
+		fields = fields[:len(fields)+1]
+		f := &fields[len(fields)-1]
+		f.Name, f.Value = line[:colon], line[v0:v1]
+		if id != fieldOther {
+			if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
+				return 0, err
+			}
 		}
 		pos = end
-		st.next, st.search = end, end
-		st.lines++
 	}
+	fs.Fields = fields
+	st.next, st.search = pos, len(b)
+	return 0, ErrNeedMore
+}
+
+// splitFieldLine splits the field line at the start of b, field-name ":"
+// OWS field-value OWS (RFC 9112 §5, RFC 9110 §5.5), which must be
+// followed by its line ending (CRLF or LF; the caller decides whether a
+// bare LF is allowed): the name is b[:colon], the value without leading and
+// trailing SP and HTAB is b[v0:v1], and b[stop] is the CR or LF that ends
+// the line. On failure k is the Kind and stop the offset of the first bad
+// byte, or k is ErrNeedMore when b ends before the line does:
+//   - a line that starts with SP or HTAB is ErrObsFold (RFC 9112 §5.2),
+//     also as the first field line (where it is not a continuation but
+//     would hide a field from recipients that skip it);
+//   - a name that is not a token directly followed by ":" is ErrFieldName;
+//   - a CTL other than HTAB, or DEL, in the value is ErrFieldValue;
+//   - a CR not followed by LF is ErrLineEnding.
+//
+// Both the head's field lines and a chunked body's trailer lines are
+// split with it.
+func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
+	// The colon, searched eight bytes at a time in the first words.
+	n, ctl := 0, uint64(0)
+	if len(b) >= 16 {
+		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		if m := ascii.Zero(w0 ^ ascii.Repeat(':')); m != 0 {
+			n, ctl = bits.TrailingZeros64(m)>>3, ascii.Less(w0, ' ')&(m-1)
+		} else if m := ascii.Zero(w1 ^ ascii.Repeat(':')); m != 0 {
+			n, ctl = 8+bits.TrailingZeros64(m)>>3, ascii.Less(w0, ' ')|ascii.Less(w1, ' ')&(m-1)
+		} else if len(b) >= 24 {
+			w2 := binary.LittleEndian.Uint64(b[16:])
+			if m := ascii.Zero(w2 ^ ascii.Repeat(':')); m != 0 {
+				n = 16 + bits.TrailingZeros64(m)>>3
+				ctl = ascii.Less(w0, ' ') | ascii.Less(w1, ' ') | ascii.Less(w2, ' ')&(m-1)
+			}
+		}
+	}
+	ok := false
+	if n > 0 && ctl == 0 {
+		id, ok = commonName(b, n)
+	}
+	if colon = n; !ok {
+		if colon, id, k = fieldName(b); k != 0 {
+			return 0, 0, 0, colon, 0, k
+		}
+	}
+	i := colon + 1
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	v0 = i
+	i = valueEnd(b, i)
+	if i == len(b) {
+		return 0, 0, 0, i, 0, ErrNeedMore
+	}
+	switch b[i] {
+	case '\r':
+		if i+1 == len(b) {
+			return 0, 0, 0, i, 0, ErrNeedMore
+		}
+		if b[i+1] != '\n' {
+			return 0, 0, 0, i, 0, ErrLineEnding
+		}
+	case '\n':
+	default:
+		return 0, 0, 0, i, 0, ErrFieldValue
+	}
+	v1 = i
+	for v1 > v0 && (b[v1-1] == ' ' || b[v1-1] == '\t') {
+		v1--
+	}
+	return colon, v0, v1, i, id, 0
 }
 
 // precheckFieldLine checks the bytes of a partial field line that arrived
@@ -85,97 +177,27 @@ func (p *Parser) crlf(b []byte, i int) (int, error) {
 	return i + 2, nil
 }
 
-// fieldLine parses the field line at b[pos:], field-name ":" OWS
-// field-value OWS (RFC 9112 §5), appends it to fs.Fields, records what it
-// says about framing, and returns the offset after its line ending.
-//
-// A line that starts with SP or HTAB is ErrObsFold (RFC 9112 §5.2), also
-// when it is the first field line (where it is not a continuation but
-// would hide a field from recipients that skip it).
-func (p *Parser) fieldLine(b []byte, pos int, fs *FieldSection, minor uint8, request bool) (int, error) {
-	if c := b[pos]; c == ' ' || c == '\t' {
-		return 0, fail(ErrObsFold, pos)
-	}
-	i := pos
-	for i+8 <= len(b) {
-		w := b[i : i+8 : i+8]
-		if ascii.Class[w[0]]&ascii.Class[w[1]]&ascii.Class[w[2]]&ascii.Class[w[3]]&
-			ascii.Class[w[4]]&ascii.Class[w[5]]&ascii.Class[w[6]]&ascii.Class[w[7]]&ascii.Token == 0 {
-			break
-		}
-		i += 8
-	}
-	for i < len(b) && ascii.Class[b[i]]&ascii.Token != 0 {
-		i++
-	}
-	if i == len(b) {
-		return 0, ErrNeedMore
-	}
-	if b[i] != ':' || i == pos {
-		return 0, at(b, i, ErrFieldName)
-	}
-	name := b[pos:i]
-	i++
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	v := i
-	i = valueEnd(b, i)
-	if i == len(b) {
-		return 0, ErrNeedMore
-	}
-	if c := b[i]; c != '\r' && c != '\n' {
-		return 0, fail(ErrFieldValue, i)
-	}
-	end, err := p.crlf(b, i)
-	if err != nil {
-		return 0, err
-	}
-	for i > v && (b[i-1] == ' ' || b[i-1] == '\t') {
-		i--
-	}
-	if len(fs.Fields) == cap(fs.Fields) {
-		return 0, fail(ErrTooManyFields, pos)
-	}
-	fs.Fields = append(fs.Fields, Field{Name: name, Value: b[v:i]})
-	switch len(name) {
-	case 4, 6, 10, 14, 17: // the lengths note looks at
-		if err := p.note(fs, name, b[v:i], v, minor, request); err != nil {
-			return 0, err
-		}
-	}
-	return end, nil
-}
-
 // valueEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a field value (RFC 9110 §5.5): a CTL other than HTAB
-// (this includes CR and LF) or DEL; or len(b). It tests eight bytes at a
-// time.
+// (this includes CR and LF) or DEL; or len(b). It tests sixteen bytes at
+// a time, then eight, and checks the bytes ValueStop marks.
 func valueEnd(b []byte, i int) int {
-	for i+16 <= len(b) {
-		w := b[i : i+16 : i+16]
-		m := ascii.FieldValueStop(binary.LittleEndian.Uint64(w)) | ascii.FieldValueStop(binary.LittleEndian.Uint64(w[8:]))
-		if m != 0 {
-			break
+	s := b[i:]
+	for {
+		for len(s) >= 16 && ascii.ValueStop(binary.LittleEndian.Uint64(s))|ascii.ValueStop(binary.LittleEndian.Uint64(s[8:])) == 0 {
+			s = s[16:]
 		}
-		i += 16
+		if len(s) >= 8 {
+			m := ascii.ValueStop(binary.LittleEndian.Uint64(s))
+			if m == 0 {
+				s = s[8:]
+				continue
+			}
+			s = s[bits.TrailingZeros64(m)>>3:]
+		}
+		if len(s) == 0 || ascii.Class[s[0]]&ascii.FieldVChar == 0 {
+			return len(b) - len(s)
+		}
+		s = s[1:]
 	}
-	for i+8 <= len(b) {
-		m := ascii.FieldValueStop(binary.LittleEndian.Uint64(b[i:]))
-		if m == 0 {
-			i += 8
-			continue
-		}
-		i += bits.TrailingZeros64(m) >> 3
-		if b[i] != '\t' {
-			return i
-		}
-		i++
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return i
-		}
-	}
-	return i
 }

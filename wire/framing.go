@@ -4,33 +4,26 @@ import (
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
-// note records what the field name: value, whose value starts at offset
+// note records what the field id: value, whose value starts at offset
 // off, says about framing and the connection (RFC 9112 §6, §9; RFC 9110
-// §7.2, §10.1.1). Names are matched by length first, then
-// case-insensitively; other fields cost one switch.
-func (p *Parser) note(fs *FieldSection, name, value []byte, off int, minor uint8, request bool) error {
-	switch len(name) {
-	case 4:
-		if request && ascii.EqualFoldLower(name, "host") {
+// §7.2, §10.1.1). Host and Expect are interpreted in requests only, and
+// Expect from HTTP/1.1 on.
+func (p *Parser) note(fs *FieldSection, id fieldID, value []byte, off int, minor uint8, request bool) error {
+	switch id {
+	case fieldHost:
+		if request {
 			return p.noteHost(fs, value, off)
 		}
-	case 6:
-		if request && minor >= 1 && ascii.EqualFoldLower(name, "expect") &&
-			ascii.EqualFold(value, "100-continue") {
+	case fieldExpect:
+		if request && minor >= 1 && ascii.EqualFold(value, "100-continue") {
 			fs.Expect100 = true
 		}
-	case 10:
-		if ascii.EqualFoldLower(name, "connection") {
-			noteConnection(fs, value)
-		}
-	case 14:
-		if ascii.EqualFoldLower(name, "content-length") {
-			return noteContentLength(fs, value, off)
-		}
-	case 17:
-		if ascii.EqualFoldLower(name, "transfer-encoding") {
-			return noteTransferEncoding(fs, value, off)
-		}
+	case fieldConnection:
+		noteConnection(fs, value)
+	case fieldContentLength:
+		return noteContentLength(fs, value, off)
+	case fieldTransferEncoding:
+		return noteTransferEncoding(fs, value, off)
 	}
 	return nil
 }

@@ -129,15 +129,23 @@ func bareCR(b []byte, from int) error {
 // report as kind k: a CR is ErrLineEnding unless LF follows it (then the
 // line ended early: k), or ErrNeedMore when it is the last byte of b.
 func at(b []byte, i int, k Kind) error {
+	if k = kindAt(b, i, k); k == ErrNeedMore {
+		return ErrNeedMore
+	}
+	return fail(k, i)
+}
+
+// kindAt is at returning the Kind.
+func kindAt(b []byte, i int, k Kind) Kind {
 	if b[i] == '\r' {
 		if i+1 == len(b) {
 			return ErrNeedMore
 		}
 		if b[i+1] != '\n' {
-			return fail(ErrLineEnding, i)
+			return ErrLineEnding
 		}
 	}
-	return fail(k, i)
+	return k
 }
 
 // parseRequestLine parses the request line at b[pos:] (RFC 9112 §3) into h

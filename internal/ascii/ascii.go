@@ -15,6 +15,12 @@ const (
 	Digit
 	// Hex marks 0-9, A-F, a-f.
 	Hex
+	// FieldVChar marks the bytes of a field value (RFC 9110 §5.5): HTAB,
+	// SP, VCHAR and obs-text (0x80-0xFF).
+	FieldVChar
+	// QDText marks qdtext (RFC 9110 §5.6.4): FieldVChar but DQUOTE and
+	// backslash.
+	QDText
 )
 
 const (
@@ -38,6 +44,14 @@ func classes() (t [256]uint8) {
 	}{{tcharSet, Token}, {hostSet, Host}, {digits, Digit}, {hexSet, Hex}} {
 		for i := 0; i < len(s.set); i++ {
 			t[s.set[i]] |= s.bit
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if c > ' ' && c != 0x7f || c == ' ' || c == '\t' {
+			t[c] |= FieldVChar
+			if c != '"' && c != '\\' {
+				t[c] |= QDText
+			}
 		}
 	}
 	return t
@@ -122,16 +136,24 @@ func Zero(x uint64) uint64 { return (x - lo) &^ x & hi }
 // Repeat returns a word with b in every byte.
 func Repeat(b byte) uint64 { return lo * uint64(b) }
 
-// FieldValueStop returns a word whose lowest set bit (bit 7 of a byte)
-// marks the first byte of x (little-endian order) that may end or
-// invalidate a field value: a CTL (0x00-0x1F, including HTAB, which the
-// caller re-checks) or DEL (0x7F). 0 means all eight bytes are
-// VCHAR, SP or obs-text (RFC 9110 §5.5).
-func FieldValueStop(x uint64) uint64 { return Less(x, 0x20) | Zero(x^lo*0x7f) }
+// ValueStop returns a word whose lowest set bit (bit 7 of a byte) marks,
+// in little-endian order, the first byte of x that may end or invalidate
+// a field value, or 0 when all eight bytes are VCHAR, SP or obs-text (RFC
+// 9110 §5.5). Every CTL (0x00-0x1F) and DEL is marked; so are HTAB,
+// 0x80-0x9F and 0xFF, which are valid: the caller checks the marked byte
+// with Class (FieldVChar) and goes on after it when valid. Four
+// operations: add one to each byte (a carry only leaves a 0xFF byte,
+// which is marked), drop bit 7 (DEL becomes 0), mark what is then below
+// 0x21 (a borrow only marks bytes above a marked one).
+func ValueStop(x uint64) uint64 {
+	return ((x+lo)&^hi - lo*0x21) & hi
+}
 
-// TargetStop is FieldValueStop for request-target bytes (RFC 9112 §3.2):
+// TargetStop is the exact form of ValueStop for request-target bytes (RFC 9112 §3.2):
 // it also stops at SP, '#', '%' (for the caller to check pct-encoding)
 // and bytes at or above 0x80.
+//
+// It marks exactly the first such byte (bytes above it may be marked too).
 func TargetStop(x uint64) uint64 {
 	return Less(x, 0x21) | Zero(x^lo*0x7f) | Zero(x^lo*'#') | Zero(x^lo*'%') | x&hi
 }

@@ -1,6 +1,7 @@
 package ascii
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -44,9 +45,17 @@ func TestStops(t *testing.T) {
 			w[pos] = byte(c)
 			x := load64(w)
 			valueStop := c < 0x20 || c == 0x7f
+			marked := valueStop || c == '\t' || c >= 0x80 && c <= 0x9f || c == 0xff
 			targetStop := c <= 0x20 || c >= 0x7f || c == '#' || c == '%'
-			if got := FieldValueStop(x); (got != 0) != valueStop || got != 0 && got&-got != 0x80<<(8*pos) {
-				t.Errorf("FieldValueStop byte %#x at %d: %#x", c, pos, got)
+			if got := ValueStop(x); (got != 0) != marked || got != 0 && got&-got != 0x80<<(8*pos) {
+				t.Errorf("ValueStop byte %#x at %d: %#x", c, pos, got)
+			}
+			invalid := valueStop && c != '\t'
+			if invalid == (Class[c]&FieldVChar != 0) {
+				t.Errorf("FieldVChar %#x", c)
+			}
+			if qd := c != '"' && c != '\\' && !invalid; qd != (Class[c]&QDText != 0) {
+				t.Errorf("QDText %#x", c)
 			}
 			if got := TargetStop(x); (got != 0) != targetStop || got != 0 && got&-got != 0x80<<(8*pos) {
 				t.Errorf("TargetStop byte %#x at %d: %#x", c, pos, got)
@@ -60,6 +69,30 @@ func TestClasses(t *testing.T) {
 		tok := c > 0x20 && c < 0x7f && !strings.ContainsRune(`"(),/:;<=>?@[\]{}`, rune(c))
 		if IsToken(byte(c)) != tok {
 			t.Errorf("IsToken(%#x) = %v", c, !tok)
+		}
+	}
+}
+
+// TestValueStopPairs checks ValueStop on every pair of adjacent byte values,
+// which covers the carries and borrows between bytes: the lowest marked
+// byte is never after the first invalid one, and the bytes before it are
+// valid.
+func TestValueStopPairs(t *testing.T) {
+	w := []byte(strings.Repeat("a", 8))
+	for c0 := 0; c0 < 256; c0++ {
+		for c1 := 0; c1 < 256; c1++ {
+			w[3], w[4] = byte(c0), byte(c1)
+			m := ValueStop(load64(w))
+			first := 8
+			for i, c := range w {
+				if Class[c]&FieldVChar == 0 {
+					first = i
+					break
+				}
+			}
+			if first < 8 && m == 0 || m != 0 && bits.TrailingZeros64(m)>>3 > first {
+				t.Fatalf("ValueStop(% x) = %#x, first invalid byte %d", w, m, first)
+			}
 		}
 	}
 }
