@@ -104,7 +104,7 @@ func ValidFieldValue[B Bytes](value B) bool {
 		return false
 	}
 	for i := 0; i < n; i++ {
-		if chunkClass[value[i]]&clFieldValue == 0 {
+		if ascii.Class[value[i]]&ascii.FieldVChar == 0 {
 			return false
 		}
 	}

@@ -299,11 +299,11 @@ func (d *ChunkedDecoder) step(c byte) Kind {
 			d.state = csExtQuotedEnd
 		case c == '\\':
 			d.state = csExtQuotedPair
-		case chunkClass[c]&clQdtext == 0:
+		case ascii.Class[c]&ascii.QDText == 0:
 			return ErrChunkExt
 		}
 	case csExtQuotedPair:
-		if chunkClass[c]&clFieldValue == 0 {
+		if ascii.Class[c]&ascii.FieldVChar == 0 {
 			return ErrChunkExt
 		}
 		d.state = csExtQuoted
@@ -406,13 +406,12 @@ func (d *ChunkedDecoder) trailer(p []byte) (end int, k Kind, off int) {
 		if end-d.tscan < 2 || p[end-2] != '\r' {
 			return 0, ErrLineEnding, end - 1
 		}
-		line := p[d.tscan : end-2]
-		if len(line) == 0 {
+		if end-d.tscan == 2 {
 			d.fillTrailers(p[:d.tscan])
 			return end, 0, 0
 		}
-		if _, k, off := parseTrailerLine(line); k != 0 {
-			return 0, k, d.tscan + off
+		if _, _, _, stop, _, k := splitFieldLine(p[d.tscan:end]); k != 0 {
+			return 0, k, d.tscan + stop
 		}
 		if d.Trailers != nil && d.tlines == cap(d.Trailers) {
 			return 0, ErrTooManyFields, d.tscan
@@ -430,55 +429,10 @@ func (d *ChunkedDecoder) fillTrailers(p []byte) {
 	}
 	d.Trailers = d.Trailers[:0]
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		f, _, _ := parseTrailerLine(p[:i-1])
-		d.Trailers = append(d.Trailers, f)
-		p = p[i+1:]
+		colon, v0, v1, stop, _, _ := splitFieldLine(p)
+		d.Trailers = append(d.Trailers, Field{Name: p[:colon], Value: p[v0:v1]})
+		p = p[stop+2:]
 	}
-}
-
-// parseTrailerLine parses one field line, without its CRLF, with the rules
-// of RFC 9112 §5 and RFC 9110 §5.5: the name is a token directly followed
-// by ":"; the value holds no CTL but HTAB and is trimmed of SP and HTAB.
-// On failure it returns the Kind and the offset in line.
-//
-// TODO: share with fields.go (the head parser's field-line rules).
-func parseTrailerLine(line []byte) (Field, Kind, int) {
-	i := 0
-	for i < len(line) && ascii.Class[line[i]]&ascii.Token != 0 {
-		i++
-	}
-	switch {
-	case i == len(line):
-		return Field{}, ErrFieldName, i
-	case line[i] == '\r':
-		return Field{}, ErrLineEnding, i
-	case i == 0 && (line[0] == ' ' || line[0] == '\t'):
-		return Field{}, ErrObsFold, 0
-	case i == 0 || line[i] != ':':
-		return Field{}, ErrFieldName, i
-	}
-	v := line[i+1:]
-	for j, c := range v {
-		if chunkClass[c]&clFieldValue == 0 {
-			if c == '\r' {
-				return Field{}, ErrLineEnding, i + 1 + j
-			}
-			return Field{}, ErrFieldValue, i + 1 + j
-		}
-	}
-	return Field{Name: line[:i], Value: trimOWS(v)}, 0, 0
-}
-
-// trimOWS returns b without leading and trailing SP and HTAB.
-func trimOWS(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // limitOr returns v, or def when v is zero, or the largest int when v is
@@ -500,26 +454,3 @@ func unhex(c byte) byte {
 	}
 	return c | 0x20 - 'a' + 10
 }
-
-// Byte classes of chunkClass; tchar and HEXDIG are in ascii.Class.
-const (
-	clQdtext     = 1 << iota // qdtext: HTAB, SP, VCHAR but DQUOTE and "\", obs-text (RFC 9110 §5.6.4)
-	clFieldValue             // field-value octet: HTAB, SP, VCHAR, obs-text (RFC 9110 §5.5)
-)
-
-// chunkClass maps each byte to its classes. Read-only after
-// initialization.
-//
-// TODO: share with fields.go (the head parser checks field values with
-// valueEnd) and move to internal/ascii.
-var chunkClass = func() (t [256]uint8) {
-	for c := 0; c < 256; c++ {
-		if c > 0x20 && c != 0x7f || c == ' ' || c == '\t' {
-			t[c] |= clFieldValue
-			if c != '"' && c != '\\' {
-				t[c] |= clQdtext
-			}
-		}
-	}
-	return t
-}()

@@ -118,7 +118,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		i++
 	}
 	v0 = i
-	i = valueEnd(b, i)
+	i = valueEnd(b, i) // one pass finds the CR and checks the bytes before it
 	if i == len(b) {
 		return 0, 0, 0, i, 0, ErrNeedMore
 	}

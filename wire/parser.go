@@ -76,57 +76,68 @@ const maxEmptyLines = 2
 // noteTransferEncoding for the exact rules); h's slices alias buf.
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
-	if len(buf) == 0 || h.scan.inLine(buf, p.MaxHeaderBytes) {
-		return 0, ErrNeedMore
-	}
-	if h.scan.moved(buf) {
-		if h.scan.base != nil {
-			h.Reset(h.Fields)
-		}
-		h.scan.base = &buf[0]
-	}
-	maxLine, maxHead := p.limits()
-	b := window(buf, maxHead)
-	if h.scan.lines == 0 {
-		if err := p.requestLine(b, h, maxLine); err != nil {
-			return 0, tooLarge(err, len(buf), maxHead)
-		}
-	}
-	n, err := p.fieldSection(b, &h.FieldSection, &h.scan, h.Minor, true)
-	if err != nil {
-		return 0, tooLarge(err, len(buf), maxHead)
-	}
-	if err := p.checkRequest(h); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return p.parseHead(buf, h, nil)
 }
 
 // ParseResponse is ParseRequest for a response head (status line and field
 // section), used by the client. MaxRequestLineBytes does not apply; Host
 // and Expect are not interpreted. See checkResponse for the framing rules.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
-	if len(buf) == 0 || h.scan.inLine(buf, p.MaxHeaderBytes) {
+	return p.parseHead(buf, nil, h)
+}
+
+// parseHead is ParseRequest when req is not nil, else ParseResponse: the
+// two differ only in the start line and the final checks.
+func (p *Parser) parseHead(buf []byte, req *RequestHead, resp *ResponseHead) (int, error) {
+	var fs *FieldSection
+	var st *scanState
+	if req != nil {
+		fs, st = &req.FieldSection, &req.scan
+	} else {
+		fs, st = &resp.FieldSection, &resp.scan
+	}
+	if len(buf) == 0 || st.inLine(buf, p.MaxHeaderBytes) {
 		return 0, ErrNeedMore
 	}
-	if h.scan.moved(buf) {
-		if h.scan.base != nil {
-			h.Reset(h.Fields)
+	if st.moved(buf) {
+		if st.base != nil {
+			if req != nil {
+				req.Reset(req.Fields)
+			} else {
+				resp.Reset(resp.Fields)
+			}
 		}
-		h.scan.base = &buf[0]
+		st.base = &buf[0]
 	}
-	_, maxHead := p.limits()
+	maxLine, maxHead := p.limits()
 	b := window(buf, maxHead)
-	if h.scan.lines == 0 {
-		if err := p.statusLine(b, h); err != nil {
-			return 0, tooLarge(err, len(buf), maxHead)
-		}
+	var err error
+	switch {
+	case st.lines > 0:
+	case req != nil:
+		err = p.requestLine(b, req, maxLine)
+	default:
+		err = p.statusLine(b, resp)
 	}
-	n, err := p.fieldSection(b, &h.FieldSection, &h.scan, h.Minor, false)
 	if err != nil {
 		return 0, tooLarge(err, len(buf), maxHead)
 	}
-	if err := checkResponse(h); err != nil {
+	minor := uint8(0)
+	if req != nil {
+		minor = req.Minor
+	} else {
+		minor = resp.Minor
+	}
+	n, err := p.fieldSection(b, fs, st, minor, req != nil)
+	if err != nil {
+		return 0, tooLarge(err, len(buf), maxHead)
+	}
+	if req != nil {
+		err = p.checkRequest(req)
+	} else {
+		err = checkResponse(resp)
+	}
+	if err != nil {
 		return 0, err
 	}
 	return n, nil

@@ -46,19 +46,14 @@ func validAbsolute(t []byte) bool {
 
 // validHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
 // §3.2.3; RFC 9110 §7.2): a non-empty reg-name with valid pct-encoding, an
-// IPv4 address, or an IP-literal in brackets holding hex digits, ':' and
-// '.'; the port is 1 to 5 digits, required when needPort.
+// IPv4 address, or an IP-literal in brackets holding an IPv6address
+// (IPvFuture is rejected); the port is 1 to 5 digits, required when needPort.
 func validHost(v []byte, needPort bool) bool {
 	i := 0
 	if len(v) > 0 && v[0] == '[' {
 		j := bytes.IndexByte(v, ']')
-		if j < 2 {
+		if j < 0 || !validIPv6(v[1:j]) {
 			return false
-		}
-		for _, c := range v[1:j] {
-			if ascii.Class[c]&ascii.Hex == 0 && c != ':' && c != '.' {
-				return false
-			}
 		}
 		i = j + 1
 	} else {
@@ -91,4 +86,68 @@ func validHost(v []byte, needPort bool) bool {
 		}
 	}
 	return true
+}
+
+// validIPv6 reports whether s is an IPv6address (RFC 3986 §3.2.2): eight
+// groups of 1 to 4 HEXDIG separated by ":", where one "::" stands for one
+// or more zero groups and the last two groups may be an IPv4 address in
+// dotted-decimal form.
+func validIPv6(s []byte) bool {
+	groups, gap := 0, false
+	if len(s) >= 2 && s[0] == ':' && s[1] == ':' {
+		gap, s = true, s[2:]
+	}
+	for len(s) > 0 {
+		n := 0
+		for n < len(s) && n < 5 && ascii.Class[s[n]]&ascii.Hex != 0 {
+			n++
+		}
+		switch {
+		case n < len(s) && s[n] == '.':
+			if groups+2 > 8 || !validIPv4(s) {
+				return false
+			}
+			groups, s = groups+2, nil
+			continue
+		case n == 0 || n > 4:
+			return false
+		}
+		groups++
+		s = s[n:]
+		switch {
+		case len(s) >= 2 && s[0] == ':' && s[1] == ':':
+			if gap {
+				return false
+			}
+			gap, s = true, s[2:]
+		case len(s) >= 2 && s[0] == ':':
+			s = s[1:]
+		case len(s) != 0:
+			return false
+		}
+	}
+	return groups == 8 && !gap || gap && groups <= 7
+}
+
+// validIPv4 reports whether s is an IPv4address (RFC 3986 §3.2.2): four
+// decimal octets 0-255 without leading zeros, separated by ".".
+func validIPv4(s []byte) bool {
+	for part := 0; part < 4; part++ {
+		n, v := 0, 0
+		for n < len(s) && n < 4 && ascii.IsDigit(s[n]) {
+			v = v*10 + int(s[n]-'0')
+			n++
+		}
+		if n == 0 || n > 3 || v > 255 || n > 1 && s[0] == '0' {
+			return false
+		}
+		s = s[n:]
+		if part < 3 {
+			if len(s) == 0 || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+	}
+	return len(s) == 0
 }
