@@ -98,6 +98,13 @@ func (e *Error) Unwrap() error { return e.Kind }
 // state, so the allocation is acceptable.
 func fail(k Kind, off int) error { return &Error{Kind: k, Offset: off} }
 
+// needMore reports whether err is ErrNeedMore, with a type assertion
+// rather than an interface comparison (which calls into the runtime).
+func needMore(err error) bool {
+	k, ok := err.(Kind)
+	return ok && k == ErrNeedMore
+}
+
 // KindOf returns the Kind of err, or 0 when err is nil or not from this package.
 func KindOf(err error) Kind {
 	switch e := err.(type) {

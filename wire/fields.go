@@ -33,7 +33,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 				st.next, st.search = end, end
 				return end, nil
 			}
-			if err != ErrNeedMore {
+			if !needMore(err) {
 				return 0, err
 			}
 			break

@@ -20,12 +20,14 @@ func threadCPUNanos() int64 {
 }
 
 // cpuClock reports "cpu-ns/op" next to ns/op: start it before b.Loop and
-// call the returned stop after it.
-func cpuClock(b *testing.B) (stop func()) {
+// call the returned stop after it, which also returns the value.
+func cpuClock(b *testing.B) (stop func() float64) {
 	runtime.LockOSThread()
 	start := threadCPUNanos()
-	return func() {
-		b.ReportMetric(float64(threadCPUNanos()-start)/float64(b.N), "cpu-ns/op")
+	return func() float64 {
+		ns := float64(threadCPUNanos()-start) / float64(b.N)
+		b.ReportMetric(ns, "cpu-ns/op")
 		runtime.UnlockOSThread()
+		return ns
 	}
 }

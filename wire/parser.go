@@ -76,6 +76,9 @@ const maxEmptyLines = 2
 // noteTransferEncoding for the exact rules); h's slices alias buf.
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
+	if h.scan.inLine(buf, p.MaxHeaderBytes) {
+		return 0, ErrNeedMore
+	}
 	return p.parseHead(buf, h, nil)
 }
 
@@ -83,6 +86,9 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 // section), used by the client. MaxRequestLineBytes does not apply; Host
 // and Expect are not interpreted. See checkResponse for the framing rules.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
+	if h.scan.inLine(buf, p.MaxHeaderBytes) {
+		return 0, ErrNeedMore
+	}
 	return p.parseHead(buf, nil, h)
 }
 
@@ -96,7 +102,7 @@ func (p *Parser) parseHead(buf []byte, req *RequestHead, resp *ResponseHead) (in
 	} else {
 		fs, st = &resp.FieldSection, &resp.scan
 	}
-	if len(buf) == 0 || st.inLine(buf, p.MaxHeaderBytes) {
+	if len(buf) == 0 {
 		return 0, ErrNeedMore
 	}
 	if st.moved(buf) {
@@ -158,21 +164,26 @@ func (st *scanState) moved(buf []byte) bool {
 // ErrNeedMore too.
 func (st *scanState) inLine(buf []byte, max int) bool {
 	s := st.search
+	if s <= st.next || s >= len(buf) || len(buf)-s > 8 || st.lines == 0 ||
+		st.base != &buf[0] || buf[s-1] == '\r' {
+		return false
+	}
 	if max == 0 {
 		max = DefaultMaxHeaderBytes
 	}
-	if st.lines == 0 || s <= st.next || s > len(buf) || len(buf)-s > 8 ||
-		st.base != &buf[0] || buf[s-1] == '\r' || max > 0 && len(buf) >= max {
+	if max > 0 && len(buf) >= max {
 		return false
 	}
 	done := st.tokenDone
 	for _, c := range buf[s:] {
 		switch {
-		case done && c != '\r' && c != '\n':
-		case !done && ascii.IsToken(c):
-		case !done && c == ':':
+		case done:
+			if c == '\r' || c == '\n' {
+				return false
+			}
+		case c == ':':
 			done = true
-		default:
+		case !ascii.IsToken(c):
 			return false
 		}
 	}
@@ -209,7 +220,7 @@ func window(buf []byte, max int) []byte {
 // tooLarge turns ErrNeedMore into ErrHeaderTooLarge when n bytes, at least
 // the limit max, did not hold the whole head.
 func tooLarge(err error, n, max int) error {
-	if err == ErrNeedMore && max >= 0 && n >= max {
+	if needMore(err) && max >= 0 && n >= max {
 		return fail(ErrHeaderTooLarge, max)
 	}
 	return err

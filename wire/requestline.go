@@ -29,7 +29,7 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 		return lineTooLong(b, pos, maxLine)
 	}
 	end, err := p.parseRequestLine(b, pos, h)
-	if err == ErrNeedMore {
+	if needMore(err) {
 		st.search = len(b)
 		st.tokenDone = h.Method != nil
 		return lineTooLong(b, pos, maxLine)

@@ -23,7 +23,7 @@ func (p *Parser) statusLine(b []byte, h *ResponseHead) error {
 		return ErrNeedMore
 	}
 	end, err := p.parseStatusLine(b, pos, h)
-	if err == ErrNeedMore {
+	if needMore(err) {
 		st.search = len(b)
 	}
 	if err != nil {
