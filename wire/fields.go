@@ -114,6 +114,9 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		}
 	}
 	i := colon + 1
+	if i < len(b) && b[i] == ' ' { // the usual single SP
+		i++
+	}
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 		i++
 	}
@@ -135,7 +138,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		return 0, 0, 0, i, 0, ErrFieldValue
 	}
 	v1 = i
-	for v1 > v0 && (b[v1-1] == ' ' || b[v1-1] == '\t') {
+	for v1 > v0 && (b[v1-1] == ' ' || b[v1-1] == '\t') { // rare: trailing OWS
 		v1--
 	}
 	return colon, v0, v1, i, id, 0

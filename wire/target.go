@@ -57,14 +57,15 @@ func validHost(v []byte, needPort bool) bool {
 		}
 		i = j + 1
 	} else {
-		for ; i < len(v) && v[i] != ':'; i++ {
-			c := v[i]
-			if ascii.Class[c]&ascii.Host == 0 {
-				return false
+		for i < len(v) {
+			if ascii.Class[v[i]]&ascii.Host != 0 {
+				i++
+				continue
 			}
-			if c == '%' && (i+2 >= len(v) || ascii.Class[v[i+1]]&ascii.Hex == 0 || ascii.Class[v[i+2]]&ascii.Hex == 0) {
-				return false
+			if v[i] != '%' || i+2 >= len(v) || ascii.Class[v[i+1]]&ascii.Class[v[i+2]]&ascii.Hex == 0 {
+				break
 			}
+			i += 3
 		}
 		if i == 0 {
 			return false

@@ -8,8 +8,9 @@ const (
 	// Token marks tchar (RFC 9110 §5.6.2): the bytes of methods, field
 	// names and transfer codings.
 	Token uint8 = 1 << iota
-	// Host marks the bytes of a reg-name (RFC 3986 §3.2.2): unreserved,
-	// sub-delims and "%" (the caller checks pct-encoding).
+	// Host marks the bytes of a reg-name (RFC 3986 §3.2.2) that stand
+	// for themselves: unreserved and sub-delims. "%" (pct-encoding) is
+	// not marked: the caller checks what follows it.
 	Host
 	// Digit marks 0-9.
 	Digit
@@ -29,7 +30,7 @@ const (
 	letters    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	unreserved = letters + digits + "-._~"
 	subDelims  = "!$&'()*+,;="
-	hostSet    = unreserved + subDelims + "%:"
+	hostSet    = unreserved + subDelims
 	hexSet     = digits + "ABCDEFabcdef"
 	lo, hi     = 0x0101010101010101, 0x8080808080808080
 )
