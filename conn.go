@@ -372,13 +372,13 @@ func (c *conn) recoverHandler() {
 // finishBody makes the connection ready for the next request: a body the
 // handler did not read is drained up to MaxDrainBytes, else the connection
 // is closed. A failed body read closes it too, and turns the response into
-// the error's status when it has not been sent.
+// the error's status (bodyErrorStatus) when it has not been sent.
 func (c *conn) finishBody() {
 	b := &c.body
 	if b.err != nil {
 		c.keepAlive = false
-		if k := wire.KindOf(b.err); k != 0 && !c.ctx.bw.started {
-			c.ctx.Response.setError(statusForError(b.err).code)
+		if !c.ctx.bw.started {
+			c.ctx.Response.setError(bodyErrorStatus(b.err))
 		}
 		return
 	}
@@ -388,6 +388,19 @@ func (c *conn) finishBody() {
 	if b.awaitingContinue() || !c.keepAlive || !b.drain(MaxDrainBytes) {
 		c.keepAlive = false
 	}
+}
+
+// bodyErrorStatus is the status answering a request whose body could not
+// be read: 408 after a read timeout (RFC 9110 §15.5.9), otherwise the
+// error table's, which gives 400 to a body cut short by the client
+// (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8) and 413 or 400
+// to the wire kinds. Whatever the handler set is replaced: it cannot have
+// answered a request it did not receive.
+func bodyErrorStatus(err error) int {
+	if isTimeout(err) {
+		return 408
+	}
+	return statusForError(err).code
 }
 
 // writeResponse encodes the response into the write buffer; it is flushed
