@@ -58,10 +58,11 @@ func noteConnection(fs *FieldSection, value []byte) {
 }
 
 // noteContentLength checks a Content-Length field (RFC 9112 §6.3 rule 5,
-// RFC 9110 §8.6): 1*DIGIT within int64. A list of identical values, or a
-// value identical to an earlier field line's, is collapsed to one; any
-// other difference, sign, space, empty element or overflow is
-// ErrContentLength.
+// RFC 9110 §8.6): 1*DIGIT within int64, at most 19 digits (so 20 or more,
+// even leading zeros, are refused). A list of elements with the same
+// value, or a value equal to an earlier field line's, is collapsed to
+// one; any other difference, sign, space, empty
+// element or overflow is ErrContentLength.
 func noteContentLength(fs *FieldSection, value []byte, off int) error {
 	for {
 		var elem []byte

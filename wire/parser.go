@@ -71,9 +71,19 @@ const maxEmptyLines = 2
 // be in a form its method allows (RFC 9112 §3.2, reported in h.Form) with
 // valid pct-encoding, no '#', no byte outside VCHAR.
 //
-// When complete, framing fields (ContentLength, Chunked, ...) are validated
-// per RFC 9112 §6.1 and §6.3 and Host per §3.2 (see checkRequest and
-// noteTransferEncoding for the exact rules); h's slices alias buf.
+// When complete, the framing fields are validated (RFC 9112 §6.1, §6.3)
+// and Host (§3.2); h's slices alias buf:
+//   - Content-Length is 1 to 19 DIGITs within int64; a list ("5, 5") or
+//     repeated field lines are accepted only when every element has the
+//     same value; anything else is ErrContentLength;
+//   - Transfer-Encoding is a list of bare tokens whose final coding must be
+//     chunked, appearing once (else ErrFraming); any other coding is
+//     ErrTransferCoding;
+//   - Content-Length together with Transfer-Encoding, and
+//     Transfer-Encoding in an HTTP/1.0 request, are ErrFraming;
+//   - an HTTP/1.1 request needs exactly one valid Host field (ErrHost); an
+//     empty one only with AllowEmptyHost and a target without authority.
+//
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 	if h.scan.inLine(buf, p.MaxHeaderBytes) {
@@ -84,7 +94,11 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 
 // ParseResponse is ParseRequest for a response head (status line and field
 // section), used by the client. MaxRequestLineBytes does not apply; Host
-// and Expect are not interpreted. See checkResponse for the framing rules.
+// and Expect are not interpreted. The framing rules are those of
+// ParseRequest, applied to the response: both Content-Length and
+// Transfer-Encoding is ErrFraming, although RFC 9112 §6.3 would let
+// chunked win, and a final coding other than chunked is
+// ErrTransferCoding rather than a body read until the connection closes.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
 	if h.scan.inLine(buf, p.MaxHeaderBytes) {
 		return 0, ErrNeedMore
