@@ -8,9 +8,11 @@ import (
 )
 
 // Request is a received HTTP/1.1 request (or, on the client side, one being
-// built). Every slice returned by its methods aliases the connection's read
-// buffer and is valid until the handler returns: copy it to keep it. The
-// slices must not be modified.
+// built). On the server side every slice returned by its methods aliases
+// the connection's read buffer and is valid until the handler returns: copy
+// it to keep it. On a request built for a client, the slices alias the
+// Request's own storage and are valid until its next setter call or
+// Reset. The slices must not be modified.
 type Request struct {
 	// Header is the received field section; Header.Raw returns its bytes.
 	Header Header

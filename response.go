@@ -78,7 +78,9 @@ func (r *Response) WriteString(s string) (int, error) {
 }
 
 // Body returns the buffered body (on the client side: the received body).
-// It aliases the Response's storage.
+// It aliases the Response's storage: valid until the Response is reset or
+// reused (for a Ctx's Response, until the handler returns), and must not
+// be modified.
 func (r *Response) Body() []byte { return r.body }
 
 // Reset clears the response for reuse, keeping its storage.

@@ -79,7 +79,9 @@ type Server struct {
 
 	// ReadTimeout bounds the time to read a request body, from the end of
 	// its head. Zero or negative means no limit. A body read past it fails
-	// and the connection is closed.
+	// (a timeout error from Body or BodyReader); unless the response has
+	// started, the server answers 408 (RFC 9110 §15.5.9), and it closes the
+	// connection.
 	ReadTimeout time.Duration
 
 	// WriteTimeout bounds each write of response bytes to the connection.

@@ -73,7 +73,7 @@ var (
 
 	// ErrNotMultipart: a Content-Type that is not multipart/form-data with
 	// a valid boundary parameter (RFC 7578 §4.1, RFC 2046 §5.1.1). → 415
-	// or 400.
+	// (see ErrorStatus).
 	ErrNotMultipart = errors.New("brisk: not multipart/form-data with a boundary")
 
 	// ErrMultipartParts: a multipart body with more parts than
