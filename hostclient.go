@@ -19,6 +19,13 @@ import (
 // directly to pin requests to an address (the request's Host is still
 // sent). Set the fields before the first request. A HostClient is safe
 // for concurrent use.
+//
+// A connection goes back to the pool only after a complete response that
+// allows keep-alive (RFC 9112 §9.3) and that ended exactly at the end of
+// the bytes received: bytes left over after it (a body on a 204 or 304,
+// garbage after the body) leave the connection's state unknown, so it is
+// closed. Bytes that arrive only once the connection is idle are seen by
+// the next request on it, as a malformed response.
 type HostClient struct {
 	ClientConfig
 
