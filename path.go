@@ -6,11 +6,19 @@ package brisk
 // allocate when dst has room for len(rawPath)+1 bytes; the result never
 // aliases rawPath, which is left unchanged.
 //
+// Octets that would change the path's structure or that no resource name
+// needs stay percent-encoded, in uppercase: "%2F" ("/"), "%5C" ("\"),
+// "%25" ("%") and the control characters %x00-1F and %x7F (NUL, CR, LF,
+// ...). So "/a%2Fb" is one segment "a%2Fb", and a "%" in the result always
+// starts such an escape: the result is unambiguous and must not be decoded
+// again. This follows RFC 3986 §6.2.2.2, which allows decoding only octets
+// whose meaning does not change, and keeps brisk's view of the path equal
+// to that of a proxy that normalizes the same way.
+//
 // The result always starts with "/" and can never name anything above the
 // root:
-//   - rawPath is decoded first and normalized afterwards, so every byte
-//     sequence that decodes to a dot-segment or a "/" is treated as one:
-//     "%2e%2e", ".%2E", "..%2f" and "%2F" all act like their decoded form;
+//   - escapes of unreserved characters are decoded before dot-segments are
+//     removed, so "%2e%2e" and ".%2E" act like "..";
 //   - dot-segments are removed (RFC 3986 §5.2.4): "." disappears, ".."
 //     removes the previous segment and, at the root, is dropped, so
 //     "/../../etc/passwd" yields "/etc/passwd";
@@ -18,16 +26,12 @@ package brisk
 //   - a trailing "/" is kept ("/a/" stays "/a/"), and a path ending in a
 //     dot-segment ends in "/" ("/a/b/.." yields "/a/").
 //
-// Decoding happens exactly once: "%252e%252e" yields "/%2e%2e", a plain
-// segment name. Callers must not decode the result again.
-//
 // An empty rawPath yields "/" (RFC 9112 §3.2.2). Errors, with dst returned
 // unextended:
 //   - ErrPathStart when a non-empty rawPath does not start with "/";
 //   - ErrPathEscape for "%" not followed by two hex digits ("%zz", "%4");
-//   - ErrPathByte when rawPath holds, raw or decoded, a control character
-//     (%x00-1F, %x7F: NUL, CR, LF, ...) or a backslash ("\", "%5C"), which
-//     no resource name needs and which file systems or logs may interpret.
+//   - ErrPathByte when rawPath holds a raw (unencoded) control character
+//     or backslash, which are not valid in a request-target at all.
 //
 // Other bytes, including decoded non-ASCII ones, are kept; validating the
 // raw target's grammar is the request-line parser's job (RFC 9112 §3.2).
@@ -56,7 +60,12 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 			if !ok {
 				return dst, ErrPathEscape
 			}
-			c, i = b, i+2
+			i += 2
+			if keepEncoded(b) {
+				out = append(out, '%', upperHex[b>>4], upperHex[b&15])
+				continue
+			}
+			c = b
 		}
 		switch {
 		case c == '/':
@@ -70,6 +79,14 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 	}
 	return endSegment(out, root, seg, false), nil
 }
+
+// keepEncoded reports whether the octet b, when percent-encoded in a path,
+// stays encoded in DecodePath's result.
+func keepEncoded(b byte) bool {
+	return b == '/' || b == '\\' || b == '%' || isCTL(b)
+}
+
+const upperHex = "0123456789ABCDEF"
 
 // cleanPath reports whether DecodePath would return p unchanged: p is
 // empty or starts with "/", holds no byte DecodePath decodes or refuses

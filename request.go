@@ -46,7 +46,9 @@ func (r *Request) Target() []byte { return r.head.Target }
 // Path returns the request path, percent-decoded and normalized by
 // DecodePath: it starts with "/", holds no dot-segment and no repeated
 // "/", and cannot climb above the root (RFC 3986 §5.2.4, §6.2.2). "/a/%2e%2e/b"
-// gives "/b". It is "*" in asterisk-form and empty in authority-form.
+// gives "/b". Escapes of "/", "\", "%" and control characters stay
+// encoded ("/a%2Fb" is one segment); see DecodePath. It is "*" in
+// asterisk-form and empty in authority-form.
 //
 // The server computes it once per request, before the handler runs, and
 // answers a path that does not decode (ErrPathEscape, ErrPathByte) with 400

@@ -28,8 +28,9 @@ var (
 	// digits (RFC 3986 §2.1). → 400.
 	ErrPathEscape = errors.New("brisk: invalid percent-encoding in path")
 
-	// ErrPathByte: the path holds, raw or percent-encoded, a control
-	// character (including NUL) or a backslash. → 400.
+	// ErrPathByte: the path holds a raw (unencoded) control character or
+	// backslash; percent-encoded ones are valid and stay encoded (see
+	// DecodePath). → 400.
 	ErrPathByte = errors.New("brisk: forbidden byte in path")
 
 	// ErrPathStart: a non-empty path that does not start with "/"
