@@ -59,19 +59,20 @@ func noteConnection(fs *FieldSection, value []byte) {
 
 // noteContentLength checks a Content-Length field (RFC 9112 §6.3 rule 5,
 // RFC 9110 §8.6): 1*DIGIT within int64, at most 19 digits (so 20 or more,
-// even leading zeros, are refused). A list of elements with the same
-// value, or a value equal to an earlier field line's, is collapsed to
-// one; any other difference, sign, space, empty
+// even leading zeros, are refused). A list of byte-identical elements, or
+// a value byte-identical to an earlier field line's, is collapsed to one
+// (RFC 9110 §8.6 allows this for identical values); any other difference
+// (even "05" after "5", which net/http also refuses), sign, space, empty
 // element or overflow is ErrContentLength.
 func noteContentLength(fs *FieldSection, value []byte, off int) error {
 	for {
 		var elem []byte
 		elem, value = nextElement(value)
 		n, ok := parseDecimal(elem)
-		if !ok || fs.ContentLength >= 0 && n != fs.ContentLength {
+		if !ok || fs.ContentLength >= 0 && string(elem) != string(fs.contentLengthText) {
 			return fail(ErrContentLength, off)
 		}
-		fs.ContentLength = n
+		fs.ContentLength, fs.contentLengthText = n, elem
 		if value == nil {
 			return nil
 		}

@@ -47,6 +47,10 @@ type FieldSection struct {
 	// ContentLength is the validated Content-Length, or -1 when absent.
 	ContentLength int64
 
+	// contentLengthText is the first Content-Length element as received;
+	// repeats must match it byte for byte.
+	contentLengthText []byte
+
 	// Chunked reports a Transfer-Encoding whose final coding is chunked.
 	Chunked bool
 

@@ -112,6 +112,8 @@ var rejectRequests = []struct {
 
 	// Content-Length (RFC 9112 §6.3).
 	{"cl_repeated_differ", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", ErrContentLength, Parser{}},
+	{"cl_repeated_same_value_other_bytes", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nContent-Length: 05\r\n\r\nhello", ErrContentLength, Parser{}},
+	{"cl_list_same_value_other_bytes", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 05, 5\r\n\r\nhello", ErrContentLength, Parser{}},
 	{"cl_list_differ", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5, 6\r\n\r\nhello!", ErrContentLength, Parser{}},
 	{"cl_list_empty_element", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5,\r\n\r\nhello", ErrContentLength, Parser{}},
 	{"cl_plus", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: +5\r\n\r\nhello", ErrContentLength, Parser{}},
