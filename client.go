@@ -184,7 +184,8 @@ type hostTable struct {
 // Do sends req and reads the whole response into resp, within Timeout.
 // resp is reset first; on return its header fields and body are owned by
 // resp (not by the connection) and valid until resp is reused. It
-// returns nil for any complete response, whatever its status code.
+// returns nil for any complete response, whatever its status code. After
+// an error, resp.StatusCode() is 0 unless a response head was received.
 func (c *Client) Do(req *Request, resp *Response) error {
 	return c.do(context.Background(), req, resp, time.Time{}, false)
 }
@@ -216,6 +217,7 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // Redirects are not followed. The body is not limited by
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
+	resp.resetReceived()
 	t, err := req.clientTarget()
 	if err != nil {
 		return nil, err
@@ -238,6 +240,7 @@ func (c *Client) CloseIdleConnections() {
 // do runs one exchange per redirect followed. explicit reports that
 // deadline was given (else Timeout applies).
 func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
+	resp.resetReceived()
 	for redirects := 0; ; redirects++ {
 		t, err := req.clientTarget()
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // MaxInterimResponses 1xx interim responses (101 Switching Protocols is
 // final), and prepares the body read.
 func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
-	resp.Reset()
+	resp.resetReceived()
 	for interim := 0; ; interim++ {
 		if err := cc.readHead(); err != nil {
 			return err
@@ -229,6 +229,13 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 			return 0, err
 		}
 	}
+}
+
+// resetReceived resets r as a client-side response: until a head is
+// received its StatusCode is 0, not the server's default 200.
+func (r *Response) resetReceived() {
+	r.Reset()
+	r.client = true
 }
 
 // setReceivedHead makes r the response of head h: status code, reason

@@ -83,6 +83,7 @@ func (hc *HostClient) DoContext(ctx context.Context, req *Request, resp *Respons
 // DoStream sends req and returns the response body as a stream; see
 // Client.DoStream.
 func (hc *HostClient) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
+	resp.resetReceived()
 	t, err := hc.target(req)
 	if err != nil {
 		return nil, err
@@ -152,6 +153,7 @@ func (hc *HostClient) target(req *Request) (target, error) {
 
 // doFollow is Do with the redirects that stay on hc's host.
 func (hc *HostClient) doFollow(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
+	resp.resetReceived()
 	for redirects := 0; ; redirects++ {
 		t, err := hc.target(req)
 		if err != nil {

@@ -18,6 +18,13 @@ package brisk
 //
 // Responses to HEAD carry no body but the Content-Length the body would
 // have; 1xx, 204 and 304 responses carry neither (RFC 9110 §6.4.1).
+//
+// On the client side, a Response passed to Client or HostClient (Do,
+// DoTimeout, DoDeadline, DoContext, DoStream) is reset when the call
+// starts and holds what was received: StatusCode is 0 until a response
+// head arrives, so after a call that failed before the head (dial error,
+// timeout, connection closed, malformed head) it is 0; after a failure
+// later (a broken body), it is the status code received.
 type Response struct {
 	// Header holds the response fields, in the order they are sent.
 	Header Header
@@ -27,6 +34,7 @@ type Response struct {
 	Trailer Header
 
 	status int
+	client bool // client side: no 200 default; kept by Reset
 	reason []byte
 	body   []byte
 	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
@@ -36,9 +44,10 @@ type Response struct {
 // next request; larger ones are released.
 const maxKeptBody = 64 << 10
 
-// StatusCode returns the status code, 200 unless set.
+// StatusCode returns the status code, 200 unless set. On the client side
+// it is the status code received, 0 when no response head was received.
 func (r *Response) StatusCode() int {
-	if r.status == 0 {
+	if r.status == 0 && !r.client {
 		return 200
 	}
 	return r.status
