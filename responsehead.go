@@ -153,10 +153,20 @@ func (r *Response) validate(fs *fieldScan) string {
 	return ""
 }
 
-// planBuffered decides the head of a buffered response.
+// planBuffered decides the head of a buffered response. A 2xx response
+// to CONNECT switches the connection to a tunnel (RFC 9110 §9.3.6): it
+// carries neither Content-Length nor Transfer-Encoding, and since brisk
+// implements no tunnel, its body (if any) is delimited by closing the
+// connection and nothing after it is parsed as HTTP.
 func (c *conn) planBuffered(r *Response, fs fieldScan) headPlan {
 	p := headPlan{status: r.StatusCode(), scan: fs, framing: bodyLength, length: int64(len(r.body))}
 	switch {
+	case c.isConnect && p.status >= 200 && p.status < 300:
+		c.keepAlive = false
+		p.framing = bodyClose
+		if p.status == 204 {
+			p.framing = bodyNone
+		}
 	case p.status < 200 || p.status == 204 || p.status == 304:
 		p.framing = bodyNone
 	case c.isHead:

@@ -16,6 +16,12 @@ import (
 // HANDLER RETURNS: the server then reuses them for the next request. Do not
 // retain c or any slice obtained from it, and do not use c from another
 // goroutine after returning; copy what you need to keep.
+//
+// brisk implements no tunnel: a 2xx response to CONNECT is sent without
+// Content-Length or Transfer-Encoding (RFC 9110 §9.3.6), its body (if any)
+// is delimited by closing the connection, and nothing the client sends
+// after the request is parsed. Answer CONNECT with a non-2xx status (e.g.
+// 405) to keep the connection.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
