@@ -12,7 +12,10 @@ import (
 	"github.com/brisk-http/brisk/internal/echo"
 )
 
-var runFilter = flag.String("conformance.run", "", "only run corpus cases whose id matches this regular expression")
+var (
+	runFilter = flag.String("conformance.run", "", "only run corpus cases whose id matches this regular expression")
+	probeAddr = flag.String("conformance.addr", "", "run the corpus against this server (e.g. `brisk serve -echo`) instead of an in-process one")
+)
 
 // skip lists corpus cases believed wrong, by id, with the RFC reasoning.
 // They still run and their result is logged, but a failure does not fail
@@ -31,7 +34,10 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases = selectCases(t, cases)
-	addr := startEchoServer(t)
+	addr := *probeAddr
+	if addr == "" {
+		addr = startEchoServer(t)
+	}
 	for _, split := range []bool{false, true} {
 		name := map[bool]string{false: "whole", true: "split"}[split]
 		t.Run(name, func(t *testing.T) {
