@@ -12,7 +12,10 @@ import (
 
 // WriteText writes the human-readable report: a latency table with
 // percentile columns, a throughput table over the per-second samples,
-// totals, errors by kind and responses by status class.
+// totals, errors by kind and responses by status class. The throughput
+// table's Min, p50, Max and Avg are those of the samples (whole seconds
+// only), so Min ≤ Avg ≤ Max; a run shorter than a second has no sample,
+// and its Avg is the overall rate (RequestsPerSecond, BytesPerSecond).
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	mode := "closed loop"
@@ -32,8 +35,8 @@ func (r *Result) WriteText(w io.Writer) error {
 	reqs, bytes := r.sampleStats()
 	writeTable(&b, [][]string{
 		{"Stat", "Min", "p50", "Max", "Avg"},
-		{"Req/Sec", reqs[0], reqs[1], reqs[2], formatCount(r.RequestsPerSecond())},
-		{"Bytes/Sec", bytes[0], bytes[1], bytes[2], formatBytes(r.BytesPerSecond())},
+		append([]string{"Req/Sec"}, reqs[:]...),
+		append([]string{"Bytes/Sec"}, bytes[:]...),
 	})
 	fmt.Fprintf(&b, "\n%s requests in %.2fs, %s read\n", formatCount(float64(r.Requests)), r.Elapsed.Seconds(), formatBytes(float64(r.Bytes)))
 	fmt.Fprintf(&b, "errors: %d", r.ErrorCount())
@@ -51,16 +54,22 @@ func (r *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// sampleStats returns min, median and max of the per-second samples,
-// formatted, for requests and bytes; "-" when the run lasted under a second.
-func (r *Result) sampleStats() (reqs, bytes [3]string) {
+// sampleStats returns min, median, max and mean of the per-second
+// samples, formatted, for requests and bytes. A run that lasted under a
+// second has no sample: "-" for the first three, the overall rate for the
+// mean.
+func (r *Result) sampleStats() (reqs, bytes [4]string) {
 	if len(r.Samples) == 0 {
-		return [3]string{"-", "-", "-"}, [3]string{"-", "-", "-"}
+		return [4]string{"-", "-", "-", formatCount(r.RequestsPerSecond())},
+			[4]string{"-", "-", "-", formatBytes(r.BytesPerSecond())}
 	}
 	rs := make([]int64, len(r.Samples))
 	bs := make([]int64, len(r.Samples))
+	var rsum, bsum float64
 	for i, s := range r.Samples {
 		rs[i], bs[i] = s.Requests, s.Bytes
+		rsum += float64(s.Requests)
+		bsum += float64(s.Bytes)
 	}
 	slices.Sort(rs)
 	slices.Sort(bs)
@@ -69,6 +78,8 @@ func (r *Result) sampleStats() (reqs, bytes [3]string) {
 		reqs[i] = formatCount(float64(rs[j]))
 		bytes[i] = formatBytes(float64(bs[j]))
 	}
+	n := float64(len(r.Samples))
+	reqs[3], bytes[3] = formatCount(rsum/n), formatBytes(bsum/n)
 	return reqs, bytes
 }
 

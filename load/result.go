@@ -36,7 +36,8 @@ type Result struct {
 	// response's last byte was read.
 	Latency *hdrhistogram.Histogram
 
-	// Samples are the responses and bytes of each whole second of the run.
+	// Samples are the responses and bytes of each whole second of the run,
+	// counted from its start; the last partial second is in no sample.
 	Samples []Sample
 }
 
@@ -46,7 +47,9 @@ type Sample struct {
 	Bytes    int64 `json:"bytes"`    // bytes read
 }
 
-// RequestsPerSecond is Requests divided by Elapsed.
+// RequestsPerSecond is Requests divided by Elapsed. Elapsed includes the
+// connection ramp-up and the end of the run, so this may fall outside the
+// range of the per-second Samples.
 func (r *Result) RequestsPerSecond() float64 { return perSecond(r.Requests, r.Elapsed) }
 
 // BytesPerSecond is Bytes divided by Elapsed.
