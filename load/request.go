@@ -16,11 +16,7 @@ func encodeRequest(method string, u *url.URL, c Config) (req []byte, keepAlive b
 	if !ascii.IsTokenString([]byte(method)) {
 		return nil, false, ErrMethod
 	}
-	req = wire.AppendRequestLine(req, method, u.RequestURI())
-	if c.HTTP10 {
-		// The encoder writes HTTP/1.1; "HTTP/1.1\r\n" ends the line.
-		req[len(req)-3] = '0'
-	}
+	req = appendRequestLine(req, method, u.RequestURI(), c.HTTP10)
 	hasHost := false
 	fields := make([]byte, 0, 64)
 	for _, line := range c.Header {
@@ -50,6 +46,20 @@ func encodeRequest(method string, u *url.URL, c Config) (req []byte, keepAlive b
 	}
 	req = append(req, "\r\n"...)
 	return append(req, c.Body...), keepAlive, nil
+}
+
+// appendRequestLine appends the request line "method SP request-target
+// SP HTTP-version CRLF" (RFC 9112 §3), with version HTTP/1.0 when http10,
+// else HTTP/1.1. method must be a token and target a request-target.
+func appendRequestLine(dst []byte, method, target string, http10 bool) []byte {
+	version := " HTTP/1.1\r\n"
+	if http10 {
+		version = " HTTP/1.0\r\n"
+	}
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, target...)
+	return append(dst, version...)
 }
 
 // splitHeaderLine splits "Name: value" and checks the name is a token and
