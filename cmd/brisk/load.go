@@ -32,10 +32,10 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	var headers headerFlags
 	var bodyFile string
 	var asJSON bool
-	fs.IntVar(&c.Connections, "c", load.DefaultConnections, "number of concurrent `connections`")
+	fs.IntVar(&c.Connections, "c", load.DefaultConnections, "number of concurrent `connections`, at least 1")
 	fs.DurationVar(&c.Duration, "d", 0, "run for this `duration` (default 10s unless -n is set)")
 	fs.Int64Var(&c.Requests, "n", 0, "stop after this many `requests` in total (0: no limit)")
-	fs.IntVar(&c.Pipeline, "p", 1, "pipelining `depth`: requests in flight per connection")
+	fs.IntVar(&c.Pipeline, "p", 1, "pipelining `depth`: requests in flight per connection, at least 1")
 	fs.StringVar(&c.Method, "m", load.DefaultMethod, "request `method`")
 	fs.Var(&headers, "H", "add a header `\"Name: value\"` (repeatable)")
 	body := fs.String("body", "", "request body `text`")
@@ -58,6 +58,12 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "brisk load: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	// The library reads zero as its default; on the command line a zero
+	// is a mistake, not a request for the default.
+	if c.Connections < 1 || c.Pipeline < 1 {
+		fmt.Fprintf(stderr, "brisk load: -c and -p must be at least 1 (got -c %d, -p %d)\n", c.Connections, c.Pipeline)
 		return exitUsage
 	}
 	c.Header = headers
