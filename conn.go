@@ -49,6 +49,7 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
+	discard   [lingerScratch]byte // input discarded by lingerClose
 }
 
 func newConn(s *Server) *conn {
@@ -100,10 +101,21 @@ func (c *conn) serveOne() bool {
 	}
 	c.writeResponse()
 	if !c.keepAlive || c.werr != nil {
-		c.flush()
+		c.closeAfterResponse()
 		return false
 	}
 	return true
+}
+
+// closeAfterResponse sends the last response before serve closes the
+// connection, lingering (lingerClose) when the client may still be
+// sending.
+func (c *conn) closeAfterResponse() {
+	if c.clientMaySend() {
+		c.lingerClose()
+	} else {
+		c.flush()
+	}
 }
 
 // readHead waits for a request and parses its head into c.ctx.Request.
@@ -282,7 +294,7 @@ func (c *conn) rejectHead(err error) {
 	c.ctx.Response.setError(statusForError(err).code)
 	c.keepAlive = false
 	c.writeResponse()
-	c.flush()
+	c.lingerClose() // the rest of the request may be on its way
 }
 
 // rejectBusy answers a connection beyond MaxConns with 503 and closes it,
