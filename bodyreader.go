@@ -43,7 +43,7 @@ func (b *bodyReader) reset(h *wire.RequestHead) {
 		b.remaining = h.ContentLength
 	case wire.FramingChunked:
 		b.dec.Reset()
-		b.dec.MaxTrailerBytes = b.c.lim.maxHeader
+		b.dec.MaxTrailerBytes = b.c.lim.maxHeader // documented on Server.MaxHeaderBytes
 		b.dec.Trailers = b.c.srv.pools.trailerStorage(b.c.rbuf)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // zero. Every one is documented on its Server field.
 const (
 	DefaultMaxRequestLineBytes = wire.DefaultMaxRequestLineBytes // 8 KiB
-	DefaultMaxHeaderBytes      = wire.DefaultMaxHeaderBytes      // 64 KiB
+	DefaultMaxHeaderBytes      = wire.DefaultMaxHeaderBytes      // 64 KiB; also the trailer section's limit
 	DefaultMaxFields           = 128
 	DefaultMaxBodyBytes        = 4 << 20 // 4 MiB
 	DefaultReadBufferSize      = 4 << 10 // 4 KiB

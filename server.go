@@ -48,7 +48,12 @@ type Server struct {
 	// section and final CRLF), in bytes. Zero or negative means
 	// DefaultMaxHeaderBytes (64 KiB). A larger one is answered 431 and the
 	// connection is closed. It is independent of ReadBufferSize: the read
-	// buffer grows up to this size for a large head.
+	// buffer grows up to this size for a large head. It also bounds the
+	// trailer section of a chunked request body (RFC 9112 §7.1.2): its
+	// field lines and final CRLF, in bytes (the server does not use the
+	// wire package's 8 KiB default). A larger one fails the body read with
+	// wire.ErrTrailerTooLarge, is answered 431 unless the response has
+	// started, and closes the connection.
 	MaxHeaderBytes int
 
 	// MaxFields is the largest number of field lines in a request head or
