@@ -43,30 +43,41 @@ var commonNames = []struct {
 // the colon: common names of up to 8*maxNameWords-1 bytes are recognised.
 const maxNameWords = 3
 
-// maxSameLength is the most commonNames of one length.
-const maxSameLength = 6
-
-// knownName is a common name as the words fieldName compares: the name
+// knownName is a common name as the words commonName compares: the name
 // in lower case loaded from offset 0 (its first bytes only, when shorter
 // than 8), from offset 8 when longer than 16 (else n-8) and from offset
-// n-8 when longer than 8 (else 0). A zero first word ends a list.
+// n-8 when longer than 8 (else 0), and its length. n == 0 marks a free
+// slot.
 type knownName struct {
 	first, mid, last uint64
+	n                uint8
 	id               fieldID
 }
 
-// knownNames holds the commonNames indexed by length. Read-only.
-var knownNames = func() (t [8 * maxNameWords][maxSameLength]knownName) {
+// nameSlotBits is log2 of the slots of knownNames; nameHashMul spreads the
+// common names over them without collision (knownNames checks).
+const (
+	nameSlotBits = 7
+	nameHashMul  = 0x9e3779b97f4a833f
+)
+
+// nameSlot returns the slot of knownNames for a name's first and last
+// words.
+func nameSlot(first, last uint64) uint64 {
+	return (first + last) * nameHashMul >> (64 - nameSlotBits)
+}
+
+// knownNames holds the commonNames by nameSlot. Read-only.
+var knownNames = func() (t [1 << nameSlotBits]knownName) {
 	for _, c := range commonNames {
 		var buf [8 * maxNameWords]byte
 		copy(buf[:], c.name)
 		first, mid, last := nameWords(buf[:], len(c.name))
-		for i := range t[len(c.name)] {
-			if k := &t[len(c.name)][i]; k.first == 0 {
-				*k = knownName{first, mid, last, c.id}
-				break
-			}
+		k := &t[nameSlot(first, last)]
+		if k.n != 0 {
+			panic("wire: field name hash collision: " + c.name)
 		}
+		*k = knownName{first, mid, last, uint8(len(c.name)), c.id}
 	}
 	return t
 }()
@@ -106,11 +117,9 @@ func nameMask(n int) uint64 {
 // only CTLs besides.
 func commonName(b []byte, n int) (fieldID, bool) {
 	first, mid, last := nameWords(b, n)
-	t := &knownNames[n]
-	for j := 0; j < len(t) && t[j].first != 0; j++ {
-		if c := &t[j]; first == c.first && mid == c.mid && last == c.last {
-			return c.id, true
-		}
+	c := &knownNames[nameSlot(first, last)]
+	if first == c.first && mid == c.mid && last == c.last && n == int(c.n) {
+		return c.id, true
 	}
 	return 0, false
 }

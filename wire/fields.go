@@ -25,8 +25,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 	}
 	fields := fs.Fields
 	for pos < len(b) {
-		line := b[pos:]
-		if c := line[0]; c == '\r' || c == '\n' {
+		if c := b[pos]; c == '\r' || c == '\n' {
 			end, err := p.crlf(b, pos)
 			if err == nil {
 				fs.Fields, fs.Raw = fields, b[st.fieldsAt:pos]
@@ -38,29 +37,40 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 			}
 			break
 		}
-		colon, v0, v1, stop, id, k := splitFieldLine(line)
-		if k != 0 {
-			if k == ErrNeedMore {
-				st.tokenDone = bytes.IndexByte(line, ':') >= 0
-				break
-			}
-			return 0, fail(k, pos+stop)
+		var colon, v0, v1, end int // offsets in b
+		var id fieldID
+		if !p.noLookAhead {
+			colon, v0, v1, end, id = quickLine(b, pos)
 		}
-		end := pos + stop + 2
-		if line[stop] == '\n' {
-			if !p.AllowBareLF {
-				return 0, fail(ErrLineEnding, pos+stop)
+		if end == 0 {
+			line := b[pos:]
+			var stop int
+			var k Kind
+			colon, v0, v1, stop, id, k = splitFieldLine(line)
+			if k != 0 {
+				if k == ErrNeedMore {
+					st.tokenDone = bytes.IndexByte(line, ':') >= 0
+					break
+				}
+				return 0, fail(k, pos+stop)
 			}
-			end--
+			end = pos + stop + 2
+			if line[stop] == '\n' {
+				if !p.AllowBareLF {
+					return 0, fail(ErrLineEnding, pos+stop)
+				}
+				end--
+			}
+			colon, v0, v1 = pos+colon, pos+v0, pos+v1
 		}
 		if len(fields) == cap(fields) {
 			return 0, fail(ErrTooManyFields, pos)
 		}
 		fields = fields[:len(fields)+1]
 		f := &fields[len(fields)-1]
-		f.Name, f.Value = line[:colon], line[v0:v1]
+		f.Name, f.Value = b[pos:colon], b[v0:v1]
 		if id != fieldOther {
-			if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
+			if err := p.note(fs, id, b[v0:v1], v0, minor, request); err != nil {
 				return 0, err
 			}
 		}
@@ -185,22 +195,36 @@ func (p *Parser) crlf(b []byte, i int) (int, error) {
 // (this includes CR and LF) or DEL; or len(b). It tests sixteen bytes at
 // a time, then eight, and checks the bytes ValueStop marks.
 func valueEnd(b []byte, i int) int {
-	s := b[i:]
 	for {
-		for len(s) >= 16 && ascii.ValueStop(binary.LittleEndian.Uint64(s))|ascii.ValueStop(binary.LittleEndian.Uint64(s[8:])) == 0 {
-			s = s[16:]
-		}
-		if len(s) >= 8 {
-			m := ascii.ValueStop(binary.LittleEndian.Uint64(s))
-			if m == 0 {
-				s = s[8:]
+		for i+16 <= len(b) {
+			w := b[i : i+16 : i+16]
+			m0 := ascii.ValueStop(binary.LittleEndian.Uint64(w))
+			m1 := ascii.ValueStop(binary.LittleEndian.Uint64(w[8:]))
+			if m0|m1 == 0 {
+				i += 16
 				continue
 			}
-			s = s[bits.TrailingZeros64(m)>>3:]
+			if m0 != 0 {
+				i += bits.TrailingZeros64(m0) >> 3
+			} else {
+				i += 8 + bits.TrailingZeros64(m1)>>3
+			}
+			break
 		}
-		if len(s) == 0 || ascii.Class[s[0]]&ascii.FieldVChar == 0 {
-			return len(b) - len(s)
+		if i+16 > len(b) && i+8 <= len(b) {
+			m := ascii.ValueStop(binary.LittleEndian.Uint64(b[i : i+8 : i+8]))
+			if m == 0 {
+				i += 8
+			} else {
+				i += bits.TrailingZeros64(m) >> 3
+			}
 		}
-		s = s[1:]
+		for i < len(b) && i+8 > len(b) && ascii.Class[b[i]]&ascii.FieldVChar != 0 {
+			i++
+		}
+		if i >= len(b) || ascii.Class[b[i]]&ascii.FieldVChar == 0 {
+			return i
+		}
+		i++
 	}
 }

@@ -45,6 +45,14 @@ func (p *Parser) noteHost(fs *FieldSection, value []byte, off int) error {
 // noteConnection sets the "close" and "keep-alive" options of a Connection
 // field, a comma-separated list of tokens (RFC 9110 §7.6.1).
 func noteConnection(fs *FieldSection, value []byte) {
+	switch { // the usual single option, without searching for commas
+	case len(value) == len("keep-alive") && ascii.EqualFoldLower(value, "keep-alive"):
+		fs.ConnectionKeepAlive = true
+		return
+	case len(value) == len("close") && ascii.EqualFoldLower(value, "close"):
+		fs.ConnectionClose = true
+		return
+	}
 	for value != nil {
 		var opt []byte
 		opt, value = nextElement(value)

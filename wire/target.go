@@ -57,12 +57,18 @@ func validHost(v []byte, needPort bool) bool {
 		}
 		i = j + 1
 	} else {
-		for i < len(v) {
-			if ascii.Class[v[i]]&ascii.Host != 0 {
-				i++
-				continue
+		for {
+			for i+4 <= len(v) {
+				w := v[i : i+4 : i+4]
+				if ascii.Class[w[0]]&ascii.Class[w[1]]&ascii.Class[w[2]]&ascii.Class[w[3]]&ascii.Host == 0 {
+					break
+				}
+				i += 4
 			}
-			if v[i] != '%' || i+2 >= len(v) || ascii.Class[v[i+1]]&ascii.Class[v[i+2]]&ascii.Hex == 0 {
+			for i < len(v) && ascii.Class[v[i]]&ascii.Host != 0 {
+				i++
+			}
+			if i == len(v) || v[i] != '%' || i+2 >= len(v) || ascii.Class[v[i+1]]&ascii.Class[v[i+2]]&ascii.Hex == 0 {
 				break
 			}
 			i += 3
