@@ -7,18 +7,25 @@ import (
 	"sync"
 )
 
-// InmemoryListener is a net.Listener whose connections are in-memory pipes
-// (net.Pipe), for testing handlers without sockets:
+// InmemoryListener is a net.Listener whose connections are in-memory
+// pipes, for testing handlers and clients without sockets:
 //
 //	ln := brisk.NewInmemoryListener()
 //	go srv.Serve(ln)
 //	conn, _ := ln.Dial() // the client end; write requests, read responses
 //
-// Each pipe is synchronous and unbuffered: a write blocks until the other
-// end reads it. A client that pipelines more requests than the server's
-// read buffer holds must read responses concurrently. Deadlines work as on
-// sockets. Connections are not syscall.Conn, so idle ones keep their
-// buffers.
+// Each connection buffers up to 64 KiB in each direction: a Write returns
+// once its bytes are buffered and blocks only while the buffer is full, so
+// a client may write several pipelined requests before reading the
+// responses, as long as the responses it has not read fit in 64 KiB.
+// After one end closes, the other reads what was written, then io.EOF,
+// and its writes fail with io.ErrClosedPipe; I/O on a closed end fails
+// with net.ErrClosed. Deadlines work as on sockets: an expired one fails
+// I/O with an error satisfying errors.Is(err, os.ErrDeadlineExceeded)
+// whose Timeout method reports true. Errors other than io.EOF are
+// *net.OpError. Connections are neither syscall.Conn nor half-closable
+// (no CloseWrite), so idle ones keep their buffers and the server closes
+// them without lingering.
 type InmemoryListener struct {
 	conns  chan net.Conn
 	done   chan struct{}
@@ -33,7 +40,8 @@ func NewInmemoryListener() *InmemoryListener {
 	return &InmemoryListener{conns: make(chan net.Conn), done: make(chan struct{})}
 }
 
-// Accept waits for and returns the server end of the next dialled pipe.
+// Accept waits for and returns the server end of the next dialled
+// connection.
 func (l *InmemoryListener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
@@ -61,7 +69,7 @@ func (l *InmemoryListener) Dial() (net.Conn, error) {
 // DialContext is Dial with a context; network and addr are ignored, so it
 // fits net/http.Transport.DialContext.
 func (l *InmemoryListener) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	client, server := net.Pipe()
+	client, server := newPipe()
 	select {
 	case l.conns <- server:
 		return client, nil
