@@ -121,8 +121,8 @@ func TestInmemoryDeadlines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+"_future", func(t *testing.T) {
 			c, _ := dialPair(t)
-			tt.set(c, time.Now().Add(30*time.Millisecond))
 			start := time.Now()
+			tt.set(c, start.Add(30*time.Millisecond))
 			assertTimeout(t, tt.op(c))
 			if d := time.Since(start); d < 25*time.Millisecond {
 				t.Errorf("timed out after %v, before the deadline", d)
