@@ -37,40 +37,39 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 			}
 			break
 		}
-		var colon, v0, v1, end int // offsets in b
-		var id fieldID
 		if !p.noLookAhead {
-			colon, v0, v1, end, id = quickLine(b, pos)
+			var err error
+			if pos, fields, err = p.quickFields(b, pos, fields, fs, minor, request); err != nil {
+				return 0, err
+			}
+			if pos < len(b) && (b[pos] == '\r' || b[pos] == '\n') {
+				continue
+			}
 		}
-		if end == 0 {
-			line := b[pos:]
-			var stop int
-			var k Kind
-			colon, v0, v1, stop, id, k = splitFieldLine(line)
-			if k != 0 {
-				if k == ErrNeedMore {
-					st.tokenDone = bytes.IndexByte(line, ':') >= 0
-					break
-				}
-				return 0, fail(k, pos+stop)
+		line := b[pos:]
+		colon, v0, v1, stop, id, k := splitFieldLine(line)
+		if k != 0 {
+			if k == ErrNeedMore {
+				st.tokenDone = bytes.IndexByte(line, ':') >= 0
+				break
 			}
-			end = pos + stop + 2
-			if line[stop] == '\n' {
-				if !p.AllowBareLF {
-					return 0, fail(ErrLineEnding, pos+stop)
-				}
-				end--
+			return 0, fail(k, pos+stop)
+		}
+		end := pos + stop + 2
+		if line[stop] == '\n' {
+			if !p.AllowBareLF {
+				return 0, fail(ErrLineEnding, pos+stop)
 			}
-			colon, v0, v1 = pos+colon, pos+v0, pos+v1
+			end--
 		}
 		if len(fields) == cap(fields) {
 			return 0, fail(ErrTooManyFields, pos)
 		}
 		fields = fields[:len(fields)+1]
 		f := &fields[len(fields)-1]
-		f.Name, f.Value = b[pos:colon], b[v0:v1]
+		f.Name, f.Value = line[:colon], line[v0:v1]
 		if id != fieldOther {
-			if err := p.note(fs, id, b[v0:v1], v0, minor, request); err != nil {
+			if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
 				return 0, err
 			}
 		}
@@ -188,43 +187,4 @@ func (p *Parser) crlf(b []byte, i int) (int, error) {
 		return 0, fail(ErrLineEnding, i)
 	}
 	return i + 2, nil
-}
-
-// valueEnd returns the offset of the first byte at or after b[i] that
-// cannot be part of a field value (RFC 9110 §5.5): a CTL other than HTAB
-// (this includes CR and LF) or DEL; or len(b). It tests sixteen bytes at
-// a time, then eight, and checks the bytes ValueStop marks.
-func valueEnd(b []byte, i int) int {
-	for {
-		for i+16 <= len(b) {
-			w := b[i : i+16 : i+16]
-			m0 := ascii.ValueStop(binary.LittleEndian.Uint64(w))
-			m1 := ascii.ValueStop(binary.LittleEndian.Uint64(w[8:]))
-			if m0|m1 == 0 {
-				i += 16
-				continue
-			}
-			if m0 != 0 {
-				i += bits.TrailingZeros64(m0) >> 3
-			} else {
-				i += 8 + bits.TrailingZeros64(m1)>>3
-			}
-			break
-		}
-		if i+16 > len(b) && i+8 <= len(b) {
-			m := ascii.ValueStop(binary.LittleEndian.Uint64(b[i : i+8 : i+8]))
-			if m == 0 {
-				i += 8
-			} else {
-				i += bits.TrailingZeros64(m) >> 3
-			}
-		}
-		for i < len(b) && i+8 > len(b) && ascii.Class[b[i]]&ascii.FieldVChar != 0 {
-			i++
-		}
-		if i >= len(b) || ascii.Class[b[i]]&ascii.FieldVChar == 0 {
-			return i
-		}
-		i++
-	}
 }

@@ -7,73 +7,100 @@ import (
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
-// quickLine parses the most common shape of field line at b[pos:] in one
-// pass: a name of 1 to 23 tchars, ":", at most one SP, a value that
-// neither starts nor ends with SP or HTAB, CRLF. It returns what
-// splitFieldLine would, as offsets in b (end after the CRLF), or
-// end == 0 when the line has another shape, is invalid or is not complete
-// in b: splitFieldLine then decides, so errors are reported in one place.
-func quickLine(b []byte, pos int) (colon, v0, v1, end int, id fieldID) {
-	if len(b)-pos < 24 {
-		return
-	}
-	w := b[pos : pos+24 : pos+24]
-	w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
-	n := 0
-	if m := ascii.Zero(w0 ^ ascii.Repeat(':')); m != 0 {
-		n = bits.TrailingZeros64(m) >> 3
-	} else if m := ascii.Zero(w1 ^ ascii.Repeat(':')); m != 0 {
-		n = 8 + bits.TrailingZeros64(m)>>3
-	} else if m := ascii.Zero(binary.LittleEndian.Uint64(w[16:]) ^ ascii.Repeat(':')); m != 0 {
-		n = 16 + bits.TrailingZeros64(m)>>3
-	}
-	if n == 0 {
-		return
-	}
-	// The name: a common one by its words (bit 0x20 set in every byte maps
-	// the two cases of a letter to the lower one, and only CTLs besides),
-	// else tchars checked one by one.
-	const fold = 0x2020202020202020
-	first, mid, last := (w0|fold)&nameMask(n), uint64(0), uint64(0)
-	switch {
-	case n > 16:
-		mid, last = w1|fold, binary.LittleEndian.Uint64(w[n-8:])|fold
-	case n > 8:
-		last = binary.LittleEndian.Uint64(w[n-8:]) | fold
-		mid = last
-	default:
-		mid, last = first, first
-	}
-	ctl := ascii.Less(w0, ' ') | ascii.Less(w1, ' ')
-	if n > 16 {
-		ctl |= ascii.Less(binary.LittleEndian.Uint64(w[16:]), ' ')
-	}
-	if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) && ctl&(1<<(8*n)-1) == 0 {
-		id = c.id
-	} else {
-		tok := ascii.Token
-		for _, c := range w[:n] {
-			tok &= ascii.Class[c]
+// quickFields parses field lines from b[pos:] while they have the most
+// common shape: a name of 1 to 31 tchars, ":", at most one SP, a value
+// that neither starts nor ends with SP or HTAB, CRLF. It appends them to
+// fields within its capacity, notes the interpreted ones in fs (as
+// fieldSection does) and returns the offset of the first line it did not
+// parse, for fieldSection: the end of the head, or a line that
+// splitFieldLine parses or rejects, so errors are reported in one place.
+// One loop with few live variables keeps the common line cheap.
+func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
+	for {
+		id := fieldOther
+		if len(b)-pos < 24 {
+			return pos, fields, nil
 		}
-		if tok == 0 {
-			return
+		w := b[pos : pos+24 : pos+24]
+		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
+		n := 0
+		if m := ascii.Zero(w0 ^ ascii.Repeat(':')); m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+		} else if m := ascii.Zero(w1 ^ ascii.Repeat(':')); m != 0 {
+			n = 8 + bits.TrailingZeros64(m)>>3
+		} else if m := ascii.Zero(binary.LittleEndian.Uint64(w[16:]) ^ ascii.Repeat(':')); m != 0 {
+			n = 16 + bits.TrailingZeros64(m)>>3
+		} else if len(b)-pos >= 32 {
+			if m := ascii.Zero(binary.LittleEndian.Uint64(b[pos+24:pos+32]) ^ ascii.Repeat(':')); m != 0 {
+				n = 24 + bits.TrailingZeros64(m)>>3
+			}
 		}
-		id = nameID(w[:n])
+		if n == 0 {
+			return pos, fields, nil
+		}
+		// The name: a common one by its words (bit 0x20 set in every byte maps
+		// the two cases of a letter to the lower one, and only CTLs besides),
+		// else tchars checked one by one.
+		const fold = 0x2020202020202020
+		first, mid, last := (w0|fold)&nameMask(n), uint64(0), uint64(0)
+		switch {
+		case n >= 8*maxNameWords:
+			first = 0 // no common name is that long
+		case n > 16:
+			mid, last = w1|fold, binary.LittleEndian.Uint64(w[n-8:])|fold
+		case n > 8:
+			last = binary.LittleEndian.Uint64(w[n-8:]) | fold
+			mid = last
+		default:
+			mid, last = first, first
+		}
+		// A CR in the name folds to '-': CTLs are checked apart.
+		ctl := ascii.Less(w0, ' ') & nameMask(n)
+		if n > 8 {
+			ctl |= ascii.Less(w1, ' ') & nameMask(n-8)
+		}
+		if n > 16 {
+			ctl |= ascii.Less(binary.LittleEndian.Uint64(w[16:]), ' ') & nameMask(n-16)
+		}
+		if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) && ctl == 0 {
+			id = c.id
+		} else {
+			tok := ascii.Token
+			name := b[pos : pos+n]
+			for _, c := range name {
+				tok &= ascii.Class[c]
+			}
+			if tok == 0 {
+				return pos, fields, nil
+			}
+			id = nameID(name)
+		}
+		i := pos + n + 1
+		if i < len(b) && b[i] == ' ' {
+			i++
+		}
+		if i >= len(b) || b[i] == ' ' || b[i] == '\t' {
+			return pos, fields, nil
+		}
+		start := i
+		i = valueEnd(b, i)
+		if i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
+			return pos, fields, nil
+		}
+		if i > start && (b[i-1] == ' ' || b[i-1] == '\t') {
+			return pos, fields, nil
+		}
+		if len(fields) == cap(fields) {
+			return pos, fields, nil
+		}
+		fields = fields[:len(fields)+1]
+		f := &fields[len(fields)-1]
+		f.Name, f.Value = b[pos:pos+n], b[start:i]
+		if id != fieldOther {
+			if err := p.note(fs, id, b[start:i], start, minor, request); err != nil {
+				return pos, fields, err
+			}
+		}
+		pos = i + 2
 	}
-	i := pos + n + 1
-	if i < len(b) && b[i] == ' ' {
-		i++
-	}
-	if i >= len(b) || b[i] == ' ' || b[i] == '\t' {
-		return 0, 0, 0, 0, 0
-	}
-	start := i
-	i = valueEnd(b, i)
-	if i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
-		return 0, 0, 0, 0, 0
-	}
-	if i > start && (b[i-1] == ' ' || b[i-1] == '\t') {
-		return 0, 0, 0, 0, 0
-	}
-	return pos + n, start, i, i + 2, id
 }

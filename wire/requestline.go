@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
@@ -186,6 +185,12 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 		return 0, at(b, i, k)
 	}
 	h.Target = b[t:i]
+	if !p.noLookAhead && b[t] == '/' && len(b)-i >= 11 &&
+		binary.LittleEndian.Uint64(b[i+1:i+9]) == wordHTTP11 && b[i+9] == '\r' && b[i+10] == '\n' &&
+		string(h.Method) != "CONNECT" {
+		h.Form, h.Minor = OriginForm, 1 // the usual origin-form HTTP/1.1 line
+		return i + 11, nil
+	}
 	form, ok := targetForm(h.Method, h.Target)
 	if !ok {
 		return 0, fail(ErrTarget, t)
@@ -207,24 +212,11 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 
 // targetEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII, a '%'
-// not followed by two hex digits), or len(b) when b ends first. It tests
-// eight bytes at a time.
+// not followed by two hex digits), or len(b) when b ends first.
+// targetStop finds the candidates sixteen or eight bytes at a time.
 func targetEnd(b []byte, i int) int {
 	for {
-		for i+8 <= len(b) {
-			m := ascii.TargetStop(binary.LittleEndian.Uint64(b[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(b) {
-			if c := b[i]; c <= ' ' || c >= 0x7f || c == '#' || c == '%' {
-				break
-			}
-			i++
-		}
+		i = targetStop(b, i)
 		if i == len(b) || b[i] != '%' {
 			return i
 		}

@@ -1,0 +1,20 @@
+//go:build amd64 && !purego
+
+package wire
+
+// valueEnd returns the offset of the first byte at or after b[i] that
+// cannot be part of a field value (RFC 9110 §5.5): a CTL other than HTAB
+// (this includes CR and LF) or DEL; or len(b), also when i >= len(b). It
+// tests sixteen bytes at a time with SSE2 (ctl_amd64.s); valueEndGeneric
+// is the same in Go.
+//
+//go:noescape
+func valueEnd(b []byte, i int) int
+
+// targetStop returns the offset of the first byte at or after b[i] that
+// stops a request-target scan (targetEnd): SP, a CTL, DEL or above, '#'
+// or '%'; or len(b), also when i >= len(b). It tests sixteen bytes at a
+// time with SSE2 (ctl_amd64.s); targetStopGeneric is the same in Go.
+//
+//go:noescape
+func targetStop(b []byte, i int) int
