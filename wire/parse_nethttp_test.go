@@ -55,6 +55,19 @@ var lenient = []struct {
 	}, "RFC 9110 §8.6: a list of identical Content-Length values may be collapsed to one"},
 }
 
+// hasObsFold reports whether a line of buf starts with SP or HTAB: brisk
+// rejects such a head (ErrObsFold), but when an earlier line is invalid on
+// its own until unfolded (e.g. "Content-Length:" then " 0", which
+// net/http joins) it reports that line's kind first.
+func hasObsFold(buf []byte) bool {
+	for i := 1; i < len(buf); i++ {
+		if buf[i-1] == '\n' && (buf[i] == ' ' || buf[i] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
 func readNetHTTP(buf []byte) (*http.Request, error) {
 	return http.ReadRequest(bufio.NewReader(bytes.NewReader(buf)))
 }
@@ -104,7 +117,7 @@ func FuzzDifferentialNetHTTP(f *testing.F) {
 		case err != nil && herr != nil:
 			return
 		case err != nil:
-			if _, ok := stricter[KindOf(err)]; !ok {
+			if _, ok := stricter[KindOf(err)]; !ok && !hasObsFold(data) {
 				t.Fatalf("brisk rejects (%v), net/http accepts %q", err, data)
 			}
 			return
