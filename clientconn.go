@@ -40,6 +40,7 @@ type clientConn struct {
 	keep      bool      // the connection may carry another exchange
 	retriable bool      // reused, and closed by the server before any response byte
 	interrupt func()    // cancels the exchange in progress (context.AfterFunc)
+	raw       rawIO     // write-then-wait path, when nc is a syscall.Conn
 }
 
 // aLongTimeAgo is a deadline in the past: setting it fails pending I/O.
@@ -57,6 +58,7 @@ func newClientConn(hc *HostClient, nc net.Conn) *clientConn {
 		lastUse: now,
 	}
 	cc.interrupt = func() { cc.nc.SetDeadline(aLongTimeAgo) }
+	cc.initRaw(nc)
 	return cc
 }
 
@@ -103,6 +105,7 @@ func (cc *clientConn) setDeadline(t time.Time) error {
 func (cc *clientConn) exchange(req *Request, resp *Response, t *target, stream bool) error {
 	cc.uses++
 	cc.sawByte, cc.keep, cc.retriable = false, false, false
+	cc.raw.out = nil
 	if err := cc.writeRequest(req, t); err != nil {
 		return err
 	}
@@ -124,6 +127,10 @@ func (cc *clientConn) writeRequest(req *Request, t *target) error {
 	}
 	cc.wbuf = b
 	cc.reqClose = plan.close
+	if bodyIn && cc.raw.rc != nil {
+		cc.raw.out = b // written by the first read (sendRead)
+		return nil
+	}
 	if err := cc.write(b); err != nil {
 		return err
 	}
@@ -143,6 +150,9 @@ func (cc *clientConn) write(p []byte) error {
 // read reads from the connection into p, noting that the response has
 // begun.
 func (cc *clientConn) read(p []byte) (int, error) {
+	if len(cc.raw.out) > 0 {
+		return cc.sendRead(p)
+	}
 	n, err := cc.nc.Read(p)
 	if n > 0 {
 		cc.sawByte = true
