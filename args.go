@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"iter"
 	"slices"
 )
@@ -37,14 +38,11 @@ type Args struct {
 // value raw[eq+1:end] (empty when eq == end: no "=").
 type argPair struct {
 	start, eq, end int
-	escaped        uint8 // escapedName | escapedValue
+	escaped        uint8 // escapedName or 0
 }
 
-// Bits of argPair.escaped: the name or the value holds "%" or "+".
-const (
-	escapedName uint8 = 1 << iota
-	escapedValue
-)
+// escapedName is argPair.escaped when the name holds "%" or "+".
+const escapedName uint8 = 1
 
 // argCursor walks the pairs of an Args in order.
 type argCursor struct {
@@ -78,33 +76,33 @@ func (a *Args) Has(name string) bool { return a.find(name) != nil }
 // it passes while there is room. The result is valid until the next call.
 func (a *Args) find(name string) *argPair {
 	for i := 0; i < a.n; i++ {
-		if a.nameIs(&a.pairs[i], name) {
-			return &a.pairs[i]
+		p := &a.pairs[i]
+		if p.eq-p.start == len(name) && p.escaped&escapedName == 0 && string(a.raw[p.start:p.eq]) == name ||
+			p.escaped&escapedName != 0 && formDecodedEqual(a.raw[p.start:p.eq], name) {
+			return p
 		}
 	}
 	off := 0
 	if a.n > 0 {
 		off = a.pairs[a.n-1].end + 1
 	}
-	for {
-		p, ok := scanArg(a.raw, off)
-		if !ok {
+	for a.n < len(a.pairs) {
+		p := &a.pairs[a.n]
+		if !scanArg(a.raw, off, p) {
 			return nil
 		}
-		off = p.end + 1
-		if a.n < len(a.pairs) {
-			a.pairs[a.n] = p
-			a.n++
-			if a.nameIs(&a.pairs[a.n-1], name) {
-				return &a.pairs[a.n-1]
-			}
-			continue
+		a.n++
+		if a.nameIs(p, name) {
+			return p
 		}
-		if a.nameIs(&p, name) {
-			a.spare = p
-			return &a.spare
+		off = p.end + 1
+	}
+	for p := &a.spare; scanArg(a.raw, off, p); off = p.end + 1 {
+		if a.nameIs(p, name) {
+			return p
 		}
 	}
+	return nil
 }
 
 // Values returns an iterator over the decoded values of all pairs named
@@ -152,8 +150,8 @@ func (a *Args) next(c *argCursor) (argPair, bool) {
 		c.i, c.off = c.i+1, p.end+1
 		return p, true
 	}
-	p, ok := scanArg(a.raw, c.off)
-	if !ok {
+	var p argPair
+	if !scanArg(a.raw, c.off, &p) {
 		return p, false
 	}
 	if c.i == a.n && a.n < len(a.pairs) {
@@ -165,49 +163,42 @@ func (a *Args) next(c *argCursor) (argPair, bool) {
 }
 
 // argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
-// at; all are below 64, so one shift tests a byte.
+// at in a name; all are below 64, so one shift tests a byte.
 const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 
-// scanArg finds the first non-empty pair of raw at or after off, in one
-// pass over its bytes.
-func scanArg(raw []byte, off int) (argPair, bool) {
+// scanArg finds the first non-empty pair of raw at or after off and stores
+// it in p, reporting false when there is none. It reads the name byte by
+// byte (names are short), noting escapes, and finds the end of the value
+// with bytes.IndexByte; whether the value holds escapes is left for value
+// to find out, as most values are never looked at.
+func scanArg(raw []byte, off int, p *argPair) bool {
 	for off < len(raw) && raw[off] == '&' {
 		off++
 	}
 	if off >= len(raw) {
-		return argPair{}, false
+		return false
 	}
-	p := argPair{start: off, eq: -1}
+	p.start, p.escaped = off, 0
 	i := off
 	for ; i < len(raw); i++ {
 		c := raw[i]
 		if c >= 64 || argSpecial>>c&1 == 0 {
 			continue
 		}
-		switch {
-		case c == '&':
-			goto end
-		case c != '=':
-			p.escaped |= escapedByte(p.eq < 0)
-		case p.eq < 0:
-			p.eq = i
+		if c == '&' {
+			break
 		}
+		if c == '=' {
+			p.eq, p.end = i, len(raw)
+			if j := bytes.IndexByte(raw[i+1:], '&'); j >= 0 {
+				p.end = i + 1 + j
+			}
+			return true
+		}
+		p.escaped = escapedName
 	}
-end:
-	p.end = i
-	if p.eq < 0 {
-		p.eq = i
-	}
-	return p, true
-}
-
-// escapedByte returns the argPair.escaped bit for an escape in the name
-// (inName) or the value.
-func escapedByte(inName bool) uint8 {
-	if inName {
-		return escapedName
-	}
-	return escapedValue
+	p.eq, p.end = i, i
+	return true
 }
 
 // nameIs reports whether the decoded name of p is name.
@@ -228,7 +219,8 @@ func (a *Args) value(p *argPair) []byte {
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
-	return a.decoded(a.raw[p.eq+1:p.end], p.escaped&escapedValue != 0)
+	v := a.raw[p.eq+1 : p.end]
+	return a.decoded(v, hasFormEscape(v))
 }
 
 // decoded returns raw itself when it holds no escape, else its decoded
@@ -243,6 +235,16 @@ func (a *Args) decoded(raw []byte, escaped bool) []byte {
 	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
+// hasFormEscape reports whether v holds "%" or "+".
+func hasFormEscape(v []byte) bool {
+	for _, c := range v {
+		if c == '%' || c == '+' {
+			return true
+		}
+	}
+	return false
+}
+
 // AppendFormDecoded appends src decoded as a component of an
 // application/x-www-form-urlencoded string (WHATWG URL Standard §5.1) to
 // dst and returns the extended slice: "+" becomes a space, "%XX" the byte
@@ -254,13 +256,12 @@ func AppendFormDecoded(dst, src []byte) []byte {
 	j := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		switch c {
-		case '+':
+		if c == '+' {
 			c = ' '
-		case '%':
-			if b, ok := unescapeAt(src, i); ok {
-				c = b
-				i += 2
+		} else if c == '%' && i+2 < len(src) {
+			// unhex gives -1 for a non-digit, so h|l < 0 if either is.
+			if h, l := unhex(src[i+1]), unhex(src[i+2]); h|l >= 0 {
+				c, i = byte(h<<4|l), i+2
 			}
 		}
 		out[j] = c
