@@ -31,6 +31,7 @@ type Args struct {
 	pairs [maxIndexedArgs]argPair // offsets of the first n pairs of raw
 	n     int
 	spare argPair // a pair found beyond the index, returned by find
+	plain int     // raw[:plain] holds no "%" or "+"; -1: not yet known
 	buf   []byte  // decoded names and values
 }
 
@@ -53,7 +54,7 @@ type argCursor struct {
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
 // never modifies. raw must stay unchanged while a is in use.
 func (a *Args) Reset(raw []byte) {
-	a.raw, a.n, a.buf = raw, 0, a.buf[:0]
+	a.raw, a.n, a.plain, a.buf = raw, 0, -1, a.buf[:0]
 }
 
 // Raw returns the bytes given to Reset.
@@ -75,6 +76,9 @@ func (a *Args) Has(name string) bool { return a.find(name) != nil }
 // indexed pairs, then scans on from the last of them, indexing the pairs
 // it passes while there is room. The result is valid until the next call.
 func (a *Args) find(name string) *argPair {
+	if p, ok := a.findPlain(name); ok {
+		return p
+	}
 	for i := 0; i < a.n; i++ {
 		p := &a.pairs[i]
 		if p.eq-p.start == len(name) && p.escaped&escapedName == 0 && string(a.raw[p.start:p.eq]) == name ||
@@ -103,6 +107,61 @@ func (a *Args) find(name string) *argPair {
 		}
 	}
 	return nil
+}
+
+// findPlain looks for a pair named name with bytes.IndexByte, which is
+// much faster than reading pair by pair, when that gives the same answer:
+// name is non-empty and holds no "%", "&", "+" or "=", and raw holds no
+// "%" or "+" up to the match, so no pair before
+// it can decode to name. ok is false when the answer is unknown: find must
+// scan. A match is a pair when it starts raw or follows "&", and ends raw
+// or is followed by "=" or "&".
+func (a *Args) findPlain(name string) (p *argPair, ok bool) {
+	if !plainArgName(name) {
+		return nil, false
+	}
+	raw := a.raw
+	if a.plain < 0 {
+		a.plain = len(raw)
+		if i := bytes.IndexByte(raw, '%'); i >= 0 {
+			a.plain = i
+		}
+		if i := bytes.IndexByte(raw[:a.plain], '+'); i >= 0 {
+			a.plain = i
+		}
+	}
+	for off := 0; ; {
+		i := bytes.IndexByte(raw[off:a.plain], name[0])
+		if i < 0 {
+			return nil, a.plain == len(raw)
+		}
+		start := off + i
+		end := start + len(name)
+		if (start == 0 || raw[start-1] == '&') && end <= len(raw) &&
+			(end == len(raw) || raw[end] == '=' || raw[end] == '&') && string(raw[start:end]) == name {
+			p = &a.spare
+			p.start, p.eq, p.end, p.escaped = start, end, end, 0
+			if end < len(raw) && raw[end] == '=' {
+				p.end = len(raw)
+				if j := bytes.IndexByte(raw[end+1:], '&'); j >= 0 {
+					p.end = end + 1 + j
+				}
+			}
+			return p, true
+		}
+		off = start + 1
+	}
+}
+
+// plainArgName reports whether name is non-empty and free of "%", "&",
+// "+" and "=": a pair has that name only if its raw name is name itself.
+func plainArgName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 64 && argSpecial>>c&1 != 0 {
+			return false
+		}
+	}
+	return len(name) > 0
 }
 
 // Values returns an iterator over the decoded values of all pairs named
@@ -168,8 +227,7 @@ const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 
 // scanArg finds the first non-empty pair of raw at or after off and stores
 // it in p, reporting false when there is none. It reads the name byte by
-// byte (names are short), noting escapes, and finds the end of the value
-// with bytes.IndexByte; whether the value holds escapes is left for value
+// byte, noting escapes, then the value up to the next "&"; whether the value holds escapes is left for value
 // to find out, as most values are never looked at.
 func scanArg(raw []byte, off int, p *argPair) bool {
 	for off < len(raw) && raw[off] == '&' {
@@ -189,10 +247,10 @@ func scanArg(raw []byte, off int, p *argPair) bool {
 			break
 		}
 		if c == '=' {
-			p.eq, p.end = i, len(raw)
-			if j := bytes.IndexByte(raw[i+1:], '&'); j >= 0 {
-				p.end = i + 1 + j
+			p.eq = i
+			for i++; i < len(raw) && raw[i] != '&'; i++ {
 			}
+			p.end = i
 			return true
 		}
 		p.escaped = escapedName
@@ -220,7 +278,7 @@ func (a *Args) value(p *argPair) []byte {
 		return a.raw[p.end:p.end:p.end]
 	}
 	v := a.raw[p.eq+1 : p.end]
-	return a.decoded(v, hasFormEscape(v))
+	return a.decoded(v, (a.plain < 0 || p.end > a.plain) && hasFormEscape(v))
 }
 
 // decoded returns raw itself when it holds no escape, else its decoded
@@ -236,9 +294,9 @@ func (a *Args) decoded(raw []byte, escaped bool) []byte {
 }
 
 // hasFormEscape reports whether v holds "%" or "+".
-func hasFormEscape(v []byte) bool {
-	for _, c := range v {
-		if c == '%' || c == '+' {
+func hasFormEscape[T string | []byte](v T) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '%' || v[i] == '+' {
 			return true
 		}
 	}

@@ -31,6 +31,17 @@ func TestArgsPeek(t *testing.T) {
 		{"name_longer_than_key", "a=1", "ab", "", false},
 		{"escaped_name_mismatch", "a%63=1", "ab", "", false},
 		{"empty_raw", "", "a", "", false},
+		{"encoded_name_before_plain", "s%6Frt=1&sort=2", "sort", "1", true},
+		{"plus_name_before_plain", "a+b=1&a b=2", "a b", "1", true},
+		{"name_inside_value", "x=id&id=2", "id", "2", true},
+		{"name_after_escape", "x=%41&a=2", "a", "2", true},
+		{"suffix_is_not_match", "xa=1&a=2", "a", "2", true},
+		{"no_equals_last", "x=1&flag", "flag", "", true},
+		{"name_then_ampersand", "a&a=2", "a", "", true},
+		{"value_after_plain_prefix_decoded", "a=x+y", "a", "x y", true},
+		{"name_with_equals", "a=b=1&a%3Db=2", "a=b", "2", true},
+		{"name_is_equals", "=", "=", "", false},
+		{"name_with_ampersand", "a&b=1&a%26b=2", "a&b", "2", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
