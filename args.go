@@ -47,8 +47,9 @@ const escapedName uint8 = 1
 
 // argCursor walks the pairs of an Args in order.
 type argCursor struct {
-	i   int // index of the next pair
-	off int // offset in raw where the next pair's search starts
+	i   int     // index of the next pair
+	off int     // offset in raw where the next pair's search starts
+	p   argPair // a pair beyond the index, returned by next
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
@@ -170,8 +171,8 @@ func (a *Args) Values(name string) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		var c argCursor
 		for {
-			p, ok := a.next(&c)
-			if !ok || a.nameIs(&p, name) && !yield(a.value(&p)) {
+			p := a.next(&c)
+			if p == nil || a.nameIs(p, name) && !yield(a.value(p)) {
 				return
 			}
 		}
@@ -183,8 +184,8 @@ func (a *Args) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
 		var c argCursor
 		for {
-			p, ok := a.next(&c)
-			if !ok || !yield(a.name(&p), a.value(&p)) {
+			p := a.next(&c)
+			if p == nil || !yield(a.name(p), a.value(p)) {
 				return
 			}
 		}
@@ -195,30 +196,33 @@ func (a *Args) All() iter.Seq2[[]byte, []byte] {
 func (a *Args) Len() int {
 	var c argCursor
 	for {
-		if _, ok := a.next(&c); !ok {
+		if a.next(&c) == nil {
 			return c.i
 		}
 	}
 }
 
-// next returns the pair at cursor c and advances c, recording newly
-// scanned pairs in the index while there is room.
-func (a *Args) next(c *argCursor) (argPair, bool) {
+// next returns the pair at cursor c, or nil after the last, and advances
+// c, recording newly scanned pairs in the index while there is room. The
+// result is valid until the next call.
+func (a *Args) next(c *argCursor) *argPair {
 	if c.i < a.n {
-		p := a.pairs[c.i]
+		p := &a.pairs[c.i]
 		c.i, c.off = c.i+1, p.end+1
-		return p, true
+		return p
 	}
-	var p argPair
-	if !scanArg(a.raw, c.off, &p) {
-		return p, false
-	}
+	p := &c.p
 	if c.i == a.n && a.n < len(a.pairs) {
-		a.pairs[a.n] = p
+		p = &a.pairs[a.n]
+	}
+	if !scanArg(a.raw, c.off, p) {
+		return nil
+	}
+	if p != &c.p {
 		a.n++
 	}
 	c.i, c.off = c.i+1, p.end+1
-	return p, true
+	return p
 }
 
 // argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
@@ -317,9 +321,9 @@ func AppendFormDecoded(dst, src []byte) []byte {
 		if c == '+' {
 			c = ' '
 		} else if c == '%' && i+2 < len(src) {
-			// unhex gives -1 for a non-digit, so h|l < 0 if either is.
-			if h, l := unhex(src[i+1]), unhex(src[i+2]); h|l >= 0 {
-				c, i = byte(h<<4|l), i+2
+			// hexValue gives 0xff for a non-digit, so h|l > 15 if either is.
+			if h, l := hexValue[src[i+1]], hexValue[src[i+2]]; h|l < 16 {
+				c, i = h<<4|l, i+2
 			}
 		}
 		out[j] = c
@@ -334,11 +338,8 @@ func unescapeAt(src []byte, i int) (byte, bool) {
 	if i+2 >= len(src) {
 		return 0, false
 	}
-	h, l := unhex(src[i+1]), unhex(src[i+2])
-	if h < 0 || l < 0 {
-		return 0, false
-	}
-	return byte(h<<4 | l), true
+	h, l := hexValue[src[i+1]], hexValue[src[i+2]]
+	return h<<4 | l, h|l < 16
 }
 
 // formDecodedEqual reports whether raw, decoded as by AppendFormDecoded,

@@ -39,3 +39,18 @@ func TestPathSpecialTable(t *testing.T) {
 		}
 	}
 }
+
+func TestHexValue(t *testing.T) {
+	if len(hexValue) != 256 {
+		t.Fatalf("len %d", len(hexValue))
+	}
+	for c := range 256 {
+		want := byte(0xff)
+		if v := unhex(byte(c)); v >= 0 {
+			want = byte(v)
+		}
+		if hexValue[c] != want {
+			t.Errorf("byte %#x: hexValue %#x, want %#x", c, hexValue[c], want)
+		}
+	}
+}
