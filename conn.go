@@ -49,7 +49,6 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
-	discard   [lingerScratch]byte // input discarded by lingerClose
 }
 
 func newConn(s *Server) *conn {

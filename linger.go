@@ -22,9 +22,6 @@ const (
 	MaxLingerBytes = 256 << 10 // 256 KiB
 )
 
-// lingerScratch is the size of the conn's discard buffer.
-const lingerScratch = 2 << 10
-
 // closeWriter is a connection that can half-close its sending side, like
 // *net.TCPConn and *net.UnixConn.
 type closeWriter interface{ CloseWrite() error }
@@ -32,8 +29,9 @@ type closeWriter interface{ CloseWrite() error }
 // lingerClose flushes the last response, half-closes c and discards
 // input until EOF, an error, LingerTimeout or MaxLingerBytes, so that the
 // Close that follows does not reset a connection the client is still
-// sending on. It gives the pooled buffers back first (the discarded input
-// goes to a small array in the conn). After a write error, or on a
+// sending on. The discarded input goes through one pooled read buffer,
+// held only while lingering, so that idle connections carry no discard
+// storage. After a write error, or on a
 // connection that cannot half-close, it only flushes.
 func (c *conn) lingerClose() {
 	if c.flush() != nil {
@@ -47,11 +45,13 @@ func (c *conn) lingerClose() {
 	if cw.CloseWrite() != nil {
 		return
 	}
+	buf := c.srv.pools.getReadBuf()
+	defer c.srv.pools.putReadBuf(buf)
 	deadline := time.Now().Add(LingerTimeout)
 	c.nc.SetReadDeadline(deadline)
 	c.deadline = deadline.UnixNano()
 	for n := 0; n < MaxLingerBytes; {
-		k, err := c.nc.Read(c.discard[:])
+		k, err := c.nc.Read(buf.b)
 		n += k
 		if err != nil {
 			return
