@@ -30,7 +30,7 @@ type Args struct {
 	raw   []byte
 	pairs [maxIndexedArgs]argPair // offsets of the first n pairs of raw
 	n     int
-	spare argPair // a pair found beyond the index, returned by find
+	spare argPair // a pair found beyond the index or by findPlain
 	plain int     // raw[:plain] holds no "%" or "+"; -1: not yet known
 	buf   []byte  // decoded names and values
 }
@@ -39,11 +39,14 @@ type Args struct {
 // value raw[eq+1:end] (empty when eq == end: no "=").
 type argPair struct {
 	start, eq, end int
-	escaped        uint8 // escapedName or 0
+	escaped        uint8 // escapedName | escapedValue
 }
 
-// escapedName is argPair.escaped when the name holds "%" or "+".
-const escapedName uint8 = 1
+// Bits of argPair.escaped: the name or the value holds "%" or "+".
+const (
+	escapedName uint8 = 1 << iota
+	escapedValue
+)
 
 // argCursor walks the pairs of an Args in order.
 type argCursor struct {
@@ -147,6 +150,9 @@ func (a *Args) findPlain(name string) (p *argPair, ok bool) {
 				if j := bytes.IndexByte(raw[end+1:], '&'); j >= 0 {
 					p.end = end + 1 + j
 				}
+				if p.end > a.plain && hasFormEscape(raw[end+1:p.end]) {
+					p.escaped = escapedValue
+				}
 			}
 			return p, true
 		}
@@ -226,13 +232,12 @@ func (a *Args) next(c *argCursor) *argPair {
 }
 
 // argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
-// at in a name; all are below 64, so one shift tests a byte.
+// at; all are below 64, so one shift tests a byte.
 const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 
 // scanArg finds the first non-empty pair of raw at or after off and stores
-// it in p, reporting false when there is none. It reads the name byte by
-// byte, noting escapes, then the value up to the next "&"; whether the value holds escapes is left for value
-// to find out, as most values are never looked at.
+// it in p, reporting false when there is none, in one pass over its bytes
+// that also notes escapes in the name and in the value.
 func scanArg(raw []byte, off int, p *argPair) bool {
 	for off < len(raw) && raw[off] == '&' {
 		off++
@@ -240,26 +245,31 @@ func scanArg(raw []byte, off int, p *argPair) bool {
 	if off >= len(raw) {
 		return false
 	}
-	p.start, p.escaped = off, 0
+	p.start, p.eq, p.escaped = off, -1, 0
 	i := off
 	for ; i < len(raw); i++ {
 		c := raw[i]
 		if c >= 64 || argSpecial>>c&1 == 0 {
 			continue
 		}
-		if c == '&' {
-			break
-		}
-		if c == '=' {
-			p.eq = i
-			for i++; i < len(raw) && raw[i] != '&'; i++ {
+		switch {
+		case c == '&':
+			goto end
+		case p.eq >= 0:
+			if c != '=' {
+				p.escaped |= escapedValue
 			}
-			p.end = i
-			return true
+		case c == '=':
+			p.eq = i
+		default:
+			p.escaped |= escapedName
 		}
-		p.escaped = escapedName
 	}
-	p.eq, p.end = i, i
+end:
+	p.end = i
+	if p.eq < 0 {
+		p.eq = i
+	}
 	return true
 }
 
@@ -281,8 +291,7 @@ func (a *Args) value(p *argPair) []byte {
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
-	v := a.raw[p.eq+1 : p.end]
-	return a.decoded(v, (a.plain < 0 || p.end > a.plain) && hasFormEscape(v))
+	return a.decoded(a.raw[p.eq+1:p.end], p.escaped&escapedValue != 0)
 }
 
 // decoded returns raw itself when it holds no escape, else its decoded
