@@ -18,9 +18,12 @@ const maxIndexedArgs = 32
 // an empty value. A "%" not followed by two hex digits is kept literally,
 // as browsers do; Args never fails.
 //
-// The first lookup scans only as far as the pair it finds and remembers
-// the offsets of the pairs it passed (up to 32), so a handler peeking at a
-// few names costs at most one pass over the raw bytes.
+// A lookup of a name without "%", "&", "+" or "=" first searches for it
+// with bytes.IndexByte, which settles it when no "%" or "+" comes before
+// the match (the first lookup finds where the first one is). Otherwise
+// lookups scan pair by pair, remembering the offsets of the pairs passed
+// (up to 32), so a handler peeking at a few names costs about one pass
+// over the raw bytes.
 //
 // Returned names and values are valid until the next Reset. They alias
 // the raw bytes when they need no decoding and an internal buffer,
