@@ -60,14 +60,6 @@ for s in "${servers[@]}"; do
 	curl -fs "http://127.0.0.1:${port[$s]}/" >/dev/null || { echo "$s did not start" >&2; cat "$tmp/$s.log" >&2; exit 1; }
 done
 
-cat >"$tmp/pipeline.lua" <<LUA
-init = function(args)
-	local r = {}
-	for i = 1, $depth do r[i] = wrk.format() end
-	req = table.concat(r)
-end
-request = function() return req end
-LUA
 
 # cputicks PID: utime+stime of the process, in clock ticks.
 cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -76,9 +68,10 @@ hz=$(getconf CLK_TCK)
 # measure MODE SERVER ROUND: one wrk run; appends "mode server round rps cpu_us_per_req".
 measure() {
 	local mode=$1 s=$2 round=$3 args=(-t1 -c"$conns" -d"${secs}s" --timeout 10s) before after res rps reqs
-	[ "$mode" = pipelined ] && args+=(-s "$tmp/pipeline.lua")
+	local script=()
+	[ "$mode" = pipelined ] && args+=(-s "$bench/pipeline.lua") && script=(-- "$depth")
 	before=$(cputicks "${pid[$s]}")
-	res=$(timeout $((secs + 30)) "${loadpin[@]}" wrk "${args[@]}" "http://127.0.0.1:${port[$s]}/")
+	res=$(timeout $((secs + 30)) "${loadpin[@]}" wrk "${args[@]}" "http://127.0.0.1:${port[$s]}/" "${script[@]}")
 	after=$(cputicks "${pid[$s]}")
 	rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$res")
 	reqs=$(awk '/requests in/ {print $1}' <<<"$res")

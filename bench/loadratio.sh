@@ -55,19 +55,12 @@ for _ in $(seq 50); do
 	curl -fs "$url" >/dev/null 2>&1 && break || sleep 0.1
 done
 
-cat >"$tmp/pipeline.lua" <<LUA
-init = function(args)
-	local r = {}
-	for i = 1, $depth do r[i] = wrk.format() end
-	req = table.concat(r)
-end
-request = function() return req end
-LUA
 wrkargs=(-t1 -c"$conns" -d"${secs}s" --timeout 10s)
-[ "$depth" -gt 1 ] && wrkargs+=(-s "$tmp/pipeline.lua")
+script=()
+[ "$depth" -gt 1 ] && wrkargs+=(-s "$root/bench/pipeline.lua") && script=(-- "$depth")
 
 run_wrk() {
-	timeout $((secs + 20)) "${loadpin[@]}" wrk "${wrkargs[@]}" "$url" | awk '/^Requests\/sec:/ {print $2}'
+	timeout $((secs + 20)) "${loadpin[@]}" wrk "${wrkargs[@]}" "$url" "${script[@]}" | awk '/^Requests\/sec:/ {print $2}'
 }
 run_brisk() {
 	timeout $((secs + 20)) "${loadpin[@]}" "$tmp/brisk" load -c "$conns" -p "$depth" -d "${secs}s" -json "$url" |
