@@ -13,6 +13,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // countingListener counts the connections it accepts.
@@ -42,23 +43,9 @@ func (s *server) conns() int64 { return s.ln.accepted.Load() }
 // startServer serves handle on 127.0.0.1 until the test ends.
 func startServer(t *testing.T) *server {
 	t.Helper()
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln := &countingListener{Listener: inner}
-	srv := &brisk.Server{Handler: handle}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		<-done
-	})
-	addr := inner.Addr().String()
+	ln := &countingListener{Listener: testserver.Listen(t)}
+	testserver.Serve(t, &brisk.Server{Handler: handle}, ln)
+	addr := ln.Addr().String()
 	return &server{addr: addr, url: "http://" + addr, ln: ln}
 }
 

@@ -1,15 +1,13 @@
 package conformance
 
 import (
-	"context"
 	"flag"
-	"net"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 var (
@@ -89,22 +87,5 @@ func selectCases(t *testing.T, cases []*Case) []*Case {
 // until the test ends, and returns its address.
 func startEchoServer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &brisk.Server{Handler: echo.Handle}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		if err := <-done; err != brisk.ErrServerClosed {
-			t.Errorf("Serve returned %v, want ErrServerClosed", err)
-		}
-	})
-	return ln.Addr().String()
+	return testserver.Start(t, &brisk.Server{Handler: echo.Handle})
 }

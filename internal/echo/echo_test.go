@@ -2,7 +2,6 @@ package echo
 
 import (
 	"bufio"
-	"context"
 	"encoding/base64"
 	"io"
 	"net"
@@ -12,28 +11,14 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // startServer serves h on a loopback port until the test ends and returns
 // the address.
 func startServer(t *testing.T, h brisk.Handler) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &brisk.Server{Handler: h}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		<-done
-	})
-	return ln.Addr().String()
+	return testserver.Start(t, &brisk.Server{Handler: h})
 }
 
 // roundTrip sends raw on a new connection and reads one response.

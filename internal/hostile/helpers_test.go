@@ -3,7 +3,6 @@ package hostile
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/base64"
 	"net"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // heapSlack is how much more live heap a test may leave behind than it
@@ -157,25 +157,12 @@ func (c *countingConn) Close() error {
 // until the test ends, and returns its address and counting listener.
 func startServer(t *testing.T, srv *brisk.Server) (string, *listener) {
 	t.Helper()
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln := &listener{Listener: inner}
+	ln := &listener{Listener: testserver.Listen(t)}
 	if srv.Handler == nil {
 		srv.Handler = handle
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		<-done
-	})
-	return inner.Addr().String(), ln
+	testserver.Serve(t, srv, ln)
+	return ln.Addr().String(), ln
 }
 
 // handle serves /hello ("Hello, World!"), /big?n=N (N bytes) and echoes

@@ -3,7 +3,6 @@ package site
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"image/png"
 	"io"
 	"net"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // startSite serves a Site for cfg on a loopback port until the test ends
@@ -25,25 +25,13 @@ func startSite(t *testing.T, cfg Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &brisk.Server{Handler: s.Handle}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	// Registered first so it runs after the server's shutdown cleanup.
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		<-done
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return ln.Addr().String()
+	return testserver.Start(t, &brisk.Server{Handler: s.Handle})
 }
 
 // rawGet sends "GET target" on a new connection and reads one response.
