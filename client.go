@@ -79,8 +79,9 @@ type ClientConfig struct {
 	// Location field) Client.Do follows. Zero or negative means none: the
 	// redirect is returned as the response, with a nil error. With a
 	// positive MaxRedirects, a redirect received after following
-	// MaxRedirects of them is ErrTooManyRedirects (the response holds it). A 303, and a 301 or 302 to a POST, is followed
-	// with GET and no body (RFC 9110 §15.4). Following modifies the
+	// MaxRedirects of them is ErrTooManyRedirects (the response holds
+	// it). A 303, and a 301 or 302 to a POST, is followed with GET and no
+	// body (RFC 9110 §15.4.2-15.4.4). Following modifies the
 	// Request: on return it holds the URI (and method) last sent.
 	// HostClient follows only redirects to its own host.
 	MaxRedirects int

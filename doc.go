@@ -35,7 +35,7 @@
 //
 // Bytes flow in one direction through small, separate steps:
 //
-//	net.Conn → read buffer → wire.ParseRequest → Request → Handler(*Ctx)
+//	net.Conn → read buffer → wire.Parser.ParseRequest → Request → Handler(*Ctx)
 //	         → Response → wire.Append* → write buffer → net.Conn
 //
 // Package wire is the codec: pure functions over byte slices with no I/O,

@@ -32,7 +32,8 @@ type InmemoryListener struct {
 	closer sync.Once
 }
 
-// ErrListenerClosed is returned by Dial and Accept after Close.
+// ErrListenerClosed is returned by InmemoryListener.Dial, DialContext and
+// Accept after Close.
 var ErrListenerClosed = errors.New("brisk: in-memory listener closed")
 
 // NewInmemoryListener returns a listener ready for Dial and Accept.

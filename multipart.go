@@ -13,24 +13,24 @@ const (
 	DefaultMaxMultipartDisk   = 32 << 20 // 32 MiB
 )
 
-// MultipartLimits bounds the resources ParseMultipart may use. Zero fields
-// take the defaults above; there is no "unlimited".
+// MultipartLimits bounds the resources ParseMultipart may use. Zero or
+// negative fields take the Default* values above; there is no "unlimited".
 type MultipartLimits struct {
-	// MaxParts is the largest number of parts. Zero means
+	// MaxParts is the largest number of parts. Zero or negative means
 	// DefaultMaxMultipartParts (1000); more is ErrMultipartParts (413).
 	// The standard library applies its own cap as well (1000 by default,
 	// GODEBUG multipartmaxparts).
 	MaxParts int
 
-	// MaxMemoryBytes is how many bytes of file contents are kept in memory,
-	// in bytes; larger files go to temporary files on disk. Zero means
-	// DefaultMaxMultipartMemory (10 MiB). Non-file values are always kept
+	// MaxMemoryBytes is how much file content is kept in memory, in
+	// bytes; larger files go to temporary files on disk. Zero or negative
+	// means DefaultMaxMultipartMemory (10 MiB). Non-file values are always kept
 	// in memory, within MaxMemoryBytes plus the standard library's 10 MiB
 	// allowance.
 	MaxMemoryBytes int64
 
 	// MaxDiskBytes bounds what may be written to temporary files, in bytes.
-	// Zero means DefaultMaxMultipartDisk (32 MiB). It is enforced by
+	// Zero or negative means DefaultMaxMultipartDisk (32 MiB). It is enforced by
 	// refusing a body longer than MaxMemoryBytes + MaxDiskBytes (part
 	// headers and delimiters included): ErrMultipartTooLarge (413).
 	MaxDiskBytes int64

@@ -9,4 +9,9 @@
 // The grammar is RFC 9112 (HTTP/1.1 message syntax) and RFC 9110 §5 (fields),
 // applied strictly: every leniency is a separate, documented, off-by-default
 // option of Parser.
+//
+// The encoders (the Append functions) trust their input: nothing is escaped
+// or refused, so a field name or value that did not come from brisk's own
+// code must first pass ValidFieldName or ValidFieldValue, else a CR or LF
+// in it would split the message.
 package wire

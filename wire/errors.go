@@ -21,8 +21,8 @@ const (
 	ErrVersion            // not HTTP/DIGIT.DIGIT (RFC 9112 §2.3) → 400
 	ErrVersionUnsupported // well-formed but major version is not 1 → 505
 	ErrRequestLineTooLong // request line longer than the limit → 414
-	ErrStatusLine         // malformed status line (RFC 9112 §4)
-	ErrStatusCode         // status code not three digits 100..999 → client error
+	ErrStatusLine         // malformed status line (RFC 9112 §4); client side only → 400 in the table
+	ErrStatusCode         // status code not three digits 100..999 (RFC 9110 §15); client side only → 400 in the table
 	ErrLineEnding         // bare CR anywhere, or bare LF when not allowed (RFC 9112 §2.2) → 400
 	ErrFieldName          // field name empty or not a token, or whitespace before the colon (RFC 9112 §5.1) → 400
 	ErrFieldValue         // CTL other than HTAB in a field value (RFC 9110 §5.5) → 400
@@ -82,8 +82,8 @@ func (k Kind) Error() string {
 // start of the input given to the parser, of the first byte found invalid.
 // errors.Is(err, k) reports whether err has kind k.
 type Error struct {
-	Kind   Kind
-	Offset int
+	Kind   Kind // why the input was rejected; never ErrNeedMore
+	Offset int  // index of the first invalid byte in the parser's input
 }
 
 // Error implements error.
@@ -105,7 +105,10 @@ func needMore(err error) bool {
 	return ok && k == ErrNeedMore
 }
 
-// KindOf returns the Kind of err, or 0 when err is nil or not from this package.
+// KindOf returns the Kind of err when err is a Kind or an *Error, and 0
+// otherwise (nil, or any other error). It does not unwrap: for an error that
+// wraps a kind (brisk's client errors do), use errors.Is with the Kind, or
+// errors.As with an *Error.
 func KindOf(err error) Kind {
 	switch e := err.(type) {
 	case Kind:

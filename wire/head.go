@@ -104,12 +104,16 @@ type scanState struct {
 	tokenDone bool  // the partial line's method or field name has ended
 }
 
-// Reset prepares h to parse a new request head into storage.
+// Reset prepares h to parse a new request head into storage: Fields
+// becomes storage[:0], and the capacity of storage is the most field lines
+// the head may have (one more is ErrTooManyFields). h keeps storage until
+// the next Reset; the caller owns it.
 func (h *RequestHead) Reset(storage []Field) {
 	*h = RequestHead{FieldSection: FieldSection{Fields: storage[:0], ContentLength: -1}}
 }
 
-// Reset prepares h to parse a new response head into storage.
+// Reset prepares h to parse a new response head into storage, as
+// RequestHead.Reset does.
 func (h *ResponseHead) Reset(storage []Field) {
 	*h = ResponseHead{FieldSection: FieldSection{Fields: storage[:0], ContentLength: -1}}
 }
