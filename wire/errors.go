@@ -1,6 +1,9 @@
 package wire
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+)
 
 // Kind is the closed set of reasons the codec rejects input. Kind
 // implements error, so each constant is a sentinel usable with errors.Is,
@@ -105,16 +108,22 @@ func needMore(err error) bool {
 	return ok && k == ErrNeedMore
 }
 
-// KindOf returns the Kind of err when err is a Kind or an *Error, and 0
-// otherwise (nil, or any other error). It does not unwrap: for an error that
-// wraps a kind (brisk's client errors do), use errors.Is with the Kind, or
-// errors.As with an *Error.
+// KindOf returns the Kind in err's chain (err itself, an *Error, or an
+// error wrapping either, as brisk's client errors do), or 0 when there is
+// none (nil, I/O errors). A bare Kind or *Error is recognised without
+// errors.As, so the check is cheap on the parser's hot path.
 func KindOf(err error) Kind {
 	switch e := err.(type) {
+	case nil:
+		return 0
 	case Kind:
 		return e
 	case *Error:
 		return e.Kind
+	}
+	var k Kind
+	if errors.As(err, &k) {
+		return k
 	}
 	return 0
 }
