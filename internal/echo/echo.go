@@ -6,8 +6,9 @@
 //
 // B64 is standard base64 with padding (RFC 4648 §4) of the raw bytes, so the
 // document never needs JSON string escaping. Field lines appear in the order
-// received, names as received, values without leading or trailing OWS
-// (RFC 9112 §5.1); the body has its chunked framing removed.
+// received, names as received, values as the parser left them: without
+// leading or trailing OWS (RFC 9112 §5.1, done once by package wire); the
+// body has its chunked framing removed.
 package echo
 
 import (
@@ -15,10 +16,6 @@ import (
 
 	"github.com/brisk-http/brisk"
 )
-
-// scratchBytes is the size of the on-stack buffer Handle builds the document
-// in; a larger document costs one allocation of exactly its size.
-const scratchBytes = 2048
 
 // Handle is a brisk.Handler that answers every request with status 200 and
 // its echo document as an application/json body. When the body cannot be
@@ -30,14 +27,11 @@ func Handle(c *brisk.Ctx) {
 	if err != nil {
 		return
 	}
-	var scratch [scratchBytes]byte
-	dst := scratch[:0]
-	if n := Len(&c.Request, body); n > len(scratch) {
-		dst = make([]byte, 0, n)
-	}
 	c.Response.Header.Set("Content-Type", "application/json")
 	c.Response.SetStatusCode(200)
-	c.Response.Write(Append(dst, &c.Request, body))
+	// Build the document in the response's own (pooled) body storage:
+	// no scratch buffer, no copy.
+	c.Response.SetBody(Append(c.Response.Body()[:0], &c.Request, body))
 }
 
 // Append appends the echo document of r, with body as its body, to dst and
@@ -54,7 +48,7 @@ func Append(dst []byte, r *brisk.Request, body []byte) []byte {
 		dst = append(dst, `["`...)
 		dst = base64.StdEncoding.AppendEncode(dst, name)
 		dst = append(dst, `","`...)
-		dst = base64.StdEncoding.AppendEncode(dst, trimOWS(value))
+		dst = base64.StdEncoding.AppendEncode(dst, value)
 		dst = append(dst, `"]`...)
 	}
 	dst = append(dst, `],"body":"`...)
@@ -76,7 +70,7 @@ func Len(r *brisk.Request, body []byte) int {
 	n := fixed
 	fields := 0
 	for name, value := range r.Header.All() {
-		n += b64Len(len(name)) + b64Len(len(trimOWS(value))) + perField
+		n += b64Len(len(name)) + b64Len(len(value)) + perField
 		fields++
 	}
 	if fields > 0 {
@@ -98,16 +92,4 @@ func appendEncodeString(dst []byte, s string) []byte {
 		s = s[n:]
 	}
 	return dst
-}
-
-// trimOWS returns v without leading and trailing optional whitespace (SP
-// and HTAB, RFC 9110 §5.6.3).
-func trimOWS(v []byte) []byte {
-	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
-		v = v[1:]
-	}
-	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
-		v = v[:len(v)-1]
-	}
-	return v
 }

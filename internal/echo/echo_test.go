@@ -156,21 +156,6 @@ func TestHandleBodyError(t *testing.T) {
 	}
 }
 
-func TestTrimOWS(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"a", "a"},
-		{" \ta b\t ", "a b"},
-		{" \t ", ""},
-		{"\x80 x", "\x80 x"},
-	}
-	for _, tt := range tests {
-		if got := string(trimOWS([]byte(tt.in))); got != tt.want {
-			t.Errorf("trimOWS(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestAppendEncodeString(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 8, 47, 48, 49, 96, 100} {
 		s := strings.Repeat("x", n)
