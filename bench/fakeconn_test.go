@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // Read and Write are called by the server only; writes and written may be
 // read after closed is closed.
 type fakeConn struct {
-	batch   []byte // perRead copies of the request
+	batch   []byte // perRead copies of the request; read only, shared
 	reqLen  int    // bytes of one request
 	left    int    // requests not yet handed out
 	off     int    // offset in batch of the unread rest of a batch; 0: none
@@ -28,14 +29,18 @@ type fakeConn struct {
 	once    sync.Once
 }
 
-// newFakeConn returns a connection carrying n copies of req, perRead of
-// them per Read.
-func newFakeConn(req []byte, n, perRead int) *fakeConn {
-	c := &fakeConn{reqLen: len(req), left: n, closed: make(chan struct{})}
-	for range max(perRead, 1) {
-		c.batch = append(c.batch, req...)
-	}
-	return c
+// fakeBatch returns perRead copies of req (at least one), the batch that
+// fakeConns built on it hand out per Read.
+func fakeBatch(req []byte, perRead int) []byte {
+	return bytes.Repeat(req, max(perRead, 1))
+}
+
+// newFakeConn returns a connection carrying n requests of reqLen bytes
+// from batch (see fakeBatch), which it only reads: one batch serves any
+// number of connections, so that the benchmark harness allocates no copy
+// of the request per connection.
+func newFakeConn(batch []byte, reqLen, n int) *fakeConn {
+	return &fakeConn{batch: batch, reqLen: reqLen, left: n, closed: make(chan struct{})}
 }
 
 func (c *fakeConn) Read(p []byte) (int, error) {
