@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"net"
@@ -348,7 +349,7 @@ func redirect(req *Request, resp *Response, t *target) error {
 		uri = append(append(append(uri, scheme...), "//"...), t.authority...)
 		if loc[0] != '/' {
 			dir := t.origin
-			if i := indexByte(dir, '?'); i >= 0 {
+			if i := bytes.IndexByte(dir, '?'); i >= 0 {
 				dir = dir[:i]
 			}
 			for len(dir) > 0 && dir[len(dir)-1] != '/' {

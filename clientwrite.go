@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/brisk-http/brisk/wire"
@@ -79,7 +80,7 @@ func parseTarget(uri, host []byte) (target, error) {
 		i++
 	}
 	t.authority, t.origin = uri[:i], uri[i:]
-	if j := indexByte(t.origin, '#'); j >= 0 {
+	if j := bytes.IndexByte(t.origin, '#'); j >= 0 {
 		t.origin = t.origin[:j]
 	}
 	switch {
@@ -102,15 +103,6 @@ func appendOrigin(dst, o []byte) []byte {
 
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && equalFold(b[:len(prefix)], prefix)
-}
-
-func indexByte(b []byte, c byte) int {
-	for i := range b {
-		if b[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // validTargetBytes reports whether b holds no whitespace, control byte or
