@@ -87,26 +87,47 @@ func BenchmarkClientGetEndToEndSameListener(b *testing.B) {
 	b.Run("brisk/fasthttputil", func(b *testing.B) { benchBrisk(b, fasthttpInmemory(b)) })
 }
 
-func benchBrisk(b *testing.B, ep endpoint) {
-	c := &brisk.Client{ClientConfig: brisk.ClientConfig{Dial: ep.dial}}
-	defer c.CloseIdleConnections()
+// clientDo sends one GET and returns the response's status code and body
+// (valid until the next call) or an error.
+type clientDo func() (status int, body []byte, err error)
+
+// runClient measures GETs from GOMAXPROCS goroutines, each with its own
+// clientDo from newDo, and checks every response: 200 and the 13-byte body.
+func runClient(b *testing.B, newDo func() (clientDo, error)) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	defer processCPUClock(b)()
 	b.RunParallel(func(pb *testing.PB) {
-		var req brisk.Request
-		var resp brisk.Response
-		req.SetURI(ep.uri)
+		do, err := newDo()
+		if err != nil {
+			b.Error(err)
+			return
+		}
 		for pb.Next() {
-			if err := c.Do(&req, &resp); err != nil {
+			status, body, err := do()
+			if err != nil {
 				b.Error(err)
 				return
 			}
-			if resp.StatusCode() != 200 || len(resp.Body()) != len(clientHelloBody) {
-				b.Errorf("%d %q", resp.StatusCode(), resp.Body())
+			if status != 200 || len(body) != len(clientHelloBody) {
+				b.Errorf("%d %q", status, body)
 				return
 			}
 		}
+	})
+}
+
+func benchBrisk(b *testing.B, ep endpoint) {
+	c := &brisk.Client{ClientConfig: brisk.ClientConfig{Dial: ep.dial}}
+	defer c.CloseIdleConnections()
+	runClient(b, func() (clientDo, error) {
+		var req brisk.Request
+		var resp brisk.Response
+		req.SetURI(ep.uri)
+		return func() (int, []byte, error) {
+			err := c.Do(&req, &resp)
+			return resp.StatusCode(), resp.Body(), err
+		}, nil
 	})
 }
 
@@ -116,53 +137,35 @@ func benchFasthttp(b *testing.B, ep endpoint) {
 		c.Dial = func(addr string) (net.Conn, error) { return ep.dial(context.Background(), "tcp", addr) }
 	}
 	defer c.CloseIdleConnections()
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer processCPUClock(b)()
-	b.RunParallel(func(pb *testing.PB) {
+	runClient(b, func() (clientDo, error) {
 		var req fasthttp.Request
 		var resp fasthttp.Response
 		req.SetRequestURI(ep.uri)
-		for pb.Next() {
-			if err := c.Do(&req, &resp); err != nil {
-				b.Error(err)
-				return
-			}
-			if resp.StatusCode() != 200 || len(resp.Body()) != len(clientHelloBody) {
-				b.Errorf("%d %q", resp.StatusCode(), resp.Body())
-				return
-			}
-		}
+		return func() (int, []byte, error) {
+			err := c.Do(&req, &resp)
+			return resp.StatusCode(), resp.Body(), err
+		}, nil
 	})
 }
 
+// benchNethttp reads each body to EOF (readBody) into a reused buffer, so
+// that the Transport reuses the connection.
 func benchNethttp(b *testing.B, ep endpoint) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 1024, DialContext: ep.dial}
 	c := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer processCPUClock(b)()
-	b.RunParallel(func(pb *testing.PB) {
+	runClient(b, func() (clientDo, error) {
 		req, err := http.NewRequest("GET", ep.uri, nil)
-		if err != nil {
-			b.Error(err)
-			return
-		}
 		buf := make([]byte, 64)
-		for pb.Next() {
+		return func() (int, []byte, error) {
 			resp, err := c.Do(req)
 			if err != nil {
-				b.Error(err)
-				return
+				return 0, nil, err
 			}
-			n, _ := io.ReadFull(resp.Body, buf[:len(clientHelloBody)])
+			n, err := readBody(resp.Body, buf)
 			resp.Body.Close()
-			if resp.StatusCode != 200 || n != len(clientHelloBody) {
-				b.Errorf("%d %q", resp.StatusCode, buf[:n])
-				return
-			}
-		}
+			return resp.StatusCode, buf[:n], err
+		}, err
 	})
 }
 
