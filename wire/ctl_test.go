@@ -15,52 +15,6 @@ func valueEndRef(b []byte, i int) int {
 	return len(b)
 }
 
-// TestValueEnd checks valueEnd and valueEndGeneric against the
-// byte-at-a-time reference: every length up to 70 and start offset, a
-// single byte of every value at every position of a run of field-value
-// bytes, and random inputs.
-func TestValueEnd(t *testing.T) {
-	check := func(b []byte, i int) {
-		t.Helper()
-		want := valueEndRef(b, i)
-		if got := valueEnd(b, i); got != want {
-			t.Fatalf("valueEnd(%q, %d) = %d, want %d", b, i, got, want)
-		}
-		if got := valueEndGeneric(b, i); got != want {
-			t.Fatalf("valueEndGeneric(%q, %d) = %d, want %d", b, i, got, want)
-		}
-	}
-	for n := 0; n <= 70; n++ {
-		base := make([]byte, n)
-		for i := range base {
-			base[i] = "a~ \x80\xff!\t9Z"[i%9]
-		}
-		for i := 0; i <= n; i++ {
-			check(base, i)
-		}
-		for j := 0; j < n; j++ {
-			for v := 0; v < 256; v++ {
-				b := append([]byte(nil), base...)
-				b[j] = byte(v)
-				check(b, 0)
-				check(b, j/2)
-				check(b, j)
-			}
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		b := make([]byte, r.IntN(100))
-		for i := range b {
-			b[i] = byte(0x20 + r.IntN(0xe0))
-			if r.IntN(32) == 0 {
-				b[i] = byte(r.IntN(256))
-			}
-		}
-		check(b, r.IntN(len(b)+1))
-	}
-}
-
 // targetStopRef is targetStop one byte at a time.
 func targetStopRef(b []byte, i int) int {
 	for ; i < len(b); i++ {
@@ -71,46 +25,65 @@ func targetStopRef(b []byte, i int) int {
 	return len(b)
 }
 
-// TestTargetStop checks targetStop and targetStopGeneric as TestValueEnd
-// checks valueEnd.
-func TestTargetStop(t *testing.T) {
-	check := func(b []byte, i int) {
-		t.Helper()
-		want := targetStopRef(b, i)
-		if got := targetStop(b, i); got != want {
-			t.Fatalf("targetStop(%q, %d) = %d, want %d", b, i, got, want)
-		}
-		if got := targetStopGeneric(b, i); got != want {
-			t.Fatalf("targetStopGeneric(%q, %d) = %d, want %d", b, i, got, want)
-		}
-	}
-	for n := 0; n <= 70; n++ {
-		base := make([]byte, n)
-		for i := range base {
-			base[i] = "a~/!9Z?=&"[i%9]
-		}
-		for i := 0; i <= n; i++ {
-			check(base, i)
-		}
-		for j := 0; j < n; j++ {
-			for v := 0; v < 256; v++ {
-				b := append([]byte(nil), base...)
-				b[j] = byte(v)
-				check(b, 0)
-				check(b, j/2)
-				check(b, j)
+// TestScanners checks valueEnd and targetStop, and their Go forms
+// valueEndGeneric and targetStopGeneric, against the byte-at-a-time
+// references: every length up to 70 and start offset over a run of bytes
+// the scan passes (fill), a single byte of every value at every position
+// of that run, and random inputs of bytes from randLo up (with an
+// occasional byte of any value).
+func TestScanners(t *testing.T) {
+	type scan func([]byte, int) int
+	for _, c := range []struct {
+		name, genericName string
+		fast, generic     scan
+		ref               scan
+		fill              string
+		seed1, seed2      uint64
+		randLo, randN     int
+	}{
+		{"valueEnd", "valueEndGeneric", valueEnd, valueEndGeneric, valueEndRef, "a~ \x80\xff!\t9Z", 1, 2, 0x20, 0xe0},
+		{"targetStop", "targetStopGeneric", targetStop, targetStopGeneric, targetStopRef, "a~/!9Z?=&", 3, 4, 0x21, 0x5e},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			check := func(b []byte, i int) {
+				t.Helper()
+				want := c.ref(b, i)
+				if got := c.fast(b, i); got != want {
+					t.Fatalf("%s(%q, %d) = %d, want %d", c.name, b, i, got, want)
+				}
+				if got := c.generic(b, i); got != want {
+					t.Fatalf("%s(%q, %d) = %d, want %d", c.genericName, b, i, got, want)
+				}
 			}
-		}
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 20000 {
-		b := make([]byte, r.IntN(100))
-		for i := range b {
-			b[i] = byte(0x21 + r.IntN(0x5e))
-			if r.IntN(32) == 0 {
-				b[i] = byte(r.IntN(256))
+			for n := 0; n <= 70; n++ {
+				base := make([]byte, n)
+				for i := range base {
+					base[i] = c.fill[i%len(c.fill)]
+				}
+				for i := 0; i <= n; i++ {
+					check(base, i)
+				}
+				for j := 0; j < n; j++ {
+					for v := 0; v < 256; v++ {
+						b := append([]byte(nil), base...)
+						b[j] = byte(v)
+						check(b, 0)
+						check(b, j/2)
+						check(b, j)
+					}
+				}
 			}
-		}
-		check(b, r.IntN(len(b)+1))
+			r := rand.New(rand.NewPCG(c.seed1, c.seed2))
+			for range 20000 {
+				b := make([]byte, r.IntN(100))
+				for i := range b {
+					b[i] = byte(c.randLo + r.IntN(c.randN))
+					if r.IntN(32) == 0 {
+						b[i] = byte(r.IntN(256))
+					}
+				}
+				check(b, r.IntN(len(b)+1))
+			}
+		})
 	}
 }
