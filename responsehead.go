@@ -97,14 +97,7 @@ func hasToken(v []byte, tok string) bool {
 		for i < len(v) && v[i] != ',' {
 			i++
 		}
-		e := v[:i]
-		for len(e) > 0 && isSpace(e[0]) {
-			e = e[1:]
-		}
-		for len(e) > 0 && isSpace(e[len(e)-1]) {
-			e = e[:len(e)-1]
-		}
-		if equalFold(e, tok) {
+		if equalFold(trimOWS(v[:i]), tok) {
 			return true
 		}
 		if i == len(v) {
