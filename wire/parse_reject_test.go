@@ -169,15 +169,19 @@ func TestParseRequestRejectSplit(t *testing.T) {
 		if len(c.in) > 2000 {
 			continue
 		}
-		t.Run(c.name, func(t *testing.T) {
-			p := c.p
-			buf := []byte(c.in)
-			for _, cuts := range headSplits(len(buf)) {
-				if r := feedRequest(t, &p, buf, cuts); r.kind != c.want {
-					t.Fatalf("cuts %v: %v, want %v", cuts, r, c.want)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { assertSplitReject(t, c.p, c.in, c.want) })
+	}
+}
+
+// assertSplitReject feeds in to p split at every cut of headSplits and
+// asserts that every split is rejected with kind want.
+func assertSplitReject(t *testing.T, p Parser, in string, want Kind) {
+	t.Helper()
+	buf := []byte(in)
+	for _, cuts := range headSplits(len(buf)) {
+		if r := feedRequest(t, &p, buf, cuts); r.kind != want {
+			t.Fatalf("cuts %v: %v, want %v", cuts, r, want)
+		}
 	}
 }
 
@@ -199,15 +203,7 @@ func TestParseRequestEarlyReject(t *testing.T) {
 		{"line_too_long_partial", "GET /" + strings.Repeat("a", 20), ErrRequestLineTooLong, Parser{MaxRequestLineBytes: 16}},
 		{"head_too_large_partial", "GET / HTTP/1.1\r\nX: " + strings.Repeat("a", 20), ErrHeaderTooLarge, Parser{MaxHeaderBytes: 32}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := c.p
-			buf := []byte(c.in)
-			for _, cuts := range headSplits(len(buf)) {
-				if r := feedRequest(t, &p, buf, cuts); r.kind != c.want {
-					t.Fatalf("cuts %v: %v, want %v", cuts, r, c.want)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { assertSplitReject(t, c.p, c.in, c.want) })
 	}
 }
 
