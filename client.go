@@ -220,7 +220,7 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
 	resp.resetReceived()
-	t, err := req.clientTarget()
+	t, err := req.clientTarget(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func (c *Client) CloseIdleConnections() {
 func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
 	resp.resetReceived()
 	for redirects := 0; ; redirects++ {
-		t, err := req.clientTarget()
+		t, err := req.clientTarget(nil)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,10 @@
 
 package brisk
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestClientAllocsPerRequest: a keep-alive GET in steady state allocates
 // nothing, client and server included (AllocsPerRun counts every
@@ -42,6 +45,28 @@ func TestClientAllocsRequestShape(t *testing.T) {
 		req.Header.Set("Accept", "*/*")
 		req.SetBodyString("some body bytes")
 		if err := cs.cl.Do(&req, &resp); err != nil || len(resp.Body()) != 13 {
+			t.Fatalf("%v %q", err, resp.Body())
+		}
+	}
+	for range 100 {
+		do()
+	}
+	if n := testing.AllocsPerRun(1000, do); n != 0 {
+		t.Fatalf("%v allocations per request, want 0", n)
+	}
+}
+
+// TestHostClientAllocsDefaultHost: a HostClient request with an
+// origin-form target and no Host (Addr is sent as Host) allocates nothing.
+func TestHostClientAllocsDefaultHost(t *testing.T) {
+	cs := startClientServer(t, "tcp", helloHandler)
+	hc := &HostClient{Addr: strings.TrimPrefix(cs.url, "http://")}
+	t.Cleanup(hc.CloseIdleConnections)
+	var req Request
+	var resp Response
+	req.SetTarget("/hello")
+	do := func() {
+		if err := hc.Do(&req, &resp); err != nil || len(resp.Body()) != 13 {
 			t.Fatalf("%v %q", err, resp.Body())
 		}
 	}

@@ -627,7 +627,7 @@ func TestSetURIReusesStorage(t *testing.T) {
 	if c := cap(req.ownMethod) + cap(req.ownTarget) + cap(req.ownHost); c > 128 {
 		t.Fatalf("request storage grew to %d bytes", c)
 	}
-	tg, err := req.clientTarget()
+	tg, err := req.clientTarget(nil)
 	if err != nil || string(tg.origin) != "/abcdefgh?x=1" || string(tg.authority) != "example.com" || tg.https {
 		t.Fatalf("target %+v %v", tg, err)
 	}

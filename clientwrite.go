@@ -38,14 +38,19 @@ type target struct {
 
 // clientTarget returns the target of r: from an absolute URI set by
 // SetURI, or from an origin-form target (default "/") and Host set by
-// SetTarget and SetHost. The Host field is r.Host() when set.
-func (r *Request) clientTarget() (target, error) {
+// SetTarget and SetHost. The Host field is r.Host() when set, else the
+// URI's authority, else fallback (HostClient's Addr; nil for Client). An
+// empty one is ErrInvalidURI.
+func (r *Request) clientTarget(fallback []byte) (target, error) {
 	t, err := parseTarget(r.head.Target, r.head.Host)
 	if err != nil {
 		return t, err
 	}
 	if r.head.Host != nil {
 		t.authority = r.head.Host
+	}
+	if len(t.authority) == 0 {
+		t.authority = fallback
 	}
 	if len(t.authority) == 0 {
 		return t, ErrInvalidURI

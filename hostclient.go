@@ -40,6 +40,7 @@ type HostClient struct {
 	lim     clientLimits
 	parser  wire.Parser
 	addr    string      // Addr with its port
+	host    []byte      // Addr as given: the default Host field
 	tlsConf *tls.Config // TLSConfig with ServerName set
 	dialer  net.Dialer
 
@@ -112,6 +113,7 @@ func (hc *HostClient) init() {
 		port = "443"
 	}
 	hc.addr = withPort(hc.Addr, port)
+	hc.host = []byte(hc.Addr)
 	if hc.TLS {
 		hc.tlsConf = &tls.Config{}
 		if hc.TLSConfig != nil {
@@ -138,17 +140,8 @@ func withPort(addr, port string) string {
 // target returns the target of req sent through hc: its Host defaults to
 // Addr.
 func (hc *HostClient) target(req *Request) (target, error) {
-	t, err := parseTarget(req.head.Target, req.head.Host)
-	if err != nil {
-		return t, err
-	}
-	if req.head.Host != nil {
-		t.authority = req.head.Host
-	}
-	if len(t.authority) == 0 {
-		t.authority = []byte(hc.Addr)
-	}
-	return t, nil
+	hc.once.Do(hc.init)
+	return req.clientTarget(hc.host)
 }
 
 // doFollow is Do with the redirects that stay on hc's host.
