@@ -89,21 +89,3 @@ func trimOWS(b []byte) []byte {
 	}
 	return b
 }
-
-// equalFoldASCII reports whether b equals the lower-case ASCII string lower,
-// ignoring ASCII case in b.
-func equalFoldASCII(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
-}

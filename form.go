@@ -40,7 +40,7 @@ func mediaTypeIs(ct []byte, lower string) bool {
 			break
 		}
 	}
-	return equalFoldASCII(trimOWS(ct), lower)
+	return equalFold(trimOWS(ct), lower)
 }
 
 // MultipartBoundary returns the boundary parameter of a multipart/form-data

@@ -227,32 +227,32 @@ func ParseSetCookie(v []byte, c *SetCookie) error {
 // unknown names and unparsable values.
 func (c *SetCookie) setAttribute(k, v []byte) {
 	switch {
-	case equalFoldASCII(k, "expires"):
+	case equalFold(k, "expires"):
 		if t, ok := parseHTTPDate(string(v)); ok {
 			c.Expires = t
 		}
-	case equalFoldASCII(k, "max-age"):
+	case equalFold(k, "max-age"):
 		if n, err := strconv.Atoi(string(v)); err == nil && len(v) > 0 && v[0] != '+' {
 			c.MaxAge = n
 			if n <= 0 {
 				c.MaxAge = -1
 			}
 		}
-	case equalFoldASCII(k, "domain"):
+	case equalFold(k, "domain"):
 		if len(v) > 0 {
 			c.Domain = string(bytes.TrimPrefix(v, []byte{'.'}))
 		}
-	case equalFoldASCII(k, "path"):
+	case equalFold(k, "path"):
 		if len(v) > 0 && v[0] == '/' {
 			c.Path = string(v)
 		}
-	case equalFoldASCII(k, "secure"):
+	case equalFold(k, "secure"):
 		c.Secure = true
-	case equalFoldASCII(k, "httponly"):
+	case equalFold(k, "httponly"):
 		c.HttpOnly = true
-	case equalFoldASCII(k, "partitioned"):
+	case equalFold(k, "partitioned"):
 		c.Partitioned = true
-	case equalFoldASCII(k, "samesite"):
+	case equalFold(k, "samesite"):
 		c.SameSite = parseSameSite(v)
 	}
 }
@@ -261,11 +261,11 @@ func (c *SetCookie) setAttribute(k, v []byte) {
 // constant; an unknown value is SameSiteDefault.
 func parseSameSite(v []byte) SameSite {
 	switch {
-	case equalFoldASCII(v, "lax"):
+	case equalFold(v, "lax"):
 		return SameSiteLax
-	case equalFoldASCII(v, "strict"):
+	case equalFold(v, "strict"):
 		return SameSiteStrict
-	case equalFoldASCII(v, "none"):
+	case equalFold(v, "none"):
 		return SameSiteNone
 	}
 	return SameSiteDefault

@@ -94,7 +94,7 @@ func (u *URI) parseAbsoluteForm(target []byte) error {
 		return ErrTargetForm
 	}
 	scheme, rest := target[:colon], target[colon+1:]
-	if !equalFoldASCII(scheme, "http") && !equalFoldASCII(scheme, "https") {
+	if !equalFold(scheme, "http") && !equalFold(scheme, "https") {
 		return ErrTargetScheme
 	}
 	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
