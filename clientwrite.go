@@ -2,7 +2,6 @@ package brisk
 
 import (
 	"bytes"
-	"strconv"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -166,9 +165,7 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	}
 	body := req.body
 	if len(body) > 0 || sendsContentLength(method) {
-		dst = append(dst, "Content-Length: "...)
-		dst = strconv.AppendInt(dst, int64(len(body)), 10)
-		dst = append(dst, "\r\n"...)
+		dst = wire.AppendContentLength(dst, int64(len(body)))
 	}
 	dst = append(dst, "\r\n"...)
 	if len(body) <= cap(dst)-len(dst) {
