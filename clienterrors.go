@@ -68,7 +68,7 @@ var errNoFreeConn = errors.New("no free connection before the deadline")
 func wrapIO(err error, mid bool) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fmt.Errorf("%w: %w", ErrTimeout, err)
+		return wrapTimeout(err)
 	case err == io.EOF && mid:
 		return fmt.Errorf("%w: %w", ErrConnectionClosed, io.ErrUnexpectedEOF)
 	case isClosedByPeer(err):
@@ -92,7 +92,7 @@ func wrapTimeout(cause error) error { return fmt.Errorf("%w: %w", ErrTimeout, ca
 func ctxError(ctx context.Context) error {
 	err := context.Cause(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: %w", ErrTimeout, err)
+		return wrapTimeout(err)
 	}
 	return fmt.Errorf("brisk: request canceled: %w", err)
 }
