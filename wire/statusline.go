@@ -12,12 +12,11 @@ func (p *Parser) statusLine(b []byte, h *ResponseHead) error {
 	st := &h.scan
 	pos := st.next
 	if st.search > pos && bytes.IndexByte(b[st.search:], '\n') < 0 {
+		// Check only the new bytes, and the CR that may have ended the
+		// previous ones: no LF followed it.
 		from := st.search
 		st.search = len(b)
-		if from < len(b) && b[from-1] == '\r' {
-			return fail(ErrLineEnding, from-1)
-		}
-		if err := bareCR(b, from); err != nil {
+		if err := bareCR(b, from-1); err != nil {
 			return err
 		}
 		return ErrNeedMore
