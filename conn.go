@@ -45,6 +45,7 @@ type conn struct {
 	isHead    bool  // the current request is HEAD
 	isConnect bool  // the current request is CONNECT
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
+	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	headTimer bool  // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
 	waited    bool
@@ -73,7 +74,7 @@ func (c *conn) attach(nc net.Conn) {
 		}
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
-	c.deadline = 0
+	c.deadline, c.wdeadline = 0, 0
 	c.state.Store(stateIdle)
 }
 
@@ -447,10 +448,14 @@ func (c *conn) flush() error {
 	return c.werr
 }
 
-// write writes p to the connection under WriteTimeout.
+// write writes p to the connection under WriteTimeout, measured like the
+// read timeouts (see setReadTimeout).
 func (c *conn) write(p []byte) error {
-	if c.lim.writeTimeout > 0 {
-		c.nc.SetWriteDeadline(time.Now().Add(c.lim.writeTimeout))
+	if d := c.lim.writeTimeout; d > 0 {
+		if dl := c.timeoutAt(d); dl.UnixNano() != c.wdeadline {
+			c.nc.SetWriteDeadline(dl)
+			c.wdeadline = dl.UnixNano()
+		}
 	}
 	_, err := c.nc.Write(p)
 	return err
@@ -467,10 +472,8 @@ const coarseTimeout = 2 * time.Second
 func (c *conn) setReadTimeout(d time.Duration) {
 	var dl time.Time
 	switch {
-	case d >= coarseTimeout:
-		dl = c.srv.date.coarseNow().Add(d + time.Second)
 	case d > 0:
-		dl = time.Now().Add(d)
+		dl = c.timeoutAt(d)
 	case c.deadline == 0:
 		return
 	}
@@ -481,6 +484,15 @@ func (c *conn) setReadTimeout(d time.Duration) {
 			c.deadline = 0
 		}
 	}
+}
+
+// timeoutAt returns the deadline for a timeout d > 0 from now: from the
+// coarse clock, a second later, for d >= coarseTimeout.
+func (c *conn) timeoutAt(d time.Duration) time.Time {
+	if d >= coarseTimeout {
+		return c.srv.date.coarseNow().Add(d + time.Second)
+	}
+	return time.Now().Add(d)
 }
 
 // finish closes the connection and recycles c.
