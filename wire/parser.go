@@ -86,7 +86,7 @@ const maxEmptyLines = 2
 //
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
-	if h.scan.inLine(buf, p.MaxHeaderBytes) {
+	if _, maxHead := p.limits(); h.scan.inLine(buf, maxHead) {
 		return 0, ErrNeedMore
 	}
 	return p.parseHead(buf, h, nil)
@@ -100,7 +100,7 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 // chunked win, and a final coding other than chunked is
 // ErrTransferCoding rather than a body read until the connection closes.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
-	if h.scan.inLine(buf, p.MaxHeaderBytes) {
+	if _, maxHead := p.limits(); h.scan.inLine(buf, maxHead) {
 		return 0, ErrNeedMore
 	}
 	return p.parseHead(buf, nil, h)
@@ -174,18 +174,15 @@ func (st *scanState) moved(buf []byte) bool {
 // reports, having recorded it, that buf only extends a partial field line
 // by at most 8 bytes that can neither end the line nor make it invalid
 // (tchars or the colon in the name, neither CR nor LF in the value),
-// within the head size limit max (as in Parser). The full check would give
-// ErrNeedMore too.
+// within the head size limit max (as limits returns it: -1 for none).
+// The full check would give ErrNeedMore too.
 func (st *scanState) inLine(buf []byte, max int) bool {
 	s := st.search
 	if s <= st.next || s >= len(buf) || len(buf)-s > 8 || st.lines == 0 ||
 		st.base != &buf[0] || buf[s-1] == '\r' {
 		return false
 	}
-	if max == 0 {
-		max = DefaultMaxHeaderBytes
-	}
-	if max > 0 && len(buf) >= max {
+	if max >= 0 && len(buf) >= max {
 		return false
 	}
 	done := st.tokenDone
