@@ -42,8 +42,6 @@ type conn struct {
 	state     atomic.Int32
 	nreq      int
 	keepAlive bool
-	isHead    bool  // the current request is HEAD
-	isConnect bool  // the current request is CONNECT
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	headTimer bool  // ReadHeaderTimeout is armed for the current head
@@ -290,7 +288,6 @@ func (c *conn) rejectHead(err error) {
 	}
 	c.ctx.Request.head.Reset(nil)
 	c.ctx.Request.resetReceived()
-	c.isHead, c.isConnect = false, false
 	c.ctx.Response.setError(statusForError(err).code)
 	c.keepAlive = false
 	c.writeResponse()
@@ -303,7 +300,6 @@ func (c *conn) rejectBusy() {
 	defer c.finish()
 	c.ctx.Request.head.Reset(nil)
 	c.ctx.Request.resetReceived()
-	c.isHead, c.isConnect = false, false
 	c.ctx.Response.setError(503)
 	c.keepAlive = false
 	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
@@ -320,8 +316,6 @@ func (c *conn) beginRequest() {
 	x.bw.reset()
 	x.ctx = c.srv.baseCtx
 	h := &x.Request.head
-	c.isHead = x.Request.isHead()
-	c.isConnect = string(h.Method) == "CONNECT"
 	c.nreq++
 	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
 		(c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn)

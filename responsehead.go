@@ -153,8 +153,9 @@ func (r *Response) validate(fs *fieldScan) string {
 // connection and nothing after it is parsed as HTTP.
 func (c *conn) planBuffered(r *Response, fs fieldScan) headPlan {
 	p := headPlan{status: r.StatusCode(), scan: fs, framing: bodyLength, length: int64(len(r.body))}
+	req := &c.ctx.Request
 	switch {
-	case c.isConnect && p.status >= 200 && p.status < 300:
+	case req.head.Form == wire.AuthorityForm && p.status >= 200 && p.status < 300: // CONNECT
 		c.keepAlive = false
 		p.framing = bodyClose
 		if p.status == 204 {
@@ -162,7 +163,7 @@ func (c *conn) planBuffered(r *Response, fs fieldScan) headPlan {
 		}
 	case p.status < 200 || p.status == 204 || p.status == 304:
 		p.framing = bodyNone
-	case c.isHead:
+	case req.isHead():
 		p.omitBody = true
 		if len(r.body) == 0 && fs.contentLength >= 0 {
 			p.length = fs.contentLength
