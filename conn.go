@@ -286,11 +286,7 @@ func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
-	c.ctx.Request.head.Reset(nil)
-	c.ctx.Request.resetReceived()
-	c.ctx.Response.setError(statusForError(err).code)
-	c.keepAlive = false
-	c.writeResponse()
+	c.writeErrorOnly(statusForError(err).code)
 	c.lingerClose() // the rest of the request may be on its way
 }
 
@@ -298,13 +294,20 @@ func (c *conn) rejectHead(err error) {
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
+	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.writeErrorOnly(503)
+	c.flush()
+}
+
+// writeErrorOnly encodes an error response with the given status code to a
+// request that is not served (no head, or none read), with
+// "Connection: close".
+func (c *conn) writeErrorOnly(code int) {
 	c.ctx.Request.head.Reset(nil)
 	c.ctx.Request.resetReceived()
-	c.ctx.Response.setError(503)
+	c.ctx.Response.setError(code)
 	c.keepAlive = false
-	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	c.writeResponse()
-	c.flush()
 }
 
 // beginRequest prepares the Ctx for the parsed head and makes the
