@@ -131,7 +131,7 @@ func commonName(b []byte, n int) (fieldID, bool) {
 // first bad byte (ErrLineEnding for a bare CR); ErrNeedMore when b ends
 // first.
 func fieldName(b []byte) (colon int, id fieldID, k Kind) {
-	i := tokenEnd(b)
+	i := ascii.Run(b, ascii.Token)
 	switch {
 	case i == len(b):
 		return i, 0, ErrNeedMore
@@ -141,21 +141,6 @@ func fieldName(b []byte) (colon int, id fieldID, k Kind) {
 		return i, 0, kindAt(b, i, ErrFieldName)
 	}
 	return i, nameID(b[:i]), 0
-}
-
-// tokenEnd returns the length of the run of tchars at the start of b.
-func tokenEnd(b []byte) int {
-	i := 0
-	for ; i+4 <= len(b); i += 4 {
-		w := b[i : i+4 : i+4]
-		if ascii.Class[w[0]]&ascii.Class[w[1]]&ascii.Class[w[2]]&ascii.Class[w[3]]&ascii.Token == 0 {
-			break
-		}
-	}
-	for i < len(b) && ascii.Class[b[i]]&ascii.Token != 0 {
-		i++
-	}
-	return i
 }
 
 // nameID returns what the field name, a token, is, by length then

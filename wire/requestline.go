@@ -160,9 +160,7 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 		i += lookAheadMethod(b, pos)
 	}
 	if i == pos {
-		for i < len(b) && ascii.Class[b[i]]&ascii.Token != 0 {
-			i++
-		}
+		i += ascii.Run(b[i:], ascii.Token)
 		if i == len(b) {
 			return 0, ErrNeedMore
 		}

@@ -58,16 +58,7 @@ func validHost(v []byte, needPort bool) bool {
 		i = j + 1
 	} else {
 		for {
-			for i+4 <= len(v) {
-				w := v[i : i+4 : i+4]
-				if ascii.Class[w[0]]&ascii.Class[w[1]]&ascii.Class[w[2]]&ascii.Class[w[3]]&ascii.Host == 0 {
-					break
-				}
-				i += 4
-			}
-			for i < len(v) && ascii.Class[v[i]]&ascii.Host != 0 {
-				i++
-			}
+			i += ascii.Run(v[i:], ascii.Host)
 			if i == len(v) || v[i] != '%' || i+2 >= len(v) || ascii.Class[v[i+1]]&ascii.Class[v[i+2]]&ascii.Hex == 0 {
 				break
 			}

@@ -96,3 +96,28 @@ func TestValueStopPairs(t *testing.T) {
 		}
 	}
 }
+
+func TestRun(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		class uint8
+		want  int
+	}{
+		{"", Token, 0},
+		{"Host", Token, 4},
+		{"Host:", Token, 4},
+		{"Content-Length: 5", Token, 14},
+		{"abc def", Token, 3},
+		{":", Token, 0},
+		{"example.com:80", Host, 11},
+		{"a%20b", Host, 1},
+		{"0123456789a", Digit, 10},
+		{"0aF9g", Hex, 4},
+		{"09", Digit | Hex, 2},
+		{"0a", Digit | Hex, 1},
+	} {
+		if got := Run([]byte(c.s), c.class); got != c.want {
+			t.Errorf("Run(%q, %#x) = %d, want %d", c.s, c.class, got, c.want)
+		}
+	}
+}
