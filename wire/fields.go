@@ -126,7 +126,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 	if i < len(b) && b[i] == ' ' { // the usual single SP
 		i++
 	}
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+	for i < len(b) && isOWS(b[i]) {
 		i++
 	}
 	v0 = i
@@ -147,7 +147,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		return 0, 0, 0, i, 0, ErrFieldValue
 	}
 	v1 = i
-	for v1 > v0 && (b[v1-1] == ' ' || b[v1-1] == '\t') { // rare: trailing OWS
+	for v1 > v0 && isOWS(b[v1-1]) { // rare: trailing OWS
 		v1--
 	}
 	return colon, v0, v1, i, id, 0

@@ -79,7 +79,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		if i < len(b) && b[i] == ' ' {
 			i++
 		}
-		if i >= len(b) || b[i] == ' ' || b[i] == '\t' {
+		if i >= len(b) || isOWS(b[i]) {
 			return pos, fields, nil
 		}
 		start := i
@@ -87,7 +87,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		if i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
 			return pos, fields, nil
 		}
-		if i > start && (b[i-1] == ' ' || b[i-1] == '\t') {
+		if i > start && isOWS(b[i-1]) {
 			return pos, fields, nil
 		}
 		if len(fields) == cap(fields) {
