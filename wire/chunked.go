@@ -213,7 +213,7 @@ func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
 				return r, ErrChunkOverhead
 			}
 		}
-		if d.overhead > maxOver && d.sizeKnown() && !d.overheadOK() {
+		if !overheadOK(d.overhead, d.data, maxOver) && d.sizeKnown() {
 			return r, ErrChunkOverhead
 		}
 	}
@@ -234,7 +234,7 @@ func (d *ChunkedDecoder) plainLine(src []byte, r int, maxOver int64) int {
 		return r
 	}
 	over, data := d.overhead+int64(i+2-r), d.data+size
-	if over > maxOver && data <= (1<<63-1)/ChunkOverheadRatio && over > ChunkOverheadRatio*data {
+	if !overheadOK(over, data, maxOver) {
 		return r
 	}
 	d.overhead, d.data, d.size = over, data, size
@@ -251,13 +251,11 @@ func (d *ChunkedDecoder) sizeKnown() bool {
 	return d.state != csSize && d.state != csDataCR && d.state != csDataLF
 }
 
-// overheadOK reports whether the framing read so far is at most
-// ChunkOverheadRatio times the chunk data declared so far.
-func (d *ChunkedDecoder) overheadOK() bool {
-	if d.data > (1<<63-1)/ChunkOverheadRatio {
-		return true
-	}
-	return d.overhead <= ChunkOverheadRatio*d.data
+// overheadOK reports whether over bytes of framing are within the limit
+// for data bytes of chunk data declared: at most maxOver, or at most
+// ChunkOverheadRatio times data.
+func overheadOK(over, data, maxOver int64) bool {
+	return over <= maxOver || data > (1<<63-1)/ChunkOverheadRatio || over <= ChunkOverheadRatio*data
 }
 
 // step advances the framing state over one byte c.
