@@ -96,10 +96,9 @@ type ResponseHead struct {
 type scanState struct {
 	next   int // offset of the first line not yet parsed
 	search int // offset up to which no LF was found after next
-	lines  int // lines parsed so far (0: start line pending)
 
 	base      *byte // &buf[0] of the previous call; another buffer restarts the parse
-	fieldsAt  int   // offset of the first field line (Raw starts here)
+	fieldsAt  int   // offset of the first field line (Raw starts here); 0 while the start line is pending
 	empty     uint8 // empty lines skipped before the request line
 	tokenDone bool  // the partial line's method or field name has ended
 }

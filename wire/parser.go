@@ -133,7 +133,7 @@ func (p *Parser) parseHead(buf []byte, req *RequestHead, resp *ResponseHead) (in
 	b := window(buf, maxHead)
 	var err error
 	switch {
-	case st.lines > 0:
+	case st.startLineDone():
 	case req != nil:
 		err = p.requestLine(b, req, maxLine)
 	default:
@@ -170,6 +170,10 @@ func (st *scanState) moved(buf []byte) bool {
 	return st.base != &buf[0] || st.search > len(buf) || st.next > len(buf)
 }
 
+// startLineDone reports whether the start line has been parsed: the field
+// lines then start at fieldsAt, after it.
+func (st *scanState) startLineDone() bool { return st.fieldsAt > 0 }
+
 // inLine is the fast path for a head arriving in small pieces: it
 // reports, having recorded it, that buf only extends a partial field line
 // by at most 8 bytes that can neither end the line nor make it invalid
@@ -178,7 +182,7 @@ func (st *scanState) moved(buf []byte) bool {
 // The full check would give ErrNeedMore too.
 func (st *scanState) inLine(buf []byte, max int) bool {
 	s := st.search
-	if s <= st.next || s >= len(buf) || len(buf)-s > 8 || st.lines == 0 ||
+	if s <= st.next || s >= len(buf) || len(buf)-s > 8 || !st.startLineDone() ||
 		st.base != &buf[0] || buf[s-1] == '\r' {
 		return false
 	}

@@ -43,7 +43,7 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	if maxLine >= 0 && n > maxLine {
 		return fail(ErrRequestLineTooLong, pos+maxLine)
 	}
-	st.next, st.search, st.fieldsAt, st.lines = end, end, end, 1
+	st.next, st.search, st.fieldsAt = end, end, end
 	return nil
 }
 

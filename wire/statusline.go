@@ -28,7 +28,7 @@ func (p *Parser) statusLine(b []byte, h *ResponseHead) error {
 	if err != nil {
 		return err
 	}
-	st.next, st.search, st.fieldsAt, st.lines = end, end, end, 1
+	st.next, st.search, st.fieldsAt = end, end, end
 	return nil
 }
 
