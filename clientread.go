@@ -19,7 +19,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 		if err := cc.readHead(); err != nil {
 			return err
 		}
-		if c := cc.head.StatusCode; c >= 200 || c == 101 {
+		if !cc.head.Interim() {
 			break
 		}
 		if interim == MaxInterimResponses {
@@ -29,8 +29,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 	h := &cc.head
 	resp.setReceivedHead(h)
 	cc.beginBody(h.Framing(headRequest))
-	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose &&
-		!h.ConnectionClose && (h.Minor >= 1 || h.ConnectionKeepAlive)
+	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose && h.KeepAlive()
 	return nil
 }
 

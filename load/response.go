@@ -49,7 +49,7 @@ func (r *response) advance(buf []byte, headRequest bool) (used int, done bool, e
 				return used, false, err
 			}
 			used += n
-			if r.head.StatusCode < 200 && r.head.StatusCode != 101 {
+			if r.head.Interim() {
 				r.head.Reset(r.fields[:]) // interim response (RFC 9110 §15.2): the final one follows
 				continue
 			}

@@ -294,7 +294,7 @@ func (w *worker) complete(now int64) bool {
 		w.counts.errors[KindStatus]++
 	}
 	w.counts.requests++
-	keep := !w.p.closeEach && !h.ConnectionClose && (h.Minor > 0 || h.ConnectionKeepAlive) && w.resp.state != inClose
+	keep := !w.p.closeEach && h.KeepAlive() && w.resp.state != inClose
 	w.resp.reset()
 	if !keep {
 		w.closeConn()

@@ -257,11 +257,26 @@ func (h *RequestHead) Framing() Framing {
 // KeepAlive reports whether the connection may stay open after this
 // request: HTTP/1.1 unless "Connection: close"; HTTP/1.0 only with
 // "Connection: keep-alive" (RFC 9112 §9.3).
-func (h *RequestHead) KeepAlive() bool {
-	if h.ConnectionClose {
+func (h *RequestHead) KeepAlive() bool { return h.keepAlive(h.Minor) }
+
+// KeepAlive reports whether the server lets the connection stay open
+// after this response, by the same rule as RequestHead.KeepAlive (RFC 9112
+// §9.3). The caller still closes after a close-delimited body
+// (FramingClose) or a 101.
+func (h *ResponseHead) KeepAlive() bool { return h.keepAlive(h.Minor) }
+
+// Interim reports a 1xx response that a final response follows: any 1xx
+// but 101 Switching Protocols, which ends HTTP on the connection (RFC 9110
+// §15.2).
+func (h *ResponseHead) Interim() bool { return h.StatusCode < 200 && h.StatusCode != 101 }
+
+// keepAlive is the persistence rule of RFC 9112 §9.3, shared by both
+// heads: HTTP/1.1 unless "close"; HTTP/1.0 only with "keep-alive".
+func (fs *FieldSection) keepAlive(minor uint8) bool {
+	if fs.ConnectionClose {
 		return false
 	}
-	return h.Minor >= 1 || h.ConnectionKeepAlive
+	return minor >= 1 || fs.ConnectionKeepAlive
 }
 
 // Framing returns how the body of the response with head h is delimited.
