@@ -95,6 +95,8 @@ var rejectRequests = []struct {
 
 	// Host (RFC 9112 §3.2).
 	{"host_missing", "GET / HTTP/1.1\r\n\r\n", ErrHost, Parser{}},
+	{"host_port_over_65535", "GET / HTTP/1.1\r\nHost: x:99999\r\n\r\n", ErrHost, Parser{}},
+	{"target_port_over_65535", "GET http://x:65536/ HTTP/1.1\r\nHost: x\r\n\r\n", ErrTarget, Parser{}},
 	{"host_missing_absolute", "GET http://example.com/ HTTP/1.1\r\n\r\n", ErrHost, Parser{}},
 	{"host_repeated_same", "GET / HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n", ErrHost, Parser{}},
 	{"host_repeated_differ", "GET / HTTP/1.1\r\nHost: h\r\nhost: i\r\n\r\n", ErrHost, Parser{}},

@@ -47,7 +47,8 @@ func validAbsolute(t []byte) bool {
 // validHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
 // §3.2.3; RFC 9110 §7.2): a non-empty reg-name with valid pct-encoding, an
 // IPv4 address, or an IP-literal in brackets holding an IPv6address
-// (IPvFuture is rejected); the port is 1 to 5 digits, required when needPort.
+// (IPvFuture is rejected); the port is 1 to 5 digits with a value of at
+// most 65535, required when needPort.
 func validHost(v []byte, needPort bool) bool {
 	i := 0
 	if len(v) > 0 && v[0] == '[' {
@@ -78,12 +79,14 @@ func validHost(v []byte, needPort bool) bool {
 	if len(port) == 0 || len(port) > 5 {
 		return false
 	}
+	n := 0
 	for _, c := range port {
 		if !ascii.IsDigit(c) {
 			return false
 		}
+		n = n*10 + int(c-'0')
 	}
-	return true
+	return n <= 65535 // the port is a 16-bit number (RFC 9293 §3.1)
 }
 
 // validIPv6 reports whether s is an IPv6address (RFC 3986 §3.2.2): eight
