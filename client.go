@@ -356,7 +356,7 @@ func redirect(req *Request, resp *Response, t *target) error {
 				dir = dir[:len(dir)-1]
 			}
 			if len(dir) == 0 {
-				dir = slash
+				dir = rootPath
 			}
 			uri = append(uri, dir...)
 		}

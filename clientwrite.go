@@ -63,7 +63,7 @@ func parseTarget(uri, host []byte) (target, error) {
 	var t target
 	switch {
 	case len(uri) == 0:
-		t.origin, t.authority = slash, host
+		t.origin, t.authority = rootPath, host
 		return t, nil
 	case uri[0] == '/':
 		t.origin, t.authority = uri, host
@@ -91,7 +91,7 @@ func parseTarget(uri, host []byte) (target, error) {
 	case i == 0:
 		return t, ErrInvalidURI
 	case len(t.origin) == 0:
-		t.origin = slash
+		t.origin = rootPath
 	}
 	return t, nil
 }
@@ -214,3 +214,8 @@ func idempotent(method []byte) bool {
 	}
 	return false
 }
+
+// rootPath is the origin-form "/" the client sends for a URI without a
+// path. It is only ever read (appended to an encoded request), never
+// returned to callers.
+var rootPath = []byte("/")

@@ -30,6 +30,8 @@ type Request struct {
 	// client side: storage for method, target and host, each reused by its setter
 	ownMethod, ownTarget, ownHost []byte
 
+	slash [1]byte // RawPath's "/" for an absolute-form target without a path
+
 	uri   URI    // server side: head.Target split by parseTarget
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
@@ -73,12 +75,11 @@ func (r *Request) RawPath() []byte {
 	case u.Form == wire.AuthorityForm:
 		return nil
 	case len(u.RawPath) == 0:
-		return slash
+		r.slash[0] = '/' // the Request's own storage: callers cannot alter another's
+		return r.slash[:]
 	}
 	return u.RawPath
 }
-
-var slash = []byte("/")
 
 // Query returns the query of the request-target without the "?", or nil
 // when the target has no "?". See QueryArgs to read its arguments.
