@@ -54,15 +54,9 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		default:
 			mid, last = first, first
 		}
-		// A CR in the name folds to '-': CTLs are checked apart.
-		ctl := ascii.Less(w0, ' ') & nameMask(n)
-		if n > 8 {
-			ctl |= ascii.Less(w1, ' ') & nameMask(n-8)
-		}
-		if n > 16 {
-			ctl |= ascii.Less(binary.LittleEndian.Uint64(w[16:]), ' ') & nameMask(n-16)
-		}
-		if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) && ctl == 0 {
+		// A CR in the name folds to '-', an HTAB to ')': the scan for the
+		// line's end, from its first byte, rules them out.
+		if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) {
 			id = c.id
 		} else {
 			tok := ascii.Token
@@ -83,8 +77,8 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 			return pos, fields, nil
 		}
 		start := i
-		i = valueEnd(b, i)
-		if i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
+		i = valueEnd(b, pos) // from the name on: no CTL but HTAB in the line
+		if i < start || i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
 			return pos, fields, nil
 		}
 		if i > start && isOWS(b[i-1]) {
