@@ -42,10 +42,13 @@ func serve(b *testing.B, ln net.Listener) {
 }
 
 // endpoint is where a client sends its GETs: a URI and, for in-memory
-// transports, the dial function.
+// transports, the dial function. serverCPU, when not nil, measures a
+// server running in another process (see clientchild_test.go): called
+// after b.ResetTimer, its result after the benchmark loop.
 type endpoint struct {
-	uri  string
-	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	uri       string
+	dial      func(ctx context.Context, network, addr string) (net.Conn, error)
+	serverCPU func(b *testing.B) (stop func())
 }
 
 func tcpEndpoint(b *testing.B) endpoint {
@@ -78,6 +81,9 @@ func BenchmarkClientGetEndToEnd(b *testing.B) {
 	b.Run("fasthttp/inmemory", func(b *testing.B) { benchFasthttp(b, fasthttpInmemory(b)) })
 	b.Run("nethttp/tcp", func(b *testing.B) { benchNethttp(b, tcpEndpoint(b)) })
 	b.Run("nethttp/inmemory", func(b *testing.B) { benchNethttp(b, fasthttpInmemory(b)) })
+	b.Run("brisk/tcpchild", func(b *testing.B) { benchBrisk(b, tcpChildEndpoint(b)) })
+	b.Run("fasthttp/tcpchild", func(b *testing.B) { benchFasthttp(b, tcpChildEndpoint(b)) })
+	b.Run("nethttp/tcpchild", func(b *testing.B) { benchNethttp(b, tcpChildEndpoint(b)) })
 }
 
 // BenchmarkClientGetEndToEndSameListener runs brisk's client over
@@ -91,11 +97,15 @@ func BenchmarkClientGetEndToEndSameListener(b *testing.B) {
 // (valid until the next call) or an error.
 type clientDo func() (status int, body []byte, err error)
 
-// runClient measures GETs from GOMAXPROCS goroutines, each with its own
-// clientDo from newDo, and checks every response: 200 and the 13-byte body.
-func runClient(b *testing.B, newDo func() (clientDo, error)) {
+// runClient measures GETs to ep from GOMAXPROCS goroutines, each with its
+// own clientDo from newDo, and checks every response: 200 and the 13-byte
+// body.
+func runClient(b *testing.B, ep endpoint, newDo func() (clientDo, error)) {
 	b.ReportAllocs()
 	b.ResetTimer()
+	if ep.serverCPU != nil {
+		defer ep.serverCPU(b)()
+	}
 	defer processCPUClock(b)()
 	b.RunParallel(func(pb *testing.PB) {
 		do, err := newDo()
@@ -120,7 +130,7 @@ func runClient(b *testing.B, newDo func() (clientDo, error)) {
 func benchBrisk(b *testing.B, ep endpoint) {
 	c := &brisk.Client{ClientConfig: brisk.ClientConfig{Dial: ep.dial}}
 	defer c.CloseIdleConnections()
-	runClient(b, func() (clientDo, error) {
+	runClient(b, ep, func() (clientDo, error) {
 		var req brisk.Request
 		var resp brisk.Response
 		req.SetURI(ep.uri)
@@ -137,7 +147,7 @@ func benchFasthttp(b *testing.B, ep endpoint) {
 		c.Dial = func(addr string) (net.Conn, error) { return ep.dial(context.Background(), "tcp", addr) }
 	}
 	defer c.CloseIdleConnections()
-	runClient(b, func() (clientDo, error) {
+	runClient(b, ep, func() (clientDo, error) {
 		var req fasthttp.Request
 		var resp fasthttp.Response
 		req.SetRequestURI(ep.uri)
@@ -154,7 +164,7 @@ func benchNethttp(b *testing.B, ep endpoint) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 1024, DialContext: ep.dial}
 	c := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	runClient(b, func() (clientDo, error) {
+	runClient(b, ep, func() (clientDo, error) {
 		req, err := http.NewRequest("GET", ep.uri, nil)
 		buf := make([]byte, 64)
 		return func() (int, []byte, error) {
