@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 	"iter"
+	"math/bits"
 	"slices"
 )
 
@@ -18,12 +19,12 @@ const maxIndexedArgs = 32
 // an empty value. A "%" not followed by two hex digits is kept literally,
 // as browsers do; Args never fails.
 //
-// A lookup of a name without "%", "&", "+" or "=" first searches for it
-// with bytes.IndexByte, which settles it when no "%" or "+" comes before
-// the match (the first lookup finds where the first one is). Otherwise
-// lookups scan pair by pair, remembering the offsets of the pairs passed
-// (up to 32), so a handler peeking at a few names costs about one pass
-// over the raw bytes.
+// Reset does no work. The first lookup or iteration finds where the first
+// 32 pairs start and end, in one pass over the raw bytes that reads eight
+// of them at a time, and where the first "%" or "+" is: names and values
+// before it are used as they are (a name is compared without looking for
+// its "="), and only the values returned are decoded. Pairs beyond the 32nd are scanned
+// again on each lookup that reaches them.
 //
 // Returned names and values are valid until the next Reset. They alias
 // the raw bytes when they need no decoding and an internal buffer,
@@ -31,37 +32,32 @@ const maxIndexedArgs = 32
 // value holds no pairs. An Args is not safe for concurrent use.
 type Args struct {
 	raw   []byte
-	pairs [maxIndexedArgs]argPair // offsets of the first n pairs of raw
+	pairs [maxIndexedArgs]argPair // the first n pairs of raw
 	n     int
-	spare argPair // a pair found beyond the index or by findPlain
-	plain int     // raw[:plain] holds no "%" or "+"; -1: not yet known
-	buf   []byte  // decoded names and values
+	rest  int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
+	plain int        // raw[:plain] holds no "%" or "+"; plain <= rest
+	spare [1]argPair // a pair found beyond the index
+	buf   []byte     // decoded names and values
 }
 
-// argPair locates one pair in Args.raw: the name is raw[start:eq], the
-// value raw[eq+1:end] (empty when eq == end: no "=").
+// argPair locates one non-empty pair in Args.raw, raw[start:end]: the name
+// is raw[start:eq], the value raw[eq+1:end] (empty when eq == end: no
+// "="). eq is -1 until the pair's first "=" has been looked for.
 type argPair struct {
 	start, eq, end int
-	escaped        uint8 // escapedName | escapedValue
 }
-
-// Bits of argPair.escaped: the name or the value holds "%" or "+".
-const (
-	escapedName uint8 = 1 << iota
-	escapedValue
-)
 
 // argCursor walks the pairs of an Args in order.
 type argCursor struct {
-	i   int     // index of the next pair
-	off int     // offset in raw where the next pair's search starts
-	p   argPair // a pair beyond the index, returned by next
+	i   int        // index of the next pair
+	off int        // offset in raw where the search for pairs beyond the index starts
+	p   [1]argPair // a pair beyond the index, returned by next
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
 // never modifies. raw must stay unchanged while a is in use.
 func (a *Args) Reset(raw []byte) {
-	a.raw, a.n, a.plain, a.buf = raw, 0, -1, a.buf[:0]
+	a.raw, a.n, a.rest, a.buf = raw, 0, -1, a.buf[:0]
 }
 
 // Raw returns the bytes given to Reset.
@@ -79,88 +75,60 @@ func (a *Args) Peek(name string) []byte {
 // Has reports whether a pair named name exists.
 func (a *Args) Has(name string) bool { return a.find(name) != nil }
 
+// index locates the first pairs of raw and the first escape among them,
+// once per Reset.
+func (a *Args) index() {
+	if a.rest >= 0 {
+		return
+	}
+	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
+	a.plain = a.rest
+	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
+		a.plain = i
+	}
+	if i := bytes.IndexByte(a.raw[:a.plain], '+'); i >= 0 {
+		a.plain = i
+	}
+}
+
 // find returns the first pair named name, or nil: it looks through the
-// indexed pairs, then scans on from the last of them, indexing the pairs
-// it passes while there is room. The result is valid until the next call.
+// indexed pairs, then scans on past them. The result is valid until the
+// next call.
 func (a *Args) find(name string) *argPair {
-	if p, ok := a.findPlain(name); ok {
-		return p
-	}
-	for i := 0; i < a.n; i++ {
+	a.index()
+	plain := plainArgName(name)
+	for i := range a.pairs[:a.n] {
 		p := &a.pairs[i]
-		if p.eq-p.start == len(name) && p.escaped&escapedName == 0 && string(a.raw[p.start:p.eq]) == name ||
-			p.escaped&escapedName != 0 && formDecodedEqual(a.raw[p.start:p.eq], name) {
+		if plain && p.end <= a.plain {
+			if a.plainNameIs(p, name) {
+				return p
+			}
+		} else if a.nameIs(p, name) {
 			return p
 		}
 	}
-	off := 0
-	if a.n > 0 {
-		off = a.pairs[a.n-1].end + 1
-	}
-	for a.n < len(a.pairs) {
-		p := &a.pairs[a.n]
-		if !scanArg(a.raw, off, p) {
-			return nil
+	for off := a.rest; off < len(a.raw); {
+		var n int
+		if n, off = splitPairs(a.raw, off, a.spare[:]); n == 0 {
+			break
 		}
-		a.n++
-		if a.nameIs(p, name) {
-			return p
-		}
-		off = p.end + 1
-	}
-	for p := &a.spare; scanArg(a.raw, off, p); off = p.end + 1 {
-		if a.nameIs(p, name) {
+		if p := &a.spare[0]; a.nameIs(p, name) {
 			return p
 		}
 	}
 	return nil
 }
 
-// findPlain looks for a pair named name with bytes.IndexByte, which is
-// much faster than reading pair by pair, when that gives the same answer:
-// name is non-empty and holds no "%", "&", "+" or "=", and raw holds no
-// "%" or "+" up to the match, so no pair before
-// it can decode to name. ok is false when the answer is unknown: find must
-// scan. A match is a pair when it starts raw or follows "&", and ends raw
-// or is followed by "=" or "&".
-func (a *Args) findPlain(name string) (p *argPair, ok bool) {
-	if !plainArgName(name) {
-		return nil, false
+// plainNameIs reports whether p, a pair without escapes, is named name, a
+// plainArgName, without looking for the pair's "=": the pair must start
+// with name followed by "=" or by its end. It sets p.eq when it is.
+func (a *Args) plainNameIs(p *argPair, name string) bool {
+	e := p.start + len(name)
+	if e > p.end || e < p.end && a.raw[e] != '=' || string(a.raw[p.start:e]) != name {
+		return false
 	}
-	raw := a.raw
-	if a.plain < 0 {
-		a.plain = len(raw)
-		if i := bytes.IndexByte(raw, '%'); i >= 0 {
-			a.plain = i
-		}
-		if i := bytes.IndexByte(raw[:a.plain], '+'); i >= 0 {
-			a.plain = i
-		}
-	}
-	for off := 0; ; {
-		i := bytes.IndexByte(raw[off:a.plain], name[0])
-		if i < 0 {
-			return nil, a.plain == len(raw)
-		}
-		start := off + i
-		end := start + len(name)
-		if (start == 0 || raw[start-1] == '&') && end <= len(raw) &&
-			(end == len(raw) || raw[end] == '=' || raw[end] == '&') && string(raw[start:end]) == name {
-			p = &a.spare
-			p.start, p.eq, p.end, p.escaped = start, end, end, 0
-			if end < len(raw) && raw[end] == '=' {
-				p.end = len(raw)
-				if j := bytes.IndexByte(raw[end+1:], '&'); j >= 0 {
-					p.end = end + 1 + j
-				}
-				if p.end > a.plain && hasFormEscape(raw[end+1:p.end]) {
-					p.escaped = escapedValue
-				}
-			}
-			return p, true
-		}
-		off = start + 1
-	}
+	p.eq = e
+	return true
 }
 
 // plainArgName reports whether name is non-empty and free of "%", "&",
@@ -173,6 +141,10 @@ func plainArgName(name string) bool {
 	}
 	return len(name) > 0
 }
+
+// argSpecial has the bits of "%", "&", "+" and "=", the bytes with a
+// meaning in args; all are below 64, so one shift tests a byte.
+const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 
 // Values returns an iterator over the decoded values of all pairs named
 // name, in order.
@@ -212,111 +184,104 @@ func (a *Args) Len() int {
 }
 
 // next returns the pair at cursor c, or nil after the last, and advances
-// c, recording newly scanned pairs in the index while there is room. The
-// result is valid until the next call.
+// c. The result is valid until the next call.
 func (a *Args) next(c *argCursor) *argPair {
+	a.index()
 	if c.i < a.n {
-		p := &a.pairs[c.i]
-		c.i, c.off = c.i+1, p.end+1
-		return p
+		c.i++
+		return &a.pairs[c.i-1]
 	}
-	p := &c.p
-	if c.i == a.n && a.n < len(a.pairs) {
-		p = &a.pairs[a.n]
+	if c.i == a.n {
+		c.off = a.rest
 	}
-	if !scanArg(a.raw, c.off, p) {
+	var n int
+	if n, c.off = splitPairs(a.raw, c.off, c.p[:]); n == 0 {
 		return nil
 	}
-	if p != &c.p {
-		a.n++
-	}
-	c.i, c.off = c.i+1, p.end+1
-	return p
+	c.i++
+	return &c.p[0]
 }
 
-// argSpecial has the bits of "%", "&", "+" and "=", the bytes scanArg stops
-// at; all are below 64, so one shift tests a byte.
-const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
-
-// scanArg finds the first non-empty pair of raw at or after off and stores
-// it in p, reporting false when there is none, in one pass over its bytes
-// that also notes escapes in the name and in the value.
-func scanArg(raw []byte, off int, p *argPair) bool {
-	for off < len(raw) && raw[off] == '&' {
-		off++
-	}
-	if off >= len(raw) {
-		return false
-	}
-	p.start, p.eq, p.escaped = off, -1, 0
-	i := off
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		if c >= 64 || argSpecial>>c&1 == 0 {
-			continue
-		}
-		switch {
-		case c == '&':
-			goto end
-		case p.eq >= 0:
-			if c != '=' {
-				p.escaped |= escapedValue
+// splitPairs stores the non-empty pairs of raw from offset off on in dst,
+// in order, until dst is full or raw ends, with eq unknown (-1). It
+// returns how many it stored and the offset after them: just past the "&"
+// ending the last one, or len(raw). It reads raw eight bytes at a time.
+func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
+	start := off // of the pair being read
+	for i := off; i < len(raw); i += 8 {
+		for m := matchByte(loadAt(raw, i), '&'); m != 0; m &= m - 1 {
+			end := i + bits.TrailingZeros64(m)>>3
+			if end > start {
+				dst[n] = argPair{start, -1, end}
+				if n++; n == len(dst) {
+					return n, end + 1
+				}
 			}
-		case c == '=':
-			p.eq = i
-		default:
-			p.escaped |= escapedName
+			start = end + 1
 		}
 	}
-end:
-	p.end = i
-	if p.eq < 0 {
-		p.eq = i
+	if start < len(raw) {
+		dst[n] = argPair{start, -1, len(raw)}
+		n++
 	}
-	return true
+	return n, len(raw)
+}
+
+// locateEq sets p.eq, if not yet known, to the offset of the first "=" in
+// p, or p.end when there is none.
+func (a *Args) locateEq(p *argPair) {
+	if p.eq >= 0 {
+		return
+	}
+	p.eq = p.end
+	for i := p.start; i < p.end; i++ {
+		if a.raw[i] == '=' {
+			p.eq = i
+			return
+		}
+	}
 }
 
 // nameIs reports whether the decoded name of p is name.
 func (a *Args) nameIs(p *argPair, name string) bool {
-	if p.escaped&escapedName == 0 {
-		return p.eq-p.start == len(name) && string(a.raw[p.start:p.eq]) == name
+	a.locateEq(p)
+	if p.eq <= a.plain {
+		return string(a.raw[p.start:p.eq]) == name
 	}
 	return formDecodedEqual(a.raw[p.start:p.eq], name)
 }
 
 // name returns the decoded name of p.
 func (a *Args) name(p *argPair) []byte {
-	return a.decoded(a.raw[p.start:p.eq], p.escaped&escapedName != 0)
+	a.locateEq(p)
+	return a.decoded(a.raw[p.start:p.eq], p.eq <= a.plain)
 }
 
 // value returns the decoded value of p.
 func (a *Args) value(p *argPair) []byte {
+	a.locateEq(p)
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
-	return a.decoded(a.raw[p.eq+1:p.end], p.escaped&escapedValue != 0)
+	return a.decoded(a.raw[p.eq+1:p.end], p.end <= a.plain)
 }
 
-// decoded returns raw itself when it holds no escape, else its decoded
-// form appended to a.buf. The capacity of the result is capped so that a
-// caller's append cannot overwrite later values.
-func (a *Args) decoded(raw []byte, escaped bool) []byte {
-	if !escaped {
-		return raw[:len(raw):len(raw)]
-	}
-	start := len(a.buf)
-	a.buf = AppendFormDecoded(a.buf, raw)
-	return a.buf[start:len(a.buf):len(a.buf)]
-}
-
-// hasFormEscape reports whether v holds "%" or "+".
-func hasFormEscape[T string | []byte](v T) bool {
-	for i := 0; i < len(v); i++ {
-		if v[i] == '%' || v[i] == '+' {
-			return true
+// decoded returns raw itself when plain (known to hold no escape) or when
+// it holds no "%" or "+", else its decoded form appended to a.buf. The
+// capacity of the result is capped so that a caller's append cannot
+// overwrite later values.
+func (a *Args) decoded(raw []byte, plain bool) []byte {
+	if !plain {
+		for i, c := range raw {
+			if c == '%' || c == '+' {
+				start := len(a.buf)
+				a.buf = append(a.buf, raw[:i]...)
+				a.buf = AppendFormDecoded(a.buf, raw[i:])
+				return a.buf[start:len(a.buf):len(a.buf)]
+			}
 		}
 	}
-	return false
+	return raw[:len(raw):len(raw)]
 }
 
 // AppendFormDecoded appends src decoded as a component of an

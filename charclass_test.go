@@ -54,3 +54,48 @@ func TestHexValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchByte checks that matchByte marks exactly the bytes equal to c,
+// wherever they are and whatever their neighbours (no borrow between
+// bytes, unlike the classic zero-byte test).
+func TestMatchByte(t *testing.T) {
+	for _, c := range []byte{0, '&', '=', '%', 0x7f, 0x80, 0xff} {
+		for x := range 256 {
+			for pos := range 8 {
+				var w [8]byte
+				for i := range w {
+					w[i] = c ^ byte(1<<i) // differs from c in one bit
+				}
+				w[pos] = byte(x)
+				got := matchByte(loadAt(w[:], 0), c)
+				var want uint64
+				if byte(x) == c {
+					want = 0x80 << (8 * pos)
+				}
+				if got != want {
+					t.Fatalf("c %#x, byte %#x at %d: %#x, want %#x", c, x, pos, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestLoadAt checks loadAt at every offset of short and long slices,
+// including the zero padding past the end.
+func TestLoadAt(t *testing.T) {
+	src := []byte("0123456789abcdefghij")
+	for n := range len(src) + 1 {
+		b := src[:n]
+		for i := range n {
+			var w [8]byte
+			copy(w[:], b[i:])
+			want := uint64(0)
+			for k := 7; k >= 0; k-- {
+				want = want<<8 | uint64(w[k])
+			}
+			if got := loadAt(b, i); got != want {
+				t.Fatalf("len %d, offset %d: %#x, want %#x", n, i, got, want)
+			}
+		}
+	}
+}
