@@ -78,9 +78,13 @@ func (a *Args) Has(name string) bool { return a.find(name) != nil }
 // index locates the first pairs of raw and the first escape among them,
 // once per Reset.
 func (a *Args) index() {
-	if a.rest >= 0 {
-		return
+	if a.rest < 0 {
+		a.build()
 	}
+}
+
+// build does the work of index.
+func (a *Args) build() {
 	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
 	a.plain = a.rest
 	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
@@ -192,6 +196,9 @@ func (a *Args) next(c *argCursor) *argPair {
 		return &a.pairs[c.i-1]
 	}
 	if c.i == a.n {
+		if a.rest >= len(a.raw) {
+			return nil
+		}
 		c.off = a.rest
 	}
 	var n int
@@ -271,17 +278,22 @@ func (a *Args) value(p *argPair) []byte {
 // capacity of the result is capped so that a caller's append cannot
 // overwrite later values.
 func (a *Args) decoded(raw []byte, plain bool) []byte {
-	if !plain {
-		for i, c := range raw {
-			if c == '%' || c == '+' {
-				start := len(a.buf)
-				a.buf = append(a.buf, raw[:i]...)
-				a.buf = AppendFormDecoded(a.buf, raw[i:])
-				return a.buf[start:len(a.buf):len(a.buf)]
-			}
+	if plain || !hasFormEscape(raw) {
+		return raw[:len(raw):len(raw)]
+	}
+	start := len(a.buf)
+	a.buf = AppendFormDecoded(a.buf, raw)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+// hasFormEscape reports whether b holds "%" or "+".
+func hasFormEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '%' || c == '+' {
+			return true
 		}
 	}
-	return raw[:len(raw):len(raw)]
+	return false
 }
 
 // AppendFormDecoded appends src decoded as a component of an
@@ -290,8 +302,10 @@ func (a *Args) decoded(raw []byte, plain bool) []byte {
 // 0xXX, and a "%" not followed by two hex digits stays as it is.
 func AppendFormDecoded(dst, src []byte) []byte {
 	n := len(dst)
-	dst = slices.Grow(dst, len(src))[:n+len(src)] // decoding never grows
-	out := dst[n:]
+	if cap(dst)-n < len(src) {
+		dst = slices.Grow(dst, len(src))
+	}
+	out := dst[n : n+len(src)] // decoding never grows
 	j := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]

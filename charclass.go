@@ -109,7 +109,7 @@ func matchByte(x uint64, c byte) uint64 {
 }
 
 // loadAt returns the eight bytes of b from offset i on as a word. Past
-// the end of b, the word holds zero bytes, which match no byte class.
+// the end of b, the word holds zero bytes (callers never search for NUL).
 func loadAt(b []byte, i int) uint64 {
 	if len(b)-i >= 8 {
 		return binary.LittleEndian.Uint64(b[i:])
