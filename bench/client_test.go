@@ -20,10 +20,11 @@ import (
 // is measured against its own). Over tcp the server listens on loopback;
 // over inmemory each client dials its library's in-memory listener (brisk
 // and fasthttp; net/http, which has none, dials fasthttputil's), served by
-// the same fasthttp.Server. Requests come from GOMAXPROCS goroutines
+// the same fasthttp.Server. Over tcpchild the server runs in a child
+// process (clientchild_test.go). Requests come from GOMAXPROCS goroutines
 // (b.RunParallel); allocations and cpu-ns/op (process CPU time, which
 // does not grow while the process waits for a CPU on a loaded machine)
-// count client and server.
+// count client and server, except over tcpchild: the client alone.
 
 var clientHelloBody = []byte("Hello, World!")
 
