@@ -148,7 +148,7 @@ func plainArgName(name string) bool {
 
 // argSpecial has the bits of "%", "&", "+" and "=", the bytes with a
 // meaning in args; all are below 64, so one shift tests a byte.
-const argSpecial = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
+const argSpecial uint64 = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 
 // Values returns an iterator over the decoded values of all pairs named
 // name, in order.
