@@ -10,17 +10,19 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/fakenet"
 )
 
 // stepServer serves a stepConn with helloHandler (or h) and returns a
 // function that runs one request/response exchange.
 func stepServer(t *testing.T, req []byte, h Handler) func() int {
 	t.Helper()
-	ln := newFakeListener()
+	ln := fakenet.NewListener()
 	s := &Server{Handler: h, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	go s.Serve(ln)
 	c := newStepConn(req)
-	ln.ch <- c
+	ln.Push(c)
 	t.Cleanup(func() {
 		close(c.done)
 		s.Shutdown(context.Background())

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"testing"
+
+	"github.com/brisk-http/brisk/internal/fakenet"
 )
 
 // helloHandler is the benchmark handler shared with bench/: 200,
@@ -27,20 +29,21 @@ func fixture(tb testing.TB, name string) []byte {
 // benchmarkServer serves b.N requests over fake connections carrying
 // reqsPerConn requests each, perRead requests per Read.
 func benchmarkServer(b *testing.B, req []byte, reqsPerConn, perRead int) {
-	ln := newFakeListener()
+	ln := fakenet.NewListener()
 	s := &Server{Handler: helloHandler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	go s.Serve(ln)
+	batch := fakenet.Batch(req, perRead)
 	var writes, conns int
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for left := b.N; left > 0; {
 		n := min(reqsPerConn, left)
-		c := newFakeConn(req, n, perRead)
-		ln.ch <- c
-		<-c.closed
+		c := fakenet.NewConn(batch, len(req), n)
+		ln.Push(c)
+		<-c.Done()
 		left -= n
-		writes += c.writes
+		writes += c.Writes()
 		conns++
 	}
 	b.StopTimer()

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk/wire"
+
+	"github.com/brisk-http/brisk/internal/fakenet"
 )
 
 func TestHeader(t *testing.T) {
@@ -115,20 +117,21 @@ func TestHasToken(t *testing.T) {
 
 func TestFakeConnResponses(t *testing.T) {
 	for _, perRead := range []int{1, 16} {
-		ln := newFakeListener()
+		ln := fakenet.NewListener()
 		s := &Server{Handler: helloHandler}
 		go s.Serve(ln)
-		c := newFakeConn(fixture(t, "tfb.http"), 32, perRead)
-		ln.ch <- c
-		<-c.closed
+		req := fixture(t, "tfb.http")
+		c := fakenet.NewConn(fakenet.Batch(req, perRead), len(req), 32)
+		ln.Push(c)
+		<-c.Done()
 		s.Shutdown(t.Context())
 		one := "HTTP/1.1 200 OK\r\nDate: " + strings.Repeat("x", dateLen) +
 			"\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!"
-		if c.written != 32*len(one) {
-			t.Errorf("perRead %d: wrote %d bytes in %d writes, want %d", perRead, c.written, c.writes, 32*len(one))
+		if c.Written() != 32*len(one) {
+			t.Errorf("perRead %d: wrote %d bytes in %d writes, want %d", perRead, c.Written(), c.Writes(), 32*len(one))
 		}
-		if want := 32 / perRead; c.writes != want {
-			t.Errorf("perRead %d: %d writes, want %d (batched)", perRead, c.writes, want)
+		if want := 32 / perRead; c.Writes() != want {
+			t.Errorf("perRead %d: %d writes, want %d (batched)", perRead, c.Writes(), want)
 		}
 	}
 }

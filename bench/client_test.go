@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/fakenet"
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 )
@@ -203,8 +204,8 @@ func (c *replayConn) Read(p []byte) (int, error) {
 }
 
 func (c *replayConn) Close() error                     { return nil }
-func (c *replayConn) LocalAddr() net.Addr              { return fakeAddr{} }
-func (c *replayConn) RemoteAddr() net.Addr             { return fakeAddr{} }
+func (c *replayConn) LocalAddr() net.Addr              { return fakenet.Addr{} }
+func (c *replayConn) RemoteAddr() net.Addr             { return fakenet.Addr{} }
 func (c *replayConn) SetDeadline(time.Time) error      { return nil }
 func (c *replayConn) SetReadDeadline(time.Time) error  { return nil }
 func (c *replayConn) SetWriteDeadline(time.Time) error { return nil }

@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/fakenet"
 	"github.com/valyala/fasthttp"
 )
 
 // The server benchmarks drive each server the same way, modelled on
 // brisk's in-package benchmarks (and fasthttp's own): the server runs
-// Serve on a fakeListener; the benchmark hands it one fakeConn at a time
+// Serve on a fakenet.Listener; the benchmark hands it one fakenet.Conn at a time
 // carrying reqsPerConn requests (the last one fewer, so that the total is
 // b.N) and waits until the server closes it, at the io.EOF after the last
 // request. One op is one request: read, parse, handler, response written.
@@ -155,10 +156,10 @@ func benchmarkServers(b *testing.B, fixture string, reqsPerConn, perRead int) {
 }
 
 func benchmarkServer(b *testing.B, s twinServer, req []byte, reqsPerConn, perRead int) {
-	ln := newFakeListener()
+	ln := fakenet.NewListener()
 	done := make(chan error, 1)
 	go func() { done <- s.serve(ln) }()
-	batch := fakeBatch(req, perRead)
+	batch := fakenet.Batch(req, perRead)
 	var writes, written int
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
@@ -166,12 +167,12 @@ func benchmarkServer(b *testing.B, s twinServer, req []byte, reqsPerConn, perRea
 	stop := processCPUClock(b)
 	for left := b.N; left > 0; {
 		n := min(reqsPerConn, left)
-		c := newFakeConn(batch, len(req), n)
-		ln.ch <- c
-		<-c.closed
+		c := fakenet.NewConn(batch, len(req), n)
+		ln.Push(c)
+		<-c.Done()
 		left -= n
-		writes += c.writes
-		written += c.written
+		writes += c.Writes()
+		written += c.Written()
 	}
 	b.StopTimer()
 	stop()
