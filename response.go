@@ -53,7 +53,7 @@ func (r *Response) StatusCode() int {
 	return r.status
 }
 
-// SetStatusCode sets the status code of the final response, 200..999 (RFC
+// SetStatusCode sets the status code of the final response, 200..599 (RFC
 // 9110 §15); the server replaces a response with any other code, 1xx
 // included, by a 500 (see Response): a handler cannot send an interim
 // response ("100 Continue" is sent by Request.Body and BodyReader). It has

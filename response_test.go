@@ -91,6 +91,7 @@ func TestInvalidResponseField(t *testing.T) {
 		"crlf_reason":  func(c *Ctx) { c.Response.SetReason("OK\r\nX: y") },
 		"status_1xx":   func(c *Ctx) { c.Response.SetStatusCode(101) },
 		"status_large": func(c *Ctx) { c.Response.SetStatusCode(1000) },
+		"status_600":   func(c *Ctx) { c.Response.SetStatusCode(600) },
 	}
 	for name, h := range cases {
 		t.Run(name, func(t *testing.T) {

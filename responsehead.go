@@ -136,8 +136,8 @@ type headPlan struct {
 // for the log.
 func (r *Response) validate(fs *fieldScan) string {
 	switch code := r.StatusCode(); {
-	case code < 200 || code > 999:
-		return "status code not in 200..999"
+	case code < 200 || code > 599:
+		return "status code not in 200..599"
 	case fs.bad != nil:
 		return "invalid field name or value"
 	case !validReason(r.reason):

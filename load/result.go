@@ -28,7 +28,7 @@ type Result struct {
 	Errors [kindCount]int64
 
 	// Status counts responses by status class: Status[2] is 2xx; Status[0]
-	// counts codes 600..999.
+	// stays zero (valid codes are 100..599, RFC 9110 §15).
 	Status [6]int64
 
 	// Latency holds one value per response, in µs: from the send time, or

@@ -16,7 +16,7 @@ type Bytes interface{ ~string | ~[]byte }
 // ValidFieldName and ValidFieldValue first. Nothing is escaped or refused.
 
 // AppendStatusLine appends the status line "HTTP/1.1 code reason\r\n"
-// (RFC 9112 §4). code must be 100..999 and is written as three digits. An
+// (RFC 9112 §4). code must be 100..599 (RFC 9110 §15) and is written as three digits. An
 // empty reason means StatusText(code); when that is empty too the line is
 // "HTTP/1.1 code \r\n" (the SP before the reason phrase is required).
 func AppendStatusLine[R Bytes](dst []byte, code int, reason R) []byte {

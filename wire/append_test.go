@@ -21,7 +21,7 @@ func TestAppendStatusLine(t *testing.T) {
 		{"content_too_large", 413, "", "HTTP/1.1 413 Content Too Large\r\n"},
 		{"unregistered_empty_reason", 599, "", "HTTP/1.1 599 \r\n"},
 		{"continue", 100, "", "HTTP/1.1 100 Continue\r\n"},
-		{"highest", 999, "", "HTTP/1.1 999 \r\n"},
+		{"highest", 599, "", "HTTP/1.1 599 \r\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

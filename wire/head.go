@@ -84,7 +84,7 @@ type RequestHead struct {
 // buffer given to Parser.ParseResponse.
 type ResponseHead struct {
 	Minor      uint8  // HTTP/1.Minor
-	StatusCode int    // 100..999
+	StatusCode int    // 100..599 (RFC 9110 §15)
 	Reason     []byte // reason-phrase, possibly empty
 	FieldSection
 

@@ -31,7 +31,7 @@ var validResponses = []struct {
 		expect(t, h.StatusCode == 100 && h.Framing(false) == FramingNone, "100")
 	}},
 	{"host_not_checked", "HTTP/1.1 200 OK\r\nHost: a b\r\nHost: c\r\n\r\n", nil},
-	{"999", "HTTP/1.1 999 Whatever\r\n\r\n", nil},
+	{"599", "HTTP/1.1 599 Whatever\r\n\r\n", nil},
 }
 
 func TestParseResponseValid(t *testing.T) {
@@ -75,6 +75,8 @@ func TestParseResponseReject(t *testing.T) {
 		{"status_four_digits", "HTTP/1.1 2000 OK\r\n\r\n", ErrStatusCode},
 		{"status_two_digits", "HTTP/1.1 20 OK\r\n\r\n", ErrStatusCode},
 		{"status_leading_zero", "HTTP/1.1 099 OK\r\n\r\n", ErrStatusCode},
+		{"status_600", "HTTP/1.1 600 OK\r\n\r\n", ErrStatusCode},
+		{"status_999", "HTTP/1.1 999 OK\r\n\r\n", ErrStatusCode},
 		{"status_letters", "HTTP/1.1 2x0 OK\r\n\r\n", ErrStatusCode},
 		{"status_missing", "HTTP/1.1 \r\n\r\n", ErrStatusCode},
 		{"status_no_space", "HTTP/1.1 200OK\r\n\r\n", ErrStatusLine},

@@ -61,6 +61,9 @@ func (p *Parser) parseStatusLine(b []byte, pos int, h *ResponseHead) (int, error
 		}
 		code = code*10 + int(b[k]-'0')
 	}
+	if code > 599 { // RFC 9110 §15: valid codes are 100..599
+		return 0, fail(ErrStatusCode, i+1)
+	}
 	i += 4
 	if i == len(b) {
 		return 0, ErrNeedMore
