@@ -58,6 +58,11 @@ func (r *Request) Target() []byte { return r.head.Target }
 // returns RawPath itself; otherwise a buffer of the Request, reused across
 // requests. Either way the result is valid until the handler returns and
 // must not be modified. Do not decode it again.
+//
+// Other escapes are decoded: "%3F", "%23" and "%20" give "?", "#" and a
+// space, which are data in the path but delimiters in a URL. Re-encode the
+// path (url.PathEscape per segment) before building a URL or a redirect
+// Location from it.
 func (r *Request) Path() []byte {
 	if r.c == nil { // client side: computed on demand
 		r.target()

@@ -19,6 +19,15 @@ import (
 // in-flight requests get this long to finish.
 const shutdownTimeout = 10 * time.Second
 
+// bodyTimeout and writeTimeout bound reading a request body and each write
+// of a response on this server, which faces clients it does not know: the
+// library leaves both unbounded by default (brisk.Server), so that a
+// client sending a body one byte a minute is cut off here.
+const (
+	bodyTimeout  = 30 * time.Second
+	writeTimeout = 30 * time.Second
+)
+
 // serveOptions are the flags of `brisk serve`.
 type serveOptions struct {
 	addr string // TCP address to listen on
@@ -64,7 +73,8 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if o.log {
 		handler = accessLog(logger, handler)
 	}
-	srv := &brisk.Server{Handler: handler, Name: "brisk", Logger: logger}
+	srv := &brisk.Server{Handler: handler, Name: "brisk", Logger: logger,
+		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
