@@ -1,7 +1,6 @@
 package brisk
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"net"
@@ -74,6 +73,13 @@ type ClientConfig struct {
 	// server before any byte of the response arrived. Zero means
 	// DefaultMaxIdempotentRetries (1); negative means never. Other
 	// requests are never retried: they fail with ErrConnectionClosed.
+	// Before such a request (POST, PATCH, ..., or any request when
+	// retries are off) is sent on an idle connection, the connection is
+	// probed without blocking (one recv with MSG_PEEK): one the server has
+	// closed, reset or sent unsolicited bytes on is closed, and another
+	// idle one or a new one is used. The probe runs on Linux (not 386)
+	// for TCP connections without TLS; elsewhere a connection closed
+	// while idle is found only when the request fails.
 	MaxIdempotentRetries int
 
 	// MaxRedirects is how many redirects (301, 302, 303, 307, 308 with a
@@ -82,9 +88,26 @@ type ClientConfig struct {
 	// positive MaxRedirects, a redirect received after following
 	// MaxRedirects of them is ErrTooManyRedirects (the response holds
 	// it). A 303, and a 301 or 302 to a POST, is followed with GET and no
-	// body (RFC 9110 §15.4.2-15.4.4). Following modifies the
-	// Request: on return it holds the URI (and method) last sent.
-	// HostClient follows only redirects to its own host.
+	// body (RFC 9110 §15.4.2-15.4.4).
+	//
+	// The Location is a URI reference resolved against the URI of the
+	// request (RFC 3986 §5.2: relative paths, "..", "?query",
+	// "//host/path"); its fragment is dropped. An empty Location, one
+	// with a scheme other than http or https (such as "ftp:"), or one
+	// that does not make a valid URI is ErrInvalidURI, with the
+	// response holding the redirect.
+	//
+	// A redirect to another origin (a different scheme, host, compared
+	// case-insensitively, or port, 80 or 443 when absent) deletes the
+	// Authorization, Proxy-Authorization, Cookie, Cookie2 and
+	// WWW-Authenticate fields from the request, so that credentials
+	// meant for one server are not sent to another (RFC 9110 §15.4,
+	// §17); they stay deleted for the redirects after it. A relative
+	// Location keeps a Host field set with SetHost.
+	//
+	// Following modifies the Request: on return it holds the URI, method
+	// and fields last sent. HostClient follows only redirects to its own
+	// origin; another is ErrRedirectOtherHost.
 	MaxRedirects int
 
 	// MaxResponseHeaderBytes is the largest response head (status line,
@@ -103,8 +126,9 @@ type ClientConfig struct {
 	// bytes. Zero means DefaultMaxResponseBodyBytes (16 MiB); negative
 	// means no limit. A larger Content-Length fails before the body is
 	// read; a chunked or close-delimited body fails once it grows past the
-	// limit. Either is ErrBodyTooLarge and the connection is closed. The
-	// body buffer grows with the bytes received, never from the claimed
+	// limit. Either is ErrBodyTooLarge and the connection is closed;
+	// resp.Body() is then empty (never a truncated body). The body buffer
+	// grows with the bytes received, never from the claimed
 	// Content-Length. DoStream bodies are not limited.
 	MaxResponseBodyBytes int64
 
@@ -258,7 +282,7 @@ func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline 
 		if redirects == c.MaxRedirects {
 			return ErrTooManyRedirects
 		}
-		if err := redirect(req, resp, &t); err != nil {
+		if err := redirect(req, resp, &t, false); err != nil {
 			return err
 		}
 	}
@@ -309,64 +333,4 @@ func (tab *hostTable) with(key string, https bool, hc *HostClient) *hostTable {
 		n.http[key] = hc
 	}
 	return n
-}
-
-// followable reports whether resp is a redirect to follow: maxRedirects
-// is positive and resp is a 301, 302, 303, 307 or 308 with a Location
-// field.
-func followable(resp *Response, maxRedirects int) bool {
-	if maxRedirects <= 0 {
-		return false
-	}
-	switch resp.status {
-	case 301, 302, 303, 307, 308:
-		return resp.Header.Has("Location")
-	}
-	return false
-}
-
-// redirect points req at the Location of resp, resolved against the
-// target t it was sent to (RFC 9110 §10.2.2): an absolute URI, a
-// network-path ("//host/p"), an absolute path, or a path relative to the
-// directory of t's path (dot segments are left to the server). A 303, and
-// a 301 or 302 answering a POST, turn the request into a GET without body
-// (RFC 9110 §15.4.2-4).
-func redirect(req *Request, resp *Response, t *target) error {
-	loc := resp.Header.Get("Location")
-	scheme := "http:"
-	if t.https {
-		scheme = "https:"
-	}
-	var uri []byte
-	switch {
-	case len(loc) == 0:
-		return ErrInvalidURI
-	case hasPrefixFold(loc, "http://"), hasPrefixFold(loc, "https://"):
-		uri = append(uri, loc...)
-	case len(loc) >= 2 && loc[0] == '/' && loc[1] == '/':
-		uri = append(append(uri, scheme...), loc...)
-	default:
-		uri = append(append(append(uri, scheme...), "//"...), t.authority...)
-		if loc[0] != '/' {
-			dir := t.origin
-			if i := bytes.IndexByte(dir, '?'); i >= 0 {
-				dir = dir[:i]
-			}
-			for len(dir) > 0 && dir[len(dir)-1] != '/' {
-				dir = dir[:len(dir)-1]
-			}
-			if len(dir) == 0 {
-				dir = rootPath
-			}
-			uri = append(uri, dir...)
-		}
-		uri = append(uri, loc...)
-	}
-	m := string(req.head.Method)
-	if resp.status == 303 && m != "HEAD" || (resp.status == 301 || resp.status == 302) && m == "POST" {
-		req.SetMethod("GET")
-		req.body = req.body[:0]
-	}
-	req.SetURI(string(uri))
-	return nil
 }

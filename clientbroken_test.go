@@ -190,3 +190,43 @@ func TestClientClaimedLengthNotAllocated(t *testing.T) {
 		t.Fatalf("allocated %d bytes for a 100-byte body", d)
 	}
 }
+
+// TestClientBodyTooLargeEmptiesBody: after ErrBodyTooLarge the
+// response body is empty, never a truncated body, whatever the framing.
+func TestClientBodyTooLargeEmptiesBody(t *testing.T) {
+	ok := "HTTP/1.1 200 OK\r\n"
+	const limit = 1000
+	cases := []struct {
+		name string
+		play func(net.Conn)
+	}{
+		{"endless_chunked", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "7\r\nzzzzzzz\r\n")},
+		{"endless_chunked_big_chunks", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "400\r\n"+strings.Repeat("z", 1024)+"\r\n")},
+		{"endless_close_delimited", sendForever(ok+"\r\n", strings.Repeat("z", 333))},
+		{"content_length_over_limit", sendThenSilence(ok + "Content-Length: 1001\r\n\r\n" + strings.Repeat("z", 1001))},
+		{"limit_plus_one_chunked", send(ok + "Transfer-Encoding: chunked\r\n\r\n3e9\r\n" + strings.Repeat("z", limit+1) + "\r\n0\r\n\r\n")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := brokenServer(t, tc.play)
+			c := Client{ClientConfig: ClientConfig{MaxResponseBodyBytes: limit}}
+			defer c.CloseIdleConnections()
+			var req Request
+			var resp Response
+			req.SetURI(url + "/")
+			err := c.DoTimeout(&req, &resp, 2*time.Second)
+			if !errors.Is(err, ErrBodyTooLarge) || len(resp.Body()) != 0 || resp.StatusCode() != 200 {
+				t.Fatalf("err %v, status %d, body of %d bytes; want ErrBodyTooLarge, 200, empty", err, resp.StatusCode(), len(resp.Body()))
+			}
+		})
+	}
+	// A body of exactly the limit is read whole.
+	url := brokenServer(t, send(ok+"Transfer-Encoding: chunked\r\n\r\n3e8\r\n"+strings.Repeat("z", limit)+"\r\n0\r\n\r\n"))
+	c := Client{ClientConfig: ClientConfig{MaxResponseBodyBytes: limit}}
+	var req Request
+	var resp Response
+	req.SetURI(url + "/")
+	if err := c.DoTimeout(&req, &resp, 2*time.Second); err != nil || len(resp.Body()) != limit {
+		t.Fatalf("body at the limit: %v, %d bytes", err, len(resp.Body()))
+	}
+}

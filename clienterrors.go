@@ -40,7 +40,10 @@ var (
 
 	// ErrInvalidURI: the request has no usable target: the URI given to
 	// SetURI is not an absolute "http" or "https" URI with a host and no
-	// userinfo, or an origin-form target has no Host.
+	// userinfo, or an origin-form target has no Host. Following a
+	// redirect, the Location is empty, has a scheme other than http or
+	// https, or does not resolve to such a URI (the response holds the
+	// redirect).
 	ErrInvalidURI = errors.New("brisk: invalid request URI")
 
 	// ErrRedirectOtherHost: HostClient received a redirect to another

@@ -22,6 +22,31 @@ type rawIO struct {
 	n     int                   // bytes read into in
 	err   error                 // system call error, from write or read
 	wrote bool                  // the error is from the write
+
+	probe  func(fd uintptr) // cc.rawProbe, bound once; nil: no probe
+	peeked bool             // rawProbe's result: the socket has input
+	peek   [1]byte
+}
+
+// idleUsable reports whether an idle connection can carry a request that
+// will not be retried: false when a non-blocking peek finds input on its
+// socket (an EOF, a reset, or bytes the server sent unasked), true when it
+// finds none or cannot tell (no probe on this system, TLS, not a socket).
+// It costs one system call; idempotent requests, which are retried, skip
+// it.
+func (cc *clientConn) idleUsable() bool {
+	if !peekSupported || cc.raw.probe == nil {
+		return true
+	}
+	if err := cc.raw.rc.Control(cc.raw.probe); err != nil {
+		return false
+	}
+	return !cc.raw.peeked
+}
+
+// rawProbe is the RawConn.Control callback of idleUsable.
+func (cc *clientConn) rawProbe(fd uintptr) {
+	cc.raw.peeked = peekReadable(fd, &cc.raw.peek)
 }
 
 // sendRead writes cc.raw.out, then reads the first response bytes into p.

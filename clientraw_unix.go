@@ -19,6 +19,7 @@ func (cc *clientConn) initRaw(nc net.Conn) {
 	}
 	cc.raw.rc = rc
 	cc.raw.step = cc.rawStep
+	cc.raw.probe = cc.rawProbe
 }
 
 // rawStep is the RawConn.Read callback: the first call writes the

@@ -74,7 +74,7 @@ func (cc *clientConn) beginBody(f wire.Framing) {
 }
 
 // readBodyInto reads the whole body into resp, bounded by
-// MaxResponseBodyBytes. The body buffer grows as bytes arrive (at most
+// MaxResponseBodyBytes: past it the body is emptied. The body buffer grows as bytes arrive (at most
 // doubling), never from the claimed Content-Length.
 func (cc *clientConn) readBodyInto(resp *Response) error {
 	limit := cc.hc.lim.maxBody
@@ -89,6 +89,7 @@ func (cc *clientConn) readBodyInto(resp *Response) error {
 		n, err := cc.readBody(b[len(b):cap(b)])
 		resp.body = b[:len(b)+n]
 		if limit >= 0 && int64(len(resp.body)) > limit {
+			resp.body = resp.body[:0] // no partial body: see MaxResponseBodyBytes
 			return ErrBodyTooLarge
 		}
 		if err == io.EOF {

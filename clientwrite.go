@@ -13,8 +13,9 @@ import (
 // The URI is copied. The client connects to host:port (default port 80
 // or 443), sends the path and query as the request-target (origin-form,
 // "/" when the path is empty) and the authority as the Host field; a
-// SetHost after SetURI replaces the Host field only. The URI is checked
-// when the request is sent (ErrInvalidURI), not here.
+// SetHost after SetURI replaces the Host field only: the connection still
+// goes to the URI's host. The URI is checked when the request is sent
+// (ErrInvalidURI), not here.
 //
 // SetURI reuses the request's storage: calling it for every request on a
 // reused Request does not grow memory. A fragment ("#...") is not sent.
@@ -22,51 +23,58 @@ func (r *Request) SetURI(uri string) {
 	r.head.Target = keep(&r.ownTarget, uri)
 	r.head.Form = wire.AbsoluteForm
 	r.head.Host = nil
-	if t, err := parseTarget(r.head.Target, nil); err == nil {
+	if t, err := parseTarget(r.head.Target); err == nil {
 		r.head.Host = keep(&r.ownHost, t.authority)
 	}
 }
 
 // target is where and what a client request is sent: the parts of the
-// request's URI.
+// request's URI, and the Host field.
 type target struct {
 	https     bool
-	authority []byte // host[:port], the Host field
+	authority []byte // host[:port]: the URI's authority, which Client dials
+	host      []byte // the Host field sent
 	origin    []byte // absolute-path [ "?" query ], the request-target sent
 }
 
 // clientTarget returns the target of r: from an absolute URI set by
 // SetURI, or from an origin-form target (default "/") and Host set by
-// SetTarget and SetHost. The Host field is r.Host() when set, else the
-// URI's authority, else fallback (HostClient's Addr; nil for Client). An
-// empty one is ErrInvalidURI.
+// SetTarget and SetHost. The authority (what Client dials) is the URI's,
+// else r.Host(), else fallback (HostClient's Addr; nil for Client). The
+// Host field is r.Host() when set, else the authority. An empty one is
+// ErrInvalidURI.
 func (r *Request) clientTarget(fallback []byte) (target, error) {
-	t, err := parseTarget(r.head.Target, r.head.Host)
+	t, err := parseTarget(r.head.Target)
 	if err != nil {
 		return t, err
 	}
-	if r.head.Host != nil {
-		t.authority = r.head.Host
+	t.host = r.head.Host
+	switch {
+	case len(t.authority) > 0:
+		if len(t.host) == 0 {
+			t.host = t.authority
+		}
+	case len(t.host) > 0:
+		t.authority = t.host
+	default:
+		t.authority, t.host = fallback, fallback
 	}
-	if len(t.authority) == 0 {
-		t.authority = fallback
-	}
-	if len(t.authority) == 0 {
+	if len(t.host) == 0 {
 		return t, ErrInvalidURI
 	}
 	return t, nil
 }
 
-// parseTarget splits an absolute "http"/"https" URI, or an origin-form
-// target with the given host.
-func parseTarget(uri, host []byte) (target, error) {
+// parseTarget splits an absolute "http"/"https" URI, or takes an
+// origin-form target (with no authority).
+func parseTarget(uri []byte) (target, error) {
 	var t target
 	switch {
 	case len(uri) == 0:
-		t.origin, t.authority = rootPath, host
+		t.origin = rootPath
 		return t, nil
 	case uri[0] == '/':
-		t.origin, t.authority = uri, host
+		t.origin = uri
 		return t, nil
 	case hasPrefixFold(uri, "http://"):
 		uri = uri[7:]
@@ -140,14 +148,15 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	if len(method) == 0 {
 		method = methodGet
 	}
-	if !validFieldName(method) || !validTargetBytes(t.origin) || !validTargetBytes(t.authority) {
+	if !validFieldName(method) || !validTargetBytes(t.origin) ||
+		!validTargetBytes(t.host) || !validTargetBytes(t.authority) {
 		return dst, p, false, ErrInvalidRequest
 	}
 	dst = append(dst, method...)
 	dst = append(dst, ' ')
 	dst = appendOrigin(dst, t.origin)
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
-	dst = append(dst, t.authority...)
+	dst = append(dst, t.host...)
 	dst = append(dst, "\r\n"...)
 	h := &req.Header
 	for i := range h.fields {

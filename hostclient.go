@@ -138,10 +138,14 @@ func withPort(addr, port string) string {
 }
 
 // target returns the target of req sent through hc: its Host defaults to
-// Addr.
+// Addr, and an origin-form target has hc's scheme.
 func (hc *HostClient) target(req *Request) (target, error) {
 	hc.once.Do(hc.init)
-	return req.clientTarget(hc.host)
+	t, err := req.clientTarget(hc.host)
+	if u := req.head.Target; len(u) == 0 || u[0] == '/' {
+		t.https = hc.TLS
+	}
+	return t, err
 }
 
 // doFollow is Do with the redirects that stay on hc's host.
@@ -161,11 +165,8 @@ func (hc *HostClient) doFollow(ctx context.Context, req *Request, resp *Response
 		if redirects == hc.lim.maxRedirects {
 			return ErrTooManyRedirects
 		}
-		if err := redirect(req, resp, &t); err != nil {
+		if err := redirect(req, resp, &t, true); err != nil {
 			return err
-		}
-		if nt, err := hc.target(req); err != nil || string(nt.authority) != string(t.authority) || nt.https != hc.TLS {
-			return ErrRedirectOtherHost
 		}
 	}
 }
@@ -213,15 +214,17 @@ func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response
 // roundTrip acquires a connection and runs one exchange on it, retrying
 // an idempotent request whose reused connection was found closed: the
 // retry dials, since the idle connections older than the one found closed
-// are likely closed too. On
+// are likely closed too. A request that would not be retried gets a
+// reused connection only after it was probed (see idleUsable). On
 // success the caller owns cc and must call stop (when not nil) and
 // release cc. now is the time of the call.
 func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Response, t *target, now, deadline time.Time, stream bool) (*clientConn, func() bool, error) {
+	retried := idempotent(req.head.Method) && hc.lim.retries > 0
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			now = time.Now()
 		}
-		cc, err := hc.acquire(ctx, now, deadline, attempt > 0)
+		cc, err := hc.acquire(ctx, now, deadline, attempt > 0, !retried)
 		if err != nil {
 			if errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline) && !errors.Is(err, context.DeadlineExceeded) {
 				err = fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
@@ -252,8 +255,9 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 }
 
 // acquire returns a connection: an idle one (unless dial), a new one, or
-// one that comes free before deadline. now is the current time.
-func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial bool) (*clientConn, error) {
+// one that comes free before deadline. With probe, a connection that was
+// idle is used only if idleUsable says so. now is the current time.
+func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial, probe bool) (*clientConn, error) {
 	if !deadline.IsZero() && !now.Before(deadline) {
 		return nil, wrapTimeout(os.ErrDeadlineExceeded)
 	}
@@ -262,14 +266,14 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 		cc := hc.idle[n-1]
 		hc.idle[n-1] = nil
 		hc.idle = hc.idle[:n-1]
-		if hc.usable(cc, now) {
-			hc.mu.Unlock()
+		ok := hc.usable(cc, now)
+		hc.mu.Unlock()
+		if ok && (!probe || cc.idleUsable()) {
 			return cc, nil
 		}
-		hc.dropLocked()
-		hc.mu.Unlock()
 		cc.close()
 		hc.mu.Lock()
+		hc.dropLocked()
 	}
 	if hc.lim.maxConns == 0 || hc.conns < hc.lim.maxConns {
 		hc.conns++
@@ -279,7 +283,7 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 	w := &waiter{ch: make(chan *clientConn, 1)}
 	hc.waiters = append(hc.waiters, w)
 	hc.mu.Unlock()
-	return hc.wait(ctx, deadline, w)
+	return hc.wait(ctx, deadline, w, probe)
 }
 
 // usable reports whether an idle connection may be reused at now.
@@ -290,8 +294,9 @@ func (hc *HostClient) usable(cc *clientConn, now time.Time) bool {
 }
 
 // wait waits for a connection or a permission to dial, until deadline or
-// ctx is done.
-func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter) (*clientConn, error) {
+// ctx is done. With probe, a connection received is used only if
+// idleUsable says so; else it is closed and its slot dials.
+func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, probe bool) (*clientConn, error) {
 	var expired <-chan time.Time
 	if !deadline.IsZero() {
 		tm := time.NewTimer(time.Until(deadline))
@@ -301,10 +306,13 @@ func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter) (
 	var err error
 	select {
 	case cc := <-w.ch:
-		if cc == nil {
-			return hc.dial(ctx, deadline)
+		if cc != nil && (!probe || cc.idleUsable()) {
+			return cc, nil
 		}
-		return cc, nil
+		if cc != nil {
+			cc.close()
+		}
+		return hc.dial(ctx, deadline)
 	case <-expired:
 		err = wrapTimeout(errNoFreeConn)
 	case <-ctx.Done():

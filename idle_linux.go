@@ -7,6 +7,9 @@ import (
 	"unsafe"
 )
 
+// peekSupported reports that peekReadable probes the socket.
+const peekSupported = true
+
 // peekReadable reports, without blocking, whether the socket fd has input
 // (or an EOF or error for the next read to report): a non-blocking
 // recv(MSG_PEEK) of one byte that does not fail with EAGAIN. The raw
