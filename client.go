@@ -183,8 +183,9 @@ func nonZeroOr[T int | int64](v, def T) T {
 	return v
 }
 
-// Client sends requests to any host, each given by the request's URI (see
-// Request.SetURI), over a pool of keep-alive connections per host: one
+// Client sends requests to any host, each given by the authority of the
+// request's URI (see Request.SetURI), or by its Host for an origin-form
+// target (Request.SetTarget and SetHost), over a pool of keep-alive connections per host: one
 // HostClient per scheme and authority, created on first use and kept for
 // the Client's lifetime. The zero value is ready to use with the default
 // configuration. A Client is safe for concurrent use; its configuration

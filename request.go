@@ -159,7 +159,10 @@ func (r *Request) SetMethod(method string) { r.head.Method = keep(&r.ownMethod, 
 // SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
 func (r *Request) SetTarget(target string) { r.head.Target = keep(&r.ownTarget, target) }
 
-// SetHost sets the Host; it is copied.
+// SetHost sets the Host; it is copied. On a client request it sets the
+// Host field sent, not where the request goes: that is the authority of
+// the URI given to SetURI, or, for an origin-form target (SetTarget), the
+// Host itself with Client and Addr with HostClient.
 func (r *Request) SetHost(host string) { r.head.Host = keep(&r.ownHost, host) }
 
 // SetBody sets the body to a copy of b.
