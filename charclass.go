@@ -16,11 +16,6 @@ const (
 	cookieOctetLo = 0xf7ffeffa00000000
 	cookieOctetHi = 0x7fffffffefffffff
 
-	// reg-name bytes other than pct-encoded (RFC 3986 §3.2.2):
-	// unreserved / sub-delims
-	regNameLo = 0x2bff7fd200000000
-	regNameHi = 0x47fffffe87fffffe
-
 	// av-octet (RFC 6265 §4.1.1): any CHAR except CTLs or ";"
 	avOctetLo = 0xf7ffffff00000000
 	avOctetHi = 0x7fffffffffffffff
@@ -53,19 +48,6 @@ func validToken[T string | []byte](b T) bool {
 // isCTL reports whether c is a control character: %x00-1F or DEL
 // (RFC 5234 §B.1).
 func isCTL(c byte) bool { return c < 0x20 || c == 0x7f }
-
-// unhex returns the value of the hexadecimal digit c, or -1.
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c - 'a' + 10)
-	case c >= 'A' && c <= 'F':
-		return int(c - 'A' + 10)
-	}
-	return -1
-}
 
 // hexValue is the value of each hexadecimal digit, indexed by byte, and
 // 0xff for every other byte (a string constant: no mutable state).

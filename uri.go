@@ -123,10 +123,8 @@ func (u *URI) parseAuthorityForm(target []byte) error {
 	if bytes.IndexByte(target, '@') >= 0 {
 		return ErrTargetUserinfo
 	}
-	if _, port, ok := splitHostPort(target); !ok || port == nil {
-		return ErrInvalidHost
-	}
-	if !ValidHost(target) {
+	// The port's ":" is the last one, after any IP-literal's "]".
+	if i := bytes.LastIndexByte(target, ':'); i < 0 || i < bytes.LastIndexByte(target, ']') || !ValidHost(target) {
 		return ErrInvalidHost
 	}
 	u.Authority = target

@@ -44,6 +44,17 @@ func validAbsolute(t []byte) bool {
 	return validHost(rest[:end], false)
 }
 
+// ValidHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
+// §3.2.3; RFC 9110 §7.2), as ParseRequest checks a Host field and the
+// authority of an absolute-form target: a non-empty reg-name with valid
+// pct-encoding, an IPv4 address, or an IP-literal in brackets holding an
+// IPv6address (IPvFuture and zone IDs are refused); a ":" must be
+// followed by a port of 1 to 5 digits no larger than 65535. The empty
+// Host value that RFC 9110 §7.2 allows for a target without authority is
+// for the caller to accept first (Parser.AllowEmptyHost). It does not
+// allocate.
+func ValidHost(v []byte) bool { return validHost(v, false) }
+
 // validHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
 // §3.2.3; RFC 9110 §7.2): a non-empty reg-name with valid pct-encoding, an
 // IPv4 address, or an IP-literal in brackets holding an IPv6address
