@@ -245,6 +245,36 @@ func TestInmemoryClose(t *testing.T) {
 	})
 }
 
+// TestInmemoryCloseWakesEveryReader checks that Close wakes all the Reads
+// pending on one end, not just one: each waiter that returns passes the
+// wake-up on.
+func TestInmemoryCloseWakesEveryReader(t *testing.T) {
+	for _, side := range []string{"local", "peer"} {
+		c, s := dialPair(t)
+		const readers = 3
+		errs := make(chan error, readers)
+		for range readers {
+			go func() { errs <- readOne(c) }()
+		}
+		time.Sleep(10 * time.Millisecond)
+		if side == "local" {
+			c.Close()
+		} else {
+			s.Close()
+		}
+		for range readers {
+			select {
+			case err := <-errs:
+				if err == nil {
+					t.Errorf("%s close: a pending Read returned nil", side)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s close left a Read pending", side)
+			}
+		}
+	}
+}
+
 func TestInmemoryListenerClose(t *testing.T) {
 	ln := NewInmemoryListener()
 	ln.Close()
