@@ -19,12 +19,14 @@ const maxIndexedArgs = 32
 // an empty value. A "%" not followed by two hex digits is kept literally,
 // as browsers do; Args never fails.
 //
-// Reset does no work. The first lookup or iteration finds where the first
+// Reset does no work. The first lookup (Peek, Has) finds where the first
 // 32 pairs start and end, in one pass over the raw bytes that reads eight
 // of them at a time, and where the first "%" or "+" is: names and values
 // before it are used as they are (a name is compared without looking for
-// its "="), and only the values returned are decoded. Pairs beyond the 32nd are scanned
-// again on each lookup that reaches them.
+// its "="), and only the values returned are decoded. Pairs beyond the
+// 32nd are scanned again on each lookup that reaches them. Iterations
+// (All, Values) read the raw bytes once, in order, pair by pair, and
+// decode only the names and values that hold an escape.
 //
 // Returned names and values are valid until the next Reset. They alias
 // the raw bytes when they need no decoding and an internal buffer,
@@ -45,13 +47,6 @@ type Args struct {
 // "="). eq is -1 until the pair's first "=" has been looked for.
 type argPair struct {
 	start, eq, end int
-}
-
-// argCursor walks the pairs of an Args in order.
-type argCursor struct {
-	i   int        // index of the next pair
-	off int        // offset in raw where the search for pairs beyond the index starts
-	p   [1]argPair // a pair beyond the index, returned by next
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
@@ -154,23 +149,32 @@ const argSpecial uint64 = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 // name, in order.
 func (a *Args) Values(name string) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		var c argCursor
-		for {
-			p := a.next(&c)
-			if p == nil || a.nameIs(p, name) && !yield(a.value(p)) {
+		for i := 0; i < len(a.raw); {
+			start := i
+			eq, end, esc := scanPair(a.raw, i)
+			i = end + 1
+			if end == start || !a.partIs(start, eq, esc&escName, name) {
+				continue
+			}
+			if !yield(a.part(min(eq+1, end), end, esc&escValue)) {
 				return
 			}
 		}
 	}
 }
 
-// All returns an iterator over all pairs, decoded, in order.
+// All returns an iterator over all pairs, decoded, in order. It reads the
+// raw bytes once, in order, without the index that lookups build.
 func (a *Args) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
-		var c argCursor
-		for {
-			p := a.next(&c)
-			if p == nil || !yield(a.name(p), a.value(p)) {
+		for i := 0; i < len(a.raw); {
+			start := i
+			eq, end, esc := scanPair(a.raw, i)
+			i = end + 1
+			if end == start {
+				continue
+			}
+			if !yield(a.part(start, eq, esc&escName), a.part(min(eq+1, end), end, esc&escValue)) {
 				return
 			}
 		}
@@ -179,34 +183,72 @@ func (a *Args) All() iter.Seq2[[]byte, []byte] {
 
 // Len returns the number of non-empty pairs.
 func (a *Args) Len() int {
-	var c argCursor
-	for {
-		if a.next(&c) == nil {
-			return c.i
+	n := 0
+	for i := 0; i < len(a.raw); {
+		end := len(a.raw)
+		if j := bytes.IndexByte(a.raw[i:], '&'); j >= 0 {
+			end = i + j
 		}
+		if end > i {
+			n++
+		}
+		i = end + 1
 	}
+	return n
 }
 
-// next returns the pair at cursor c, or nil after the last, and advances
-// c. The result is valid until the next call.
-func (a *Args) next(c *argCursor) *argPair {
-	a.index()
-	if c.i < a.n {
-		c.i++
-		return &a.pairs[c.i-1]
-	}
-	if c.i == a.n {
-		if a.rest >= len(a.raw) {
-			return nil
+// Where scanPair found escapes.
+const (
+	escName  = 1 << iota // the name holds "%" or "+"
+	escValue             // the value holds "%" or "+"
+)
+
+// scanPair reads the pair that starts at raw[i], one byte at a time: it
+// returns the offsets of its first "=" (end when there is none) and of its
+// end (the "&" after it, or len(raw)), and which of its name and value
+// hold an escape (escName, escValue).
+func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
+	eq, part := -1, uint8(escName)
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= 64 || argSpecial>>c&1 == 0:
+		case c == '&':
+			if eq < 0 {
+				eq = i
+			}
+			return eq, i, esc
+		case c == '=':
+			if eq < 0 {
+				eq, part = i, escValue
+			}
+		default: // "%" or "+"
+			esc |= part
 		}
-		c.off = a.rest
 	}
-	var n int
-	if n, c.off = splitPairs(a.raw, c.off, c.p[:]); n == 0 {
-		return nil
+	if eq < 0 {
+		eq = len(raw)
 	}
-	c.i++
-	return &c.p[0]
+	return eq, len(raw), esc
+}
+
+// part returns raw[s:e], decoded when esc is set, with its capacity capped
+// (see decoded).
+func (a *Args) part(s, e int, esc uint8) []byte {
+	if esc == 0 {
+		return a.raw[s:e:e]
+	}
+	n := len(a.buf)
+	a.buf = AppendFormDecoded(a.buf, a.raw[s:e])
+	return a.buf[n:len(a.buf):len(a.buf)]
+}
+
+// partIs reports whether raw[s:e], decoded when esc is set, is name.
+func (a *Args) partIs(s, e int, esc uint8, name string) bool {
+	if esc == 0 {
+		return string(a.raw[s:e]) == name
+	}
+	return formDecodedEqual(a.raw[s:e], name)
 }
 
 // splitPairs stores the non-empty pairs of raw from offset off on in dst,
@@ -256,12 +298,6 @@ func (a *Args) nameIs(p *argPair, name string) bool {
 		return string(a.raw[p.start:p.eq]) == name
 	}
 	return formDecodedEqual(a.raw[p.start:p.eq], name)
-}
-
-// name returns the decoded name of p.
-func (a *Args) name(p *argPair) []byte {
-	a.locateEq(p)
-	return a.decoded(a.raw[p.start:p.eq], p.eq <= a.plain)
 }
 
 // value returns the decoded value of p.
