@@ -262,15 +262,55 @@ func TestInmemoryCloseWakesEveryReader(t *testing.T) {
 		} else {
 			s.Close()
 		}
+		want := net.ErrClosed // a Read on a closed end
+		if side == "peer" {
+			want = io.EOF
+		}
 		for range readers {
 			select {
 			case err := <-errs:
-				if err == nil {
-					t.Errorf("%s close: a pending Read returned nil", side)
+				if !errors.Is(err, want) {
+					t.Errorf("%s close: a pending Read returned %v, want %v", side, err, want)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatalf("%s close left a Read pending", side)
 			}
+		}
+	}
+}
+
+// TestInmemoryPeerCloseAfterDataWakesEveryReader checks the case where the
+// peer writes and closes while two Reads wait: one Read takes the data, and
+// the other must still get io.EOF, although the peer's Close found the
+// wake-up channel already full with the write's signal.
+func TestInmemoryPeerCloseAfterDataWakesEveryReader(t *testing.T) {
+	for range 20 {
+		c, s := dialPair(t)
+		type result struct {
+			n   int
+			err error
+		}
+		results := make(chan result, 2)
+		for range 2 {
+			go func() {
+				n, err := c.Read(make([]byte, 8))
+				results <- result{n, err}
+			}()
+		}
+		time.Sleep(5 * time.Millisecond) // both Reads waiting
+		s.Write([]byte("x"))
+		s.Close()
+		var got []result
+		for range 2 {
+			select {
+			case r := <-results:
+				got = append(got, r)
+			case <-time.After(5 * time.Second):
+				t.Fatalf("a Read still pending after the peer wrote and closed; got %v", got)
+			}
+		}
+		if data, eof := got[0].n+got[1].n, got[0].err == io.EOF || got[1].err == io.EOF; data != 1 || !eof {
+			t.Fatalf("Reads returned %v; want one byte and one io.EOF", got)
 		}
 	}
 }

@@ -229,6 +229,12 @@ func (c *pipeConn) Read(p []byte) (int, error) {
 			return 0, nil
 		}
 		if n := c.in.read(p); n > 0 {
+			if isClosed(c.peerDone) {
+				// Another Read may be waiting for its io.EOF, its wake-up
+				// from the peer's Close dropped while the write's was
+				// pending: pass one on.
+				signal(c.in.readable)
+			}
 			return n, nil
 		}
 		if isClosed(c.peerDone) {
