@@ -99,8 +99,8 @@ type ClientConfig struct {
 	//
 	// A redirect to another origin (a different scheme, host, compared
 	// case-insensitively, or port, 80 or 443 when absent) deletes the
-	// Authorization, Proxy-Authorization, Cookie, Cookie2 and
-	// WWW-Authenticate fields from the request, so that credentials
+	// Authorization, Proxy-Authorization, Cookie and Cookie2 fields from
+	// the request, so that credentials
 	// meant for one server are not sent to another (RFC 9110 §15.4,
 	// §17); they stay deleted for the redirects after it. A relative
 	// Location keeps a Host field set with SetHost.
@@ -185,11 +185,12 @@ func nonZeroOr[T int | int64](v, def T) T {
 
 // Client sends requests to any host, each given by the authority of the
 // request's URI (see Request.SetURI), or by its Host for an origin-form
-// target (Request.SetTarget and SetHost), over a pool of keep-alive connections per host: one
-// HostClient per scheme and authority, created on first use and kept for
-// the Client's lifetime. The zero value is ready to use with the default
-// configuration. A Client is safe for concurrent use; its configuration
-// must not change after the first request.
+// target (Request.SetTarget and SetHost), over a pool of keep-alive
+// connections per host: one HostClient per scheme and authority, created
+// on first use and kept for the Client's lifetime. The zero value is
+// ready to use with the default configuration. A Client is safe for
+// concurrent use; its configuration must not change after the first
+// request.
 //
 //	var c brisk.Client
 //	var req brisk.Request

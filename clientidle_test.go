@@ -90,7 +90,7 @@ func readHeadAndBody(br *bufio.Reader) bool {
 // it goes on a new connection and succeeds. The first connection
 // receives one request only.
 func TestClientProbesIdleConnection(t *testing.T) {
-	if !peekSupported {
+	if !peekProbes() {
 		t.Skip("no idle-connection probe on this system")
 	}
 	ends := []struct {
@@ -140,7 +140,7 @@ func TestClientProbesIdleConnection(t *testing.T) {
 // connection after its IdleTimeout; a POST sent later goes on a new
 // connection.
 func TestClientPostAfterServerIdleTimeout(t *testing.T) {
-	if !peekSupported {
+	if !peekProbes() {
 		t.Skip("no idle-connection probe on this system")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -35,7 +35,7 @@ type rawIO struct {
 // It costs one system call; idempotent requests, which are retried, skip
 // it.
 func (cc *clientConn) idleUsable() bool {
-	if !peekSupported || cc.raw.probe == nil {
+	if cc.raw.probe == nil {
 		return true
 	}
 	if err := cc.raw.rc.Control(cc.raw.probe); err != nil {
@@ -46,7 +46,7 @@ func (cc *clientConn) idleUsable() bool {
 
 // rawProbe is the RawConn.Control callback of idleUsable.
 func (cc *clientConn) rawProbe(fd uintptr) {
-	cc.raw.peeked = peekReadable(fd, &cc.raw.peek)
+	cc.raw.peeked = peekSocket(fd, &cc.raw.peek) == peekInput
 }
 
 // sendRead writes cc.raw.out, then reads the first response bytes into p.

@@ -74,8 +74,9 @@ func (cc *clientConn) beginBody(f wire.Framing) {
 }
 
 // readBodyInto reads the whole body into resp, bounded by
-// MaxResponseBodyBytes: past it the body is emptied. The body buffer grows as bytes arrive (at most
-// doubling), never from the claimed Content-Length.
+// MaxResponseBodyBytes: past it the body is emptied. The body buffer grows
+// as bytes arrive (at most doubling), never from the claimed
+// Content-Length.
 func (cc *clientConn) readBodyInto(resp *Response) error {
 	limit := cc.hc.lim.maxBody
 	if cc.framing == wire.FramingLength && limit >= 0 && cc.remaining > limit {

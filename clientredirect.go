@@ -3,6 +3,8 @@ package brisk
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // Following redirects (RFC 9110 §15.4) and resolving their Location (RFC
@@ -50,7 +52,10 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	if err != nil {
 		return err
 	}
-	same := sameAuthority(t, &nt)
+	if !wire.ValidHost(nt.authority, false) || !validTargetBytes(uri) {
+		return ErrInvalidURI // before anything in req changes
+	}
+	same := sameOrigin(t, &nt)
 	if sameOnly && !same {
 		return ErrRedirectOtherHost
 	}
@@ -73,21 +78,19 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	return nil
 }
 
-// credentialFields are the request fields a redirect to another origin
-// drops, as they carry credentials for the original one (RFC 9110
-// §15.4, security considerations).
-var credentialFields = [...]string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "WWW-Authenticate"}
-
-// dropCredentials deletes credentialFields from h.
+// dropCredentials deletes from h the request fields that carry
+// credentials for the original origin of a redirect (RFC 9110 §11.6.2,
+// §11.7.2, RFC 6265 §5.4), so that they are not sent to another one.
 func dropCredentials(h *Header) {
-	for _, name := range credentialFields {
+	for _, name := range [...]string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2"} {
 		h.Del(name)
 	}
 }
 
-// sameAuthority reports whether a and b have the same scheme, host
-// (compared case-insensitively) and port (80 or 443 when absent).
-func sameAuthority(a, b *target) bool {
+// sameOrigin reports whether a and b have the same origin (RFC 6454 §4):
+// scheme, host (compared case-insensitively) and port (80 or 443 when
+// absent).
+func sameOrigin(a, b *target) bool {
 	if a.https != b.https {
 		return false
 	}

@@ -127,8 +127,8 @@ func TestSameAuthority(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := target{authority: []byte(tc.a), https: tc.aTLS}
 			b := target{authority: []byte(tc.b), https: tc.bTLS}
-			if got := sameAuthority(&a, &b); got != tc.expect {
-				t.Fatalf("sameAuthority(%q, %q) = %v", tc.a, tc.b, got)
+			if got := sameOrigin(&a, &b); got != tc.expect {
+				t.Fatalf("sameOrigin(%q, %q) = %v", tc.a, tc.b, got)
 			}
 		})
 	}
@@ -231,6 +231,9 @@ func TestRedirectLocationResolution(t *testing.T) {
 		{"ftp", "/a/x", "ftp://x/y", "", ErrInvalidURI},
 		{"mailto", "/a/x", "mailto:a@b.example", "", ErrInvalidURI},
 		{"http_without_authority", "/a/x", "http:g", "", ErrInvalidURI},
+		{"space_in_path", "/a/x", "/a b", "", ErrInvalidURI},
+		{"unclosed_ip_literal", "/a/x", "http://[::1/x", "", ErrInvalidURI},
+		{"port_too_large", "/a/x", "//h:99999/", "", ErrInvalidURI},
 	}
 	clients := []struct {
 		name string

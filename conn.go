@@ -212,7 +212,7 @@ func (c *conn) waitReadable() error {
 // peeks without blocking; only when nothing is there are the buffers
 // released and the poller asked to wait.
 func (c *conn) onReadable(fd uintptr) bool {
-	if c.waited || peekReadable(fd, &c.peek) {
+	if c.waited || peekSocket(fd, &c.peek) != peekEmpty {
 		return true
 	}
 	c.releaseBuffers()

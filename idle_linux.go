@@ -7,15 +7,20 @@ import (
 	"unsafe"
 )
 
-// peekSupported reports that peekReadable probes the socket.
-const peekSupported = true
-
-// peekReadable reports, without blocking, whether the socket fd has input
-// (or an EOF or error for the next read to report): a non-blocking
-// recv(MSG_PEEK) of one byte that does not fail with EAGAIN. The raw
+// peekSocket looks, without blocking, at what the socket fd would give
+// the next read: a recv(MSG_PEEK|MSG_DONTWAIT) of one byte. EAGAIN is
+// peekEmpty; a byte, an EOF (0 bytes) or a connection error is peekInput;
+// anything else (not a socket, interrupted) is peekUnknown. The raw
 // syscall avoids syscall.Recvfrom's address allocation.
-func peekReadable(fd uintptr, b *[1]byte) bool {
+func peekSocket(fd uintptr, b *[1]byte) peekResult {
 	_, _, errno := syscall.Syscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
 		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
-	return errno != syscall.EAGAIN
+	switch errno {
+	case syscall.EAGAIN:
+		return peekEmpty
+	case 0, syscall.ECONNRESET, syscall.ECONNABORTED, syscall.ETIMEDOUT, syscall.ENOTCONN,
+		syscall.EPIPE, syscall.EHOSTUNREACH, syscall.ENETUNREACH:
+		return peekInput
+	}
+	return peekUnknown
 }

@@ -123,8 +123,7 @@ func (u *URI) parseAuthorityForm(target []byte) error {
 	if bytes.IndexByte(target, '@') >= 0 {
 		return ErrTargetUserinfo
 	}
-	// The port's ":" is the last one, after any IP-literal's "]".
-	if i := bytes.LastIndexByte(target, ':'); i < 0 || i < bytes.LastIndexByte(target, ']') || !ValidHost(target) {
+	if !wire.ValidHost(target, true) {
 		return ErrInvalidHost
 	}
 	u.Authority = target

@@ -52,8 +52,9 @@ func validAbsolute(t []byte) bool {
 // followed by a port of 1 to 5 digits no larger than 65535. The empty
 // Host value that RFC 9110 §7.2 allows for a target without authority is
 // for the caller to accept first (Parser.AllowEmptyHost). It does not
-// allocate.
-func ValidHost(v []byte) bool { return validHost(v, false) }
+// allocate. With needPort, the port is required (authority-form, RFC
+// 9112 §3.2.3).
+func ValidHost(v []byte, needPort bool) bool { return validHost(v, needPort) }
 
 // validHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
 // §3.2.3; RFC 9110 §7.2): a non-empty reg-name with valid pct-encoding, an
