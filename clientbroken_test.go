@@ -7,21 +7,25 @@ import (
 	"net"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk/wire"
 )
 
-// brokenServer is a raw TCP server that reads one request head per
-// connection and then runs play, which writes a (broken) response. The
-// connection is closed when play returns.
-func brokenServer(t *testing.T, play func(nc net.Conn)) string {
+// rawServer listens on loopback and serves each accepted connection with
+// serve, given the connection's index (0 for the first), in its own
+// goroutine; the connection is closed when serve returns. It returns the
+// server's URL and the count of connections accepted; the listener closes,
+// and the accept loop ends, when the test does.
+func rawServer(t *testing.T, serve func(i int64, nc net.Conn)) (string, *atomic.Int64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	conns := new(atomic.Int64)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -30,24 +34,27 @@ func brokenServer(t *testing.T, play func(nc net.Conn)) string {
 			if err != nil {
 				return
 			}
+			i := conns.Add(1) - 1
 			go func() {
 				defer nc.Close()
-				br := bufio.NewReader(nc)
-				for {
-					line, err := br.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if line == "\r\n" {
-						break
-					}
-				}
-				play(nc)
+				serve(i, nc)
 			}()
 		}
 	}()
 	t.Cleanup(func() { ln.Close(); <-done })
-	return "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), conns
+}
+
+// brokenServer is a raw server that reads one request head per connection,
+// then plays the broken response play writes.
+func brokenServer(t *testing.T, play func(nc net.Conn)) string {
+	t.Helper()
+	url, _ := rawServer(t, func(_ int64, nc net.Conn) {
+		if readHead(bufio.NewReader(nc)) {
+			play(nc)
+		}
+	})
+	return url
 }
 
 // send writes s and returns.

@@ -12,56 +12,40 @@ import (
 
 // idleEndServer is a raw TCP server that answers each request with a
 // keep-alive 200 "ok"; 20 ms after the first response of the first
-// connection it runs end on that connection (close it, reset it, send bytes unasked)
-// and signals ended. It counts the connections and the requests each
+// connection it runs end on that connection (close it, reset it, send
+// bytes unasked) and signals ended. It counts the connections and the requests each
 // received.
 type idleEndServer struct {
 	url      string
-	conns    atomic.Int64
+	conns    *atomic.Int64
 	requests [2]atomic.Int64 // per connection, the first two
 	ended    chan struct{}
 }
 
 func startIdleEndServer(t *testing.T, end func(nc *net.TCPConn)) *idleEndServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &idleEndServer{url: "http://" + ln.Addr().String(), ended: make(chan struct{})}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
+	s := &idleEndServer{ended: make(chan struct{})}
+	url, conns := rawServer(t, func(i int64, nc net.Conn) {
+		br := bufio.NewReader(nc)
+		for readHeadAndBody(br) {
+			if i < 2 {
+				s.requests[i].Add(1)
+			}
+			if _, err := io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"); err != nil {
 				return
 			}
-			i := s.conns.Add(1) - 1
-			go func() {
-				defer nc.Close()
-				br := bufio.NewReader(nc)
-				for readHeadAndBody(br) {
-					if i < 2 {
-						s.requests[i].Add(1)
-					}
-					if _, err := io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"); err != nil {
-						return
-					}
-					if i == 0 {
-						// Once the client has read the response
-						// and made the connection idle.
-						time.Sleep(20 * time.Millisecond)
-						end(nc.(*net.TCPConn))
-						close(s.ended)
-						io.Copy(io.Discard, nc)
-						return
-					}
-				}
-			}()
+			if i == 0 {
+				// Once the client has read the response and made the
+				// connection idle.
+				time.Sleep(20 * time.Millisecond)
+				end(nc.(*net.TCPConn))
+				close(s.ended)
+				io.Copy(io.Discard, nc)
+				return
+			}
 		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
+	})
+	s.url, s.conns = url, conns
 	return s
 }
 

@@ -16,38 +16,19 @@ import (
 // accepted.
 func scriptServer(t *testing.T, first string) (string, *atomic.Int64) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var conns atomic.Int64
 	var served atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
+	return rawServer(t, func(_ int64, nc net.Conn) {
+		br := bufio.NewReader(nc)
+		for readHead(br) {
+			answer := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+			if !served.Swap(true) {
+				answer = first
+			}
+			if _, err := io.WriteString(nc, answer); err != nil {
 				return
 			}
-			conns.Add(1)
-			go func() {
-				defer nc.Close()
-				br := bufio.NewReader(nc)
-				for readHead(br) {
-					answer := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-					if !served.Swap(true) {
-						answer = first
-					}
-					if _, err := io.WriteString(nc, answer); err != nil {
-						return
-					}
-				}
-			}()
 		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
-	return "http://" + ln.Addr().String(), &conns
+	})
 }
 
 // readHead reads one request head (the requests here have no body).
