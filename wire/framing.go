@@ -46,7 +46,7 @@ func (p *Parser) noteHost(fs *FieldSection, value []byte, off int) error {
 // field, a comma-separated list of tokens (RFC 9110 §7.6.1).
 func noteConnection(fs *FieldSection, value []byte) {
 	switch { // the usual single option, without searching for commas
-	case len(value) == len("keep-alive") && ascii.EqualFoldLower(value, "keep-alive"):
+	case string(value) == "keep-alive", len(value) == len("keep-alive") && ascii.EqualFoldLower(value, "keep-alive"):
 		fs.ConnectionKeepAlive = true
 		return
 	case len(value) == len("close") && ascii.EqualFoldLower(value, "close"):

@@ -12,9 +12,12 @@ import (
 // maxLine is the limit on the line without its CRLF, -1 for none.
 func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	st := &h.scan
-	pos, err := p.skipEmptyLines(b, st)
-	if err != nil {
-		return err
+	pos := st.next
+	if st.search > pos || pos == len(b) || b[pos] == '\r' || b[pos] == '\n' {
+		var err error
+		if pos, err = p.skipEmptyLines(b, st); err != nil {
+			return err
+		}
 	}
 	if maxLine >= 0 && len(b)-pos > maxLine+2 {
 		b = b[:pos+maxLine+2] // the line's end, if any, is in here
