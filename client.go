@@ -265,29 +265,19 @@ func (c *Client) CloseIdleConnections() {
 	}
 }
 
-// do runs one exchange per redirect followed. explicit reports that
-// deadline was given (else Timeout applies).
+// do runs the exchanges of req, following redirects to any host.
+// explicit reports that deadline was given (else Timeout applies).
 func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
-	resp.resetReceived()
-	for redirects := 0; ; redirects++ {
-		t, err := req.clientTarget(nil)
-		if err != nil {
-			return err
-		}
-		hc := c.hostClient(&t)
-		if err := hc.do(ctx, req, resp, &t, deadline, explicit); err != nil {
-			return err
-		}
-		if !followable(resp, c.MaxRedirects) {
-			return nil
-		}
-		if redirects == c.MaxRedirects {
-			return ErrTooManyRedirects
-		}
-		if err := redirect(req, resp, &t, false); err != nil {
-			return err
-		}
+	return follow(ctx, req, resp, deadline, explicit, c.MaxRedirects, false, c.route)
+}
+
+// route returns the HostClient and target of req.
+func (c *Client) route(req *Request) (*HostClient, target, error) {
+	t, err := req.clientTarget(nil)
+	if err != nil {
+		return nil, t, err
 	}
+	return c.hostClient(&t), t, nil
 }
 
 // hostClient returns the HostClient for t, creating it on first use.

@@ -148,27 +148,16 @@ func (hc *HostClient) target(req *Request) (target, error) {
 	return t, err
 }
 
-// doFollow is Do with the redirects that stay on hc's host.
+// doFollow is Do with the redirects that stay on hc's origin.
 func (hc *HostClient) doFollow(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
-	resp.resetReceived()
-	for redirects := 0; ; redirects++ {
-		t, err := hc.target(req)
-		if err != nil {
-			return err
-		}
-		if err := hc.do(ctx, req, resp, &t, deadline, explicit); err != nil {
-			return err
-		}
-		if !followable(resp, hc.lim.maxRedirects) {
-			return nil
-		}
-		if redirects == hc.lim.maxRedirects {
-			return ErrTooManyRedirects
-		}
-		if err := redirect(req, resp, &t, true); err != nil {
-			return err
-		}
-	}
+	hc.once.Do(hc.init)
+	return follow(ctx, req, resp, deadline, explicit, hc.lim.maxRedirects, true, hc.route)
+}
+
+// route returns hc and the target of req sent through it.
+func (hc *HostClient) route(req *Request) (*HostClient, target, error) {
+	t, err := hc.target(req)
+	return hc, t, err
 }
 
 // do runs one exchange and reads the whole response. explicit reports
