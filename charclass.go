@@ -1,6 +1,10 @@
 package brisk
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/brisk-http/brisk/wire"
+)
 
 // Byte classes used by the request-target, cookie and args code. Each class
 // is a pair of 64-bit masks over US-ASCII (bit c of lo for c < 64, bit c-64
@@ -8,10 +12,6 @@ import "encoding/binary"
 // not tables, so there is no package-level mutable state. The masks are
 // checked against their RFC definitions in charclass_test.go.
 const (
-	// tchar (RFC 9110 §5.6.2): ALPHA DIGIT and !#$%&'*+-.^_`|~
-	tokenLo = 0x03ff6cfa00000000
-	tokenHi = 0x57ffffffc7fffffe
-
 	// cookie-octet (RFC 6265 §4.1.1): %x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E
 	cookieOctetLo = 0xf7ffeffa00000000
 	cookieOctetHi = 0x7fffffffefffffff
@@ -33,17 +33,7 @@ func inClass(c byte, lo, hi uint64) bool {
 }
 
 // validToken reports whether b is a non-empty token (RFC 9110 §5.6.2).
-func validToken[T string | []byte](b T) bool {
-	if len(b) == 0 {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		if !inClass(b[i], tokenLo, tokenHi) {
-			return false
-		}
-	}
-	return true
-}
+func validToken[T string | []byte](b T) bool { return wire.ValidFieldName(b) }
 
 // isCTL reports whether c is a control character: %x00-1F or DEL
 // (RFC 5234 §B.1).

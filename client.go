@@ -246,11 +246,10 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
 	resp.resetReceived()
-	t, err := req.clientTarget(nil)
+	hc, t, err := c.route(req)
 	if err != nil {
 		return nil, err
 	}
-	hc := c.hostClient(&t)
 	return hc.doStream(ctx, req, resp, &t)
 }
 

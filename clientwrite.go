@@ -148,7 +148,7 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	if len(method) == 0 {
 		method = methodGet
 	}
-	if !validFieldName(method) || !validTargetBytes(t.origin) ||
+	if !validToken(method) || !validTargetBytes(t.origin) ||
 		!validTargetBytes(t.host) || !validTargetBytes(t.authority) {
 		return dst, p, false, ErrInvalidRequest
 	}
@@ -161,7 +161,7 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	h := &req.Header
 	for i := range h.fields {
 		f := &h.fields[i]
-		if !validFieldName(f.Name) || !validFieldValue(f.Value) {
+		if !validToken(f.Name) || !wire.ValidFieldValue(f.Value) {
 			return dst, p, false, ErrInvalidRequest
 		}
 		switch requestSpecial(f.Name) {

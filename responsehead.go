@@ -33,7 +33,7 @@ func scanFields(h *Header) fieldScan {
 	fs := fieldScan{contentLength: -1}
 	for i := range h.fields {
 		f := &h.fields[i]
-		if !validFieldName(f.Name) || !validFieldValue(f.Value) {
+		if !validToken(f.Name) || !wire.ValidFieldValue(f.Value) {
 			if fs.bad == nil {
 				fs.bad = f.Name
 			}
@@ -255,4 +255,15 @@ func appendErrorBody(dst []byte, code int) []byte {
 		dst = strconv.AppendInt(dst, int64(code), 10)
 	}
 	return append(dst, '\n')
+}
+
+// validReason reports whether b may be a reason-phrase (RFC 9112 §4): no
+// CTL other than HTAB.
+func validReason(b []byte) bool {
+	for _, c := range b {
+		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -140,7 +140,7 @@ func (c *SetCookie) validate() error {
 }
 
 // validCookieValue reports whether v is cookie-value (RFC 6265 §4.1.1).
-func validCookieValue(v string) bool {
+func validCookieValue[T string | []byte](v T) bool {
 	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 		v = v[1 : len(v)-1]
 	}
@@ -210,7 +210,7 @@ func ParseSetCookie(v []byte, c *SetCookie) error {
 	if !validToken(name) {
 		return ErrCookieName
 	}
-	if !validCookieValue(string(value)) {
+	if !validCookieValue(value) {
 		return ErrCookieValue
 	}
 	c.Name, c.Value = string(name), string(value)

@@ -82,15 +82,14 @@ func AppendLastChunk(dst []byte, trailers []Field) []byte {
 // token (RFC 9110 §5.1, §5.6.2). Use it before emitting a name that did
 // not come from brisk's own code.
 func ValidFieldName[B Bytes](name B) bool {
-	if len(name) == 0 {
-		return false
+	tok, i := ascii.Token, 0
+	for ; i+4 <= len(name); i += 4 {
+		tok &= ascii.Class[name[i]] & ascii.Class[name[i+1]] & ascii.Class[name[i+2]] & ascii.Class[name[i+3]]
 	}
-	for i := 0; i < len(name); i++ {
-		if ascii.Class[name[i]]&ascii.Token == 0 {
-			return false
-		}
+	for ; i < len(name); i++ {
+		tok &= ascii.Class[name[i]]
 	}
-	return true
+	return len(name) > 0 && tok != 0
 }
 
 // ValidFieldValue reports whether value is a valid field value (RFC 9110
