@@ -19,7 +19,7 @@ func helloHandler(c *Ctx) {
 
 func fixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	b, err := os.ReadFile("testdata/" + name)
+	b, err := os.ReadFile("wire/testdata/" + name) // the inputs of bench/ too
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func benchmarkServer(b *testing.B, req []byte, reqsPerConn, perRead int) {
 	s := &Server{Handler: helloHandler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	go s.Serve(ln)
 	batch := fakenet.Batch(req, perRead)
-	var writes, conns int
+	var writes int
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -44,7 +44,6 @@ func benchmarkServer(b *testing.B, req []byte, reqsPerConn, perRead int) {
 		<-c.Done()
 		left -= n
 		writes += c.Writes()
-		conns++
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/req")

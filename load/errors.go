@@ -5,7 +5,7 @@ import "errors"
 // Configuration errors returned by Run before any connection is opened.
 var (
 	ErrURL         = errors.New("load: URL must be http://host[:port][/path]")
-	ErrHeaderLine  = errors.New(`load: header must be "Name: value" with a token name and no CR, LF or NUL`)
+	ErrHeaderLine  = errors.New(`load: header must be "Name: value" with a token name and no control byte in the value`)
 	ErrConnections = errors.New("load: connections must be at least 1")
 	ErrPipeline    = errors.New("load: pipeline depth must be at least 1")
 	ErrMethod      = errors.New("load: method must be a token")

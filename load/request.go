@@ -63,11 +63,11 @@ func appendRequestLine(dst []byte, method, target string, http10 bool) []byte {
 }
 
 // splitHeaderLine splits "Name: value" and checks the name is a token and
-// the value has no CR, LF or NUL (RFC 9110 §5.1, §5.5).
+// the value a valid field value (RFC 9110 §5.1, §5.5).
 func splitHeaderLine(line string) (name, value string, err error) {
 	name, value, ok := strings.Cut(line, ":")
 	value = strings.Trim(value, " \t")
-	if !ok || !ascii.IsTokenString([]byte(name)) || strings.ContainsAny(value, "\r\n\x00") {
+	if !ok || !wire.ValidFieldName(name) || !wire.ValidFieldValue(value) {
 		return "", "", ErrHeaderLine
 	}
 	return name, value, nil

@@ -157,8 +157,8 @@ func collect(c Config, p *plan, ws []*worker, elapsed time.Duration, samples []S
 		Latency:     hdrhistogram.New(histMin, max(histMaxUS, 2*p.timeout/int64(time.Microsecond)), histSigFigs),
 	}
 	for _, w := range ws {
-		res.Requests += w.counts.requests
-		res.Bytes += w.counts.bytes
+		res.Requests += w.live.requests.Load()
+		res.Bytes += w.live.bytes.Load()
 		for k, n := range w.counts.errors {
 			res.Errors[k] += n
 		}

@@ -20,15 +20,15 @@ const (
 
 // counts are a worker's totals, owned by its goroutine until it ends.
 type counts struct {
-	requests int64            // responses received, any status
-	bytes    int64            // bytes read from the connections
-	errors   [kindCount]int64 // failed requests by kind
-	status   [6]int64         // responses by status class, index code/100 (0: other)
+	errors [kindCount]int64 // failed requests by kind
+	status [6]int64         // responses by status class, index code/100 (0: other)
 }
 
-// live is what the sampler reads while the run goes on.
+// live is what the sampler reads while the run goes on; at its end, the
+// worker's totals.
 type live struct {
-	requests, bytes atomic.Int64
+	requests atomic.Int64 // responses received, any status
+	bytes    atomic.Int64 // bytes read from the connections
 }
 
 // worker drives one connection: it sends requests, reads their responses
@@ -242,7 +242,6 @@ func (w *worker) receive() {
 	now := w.run.now()
 	if n > 0 {
 		w.w += n
-		w.counts.bytes += int64(n)
 		w.live.bytes.Add(int64(n))
 		if !w.consume(now) {
 			return
@@ -293,7 +292,6 @@ func (w *worker) complete(now int64) bool {
 	if class != 2 {
 		w.counts.errors[KindStatus]++
 	}
-	w.counts.requests++
 	keep := !w.p.closeEach && h.KeepAlive() && w.resp.state != inClose
 	w.resp.reset()
 	if !keep {

@@ -35,8 +35,7 @@ func Handle(c *brisk.Ctx) {
 }
 
 // Append appends the echo document of r, with body as its body, to dst and
-// returns the extended slice. It allocates only when dst lacks capacity;
-// Len gives the capacity needed.
+// returns the extended slice. It allocates only when dst lacks capacity.
 func Append(dst []byte, r *brisk.Request, body []byte) []byte {
 	dst = append(dst, `{"headers":[`...)
 	first := true
@@ -56,40 +55,8 @@ func Append(dst []byte, r *brisk.Request, body []byte) []byte {
 	dst = append(dst, `","method":"`...)
 	dst = base64.StdEncoding.AppendEncode(dst, r.Method())
 	dst = append(dst, `","version":"`...)
-	dst = appendEncodeString(dst, r.Proto())
+	dst = base64.StdEncoding.AppendEncode(dst, []byte(r.Proto())) // the conversion does not escape: no copy
 	dst = append(dst, `","uri":"`...)
 	dst = base64.StdEncoding.AppendEncode(dst, r.Target())
 	return append(dst, `"}`...)
-}
-
-// Len returns the length in bytes of the echo document Append produces for
-// r and body.
-func Len(r *brisk.Request, body []byte) int {
-	const fixed = len(`{"headers":[],"body":"","method":"","version":"","uri":""}`)
-	const perField = len(`["",""],`)
-	n := fixed
-	fields := 0
-	for name, value := range r.Header.All() {
-		n += b64Len(len(name)) + b64Len(len(value)) + perField
-		fields++
-	}
-	if fields > 0 {
-		n-- // no comma after the last field
-	}
-	return n + b64Len(len(body)) + b64Len(len(r.Method())) +
-		b64Len(len(r.Proto())) + b64Len(len(r.Target()))
-}
-
-func b64Len(n int) int { return base64.StdEncoding.EncodedLen(n) }
-
-// appendEncodeString is base64.StdEncoding.AppendEncode for a string,
-// without converting it to a byte slice.
-func appendEncodeString(dst []byte, s string) []byte {
-	var buf [48]byte // HTTP-version is 8 bytes; longer strings go in pieces of 48
-	for len(s) > 0 {
-		n := copy(buf[:], s)
-		dst = base64.StdEncoding.AppendEncode(dst, buf[:n])
-		s = s[n:]
-	}
-	return dst
 }

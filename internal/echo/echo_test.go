@@ -155,14 +155,3 @@ func TestHandleBodyError(t *testing.T) {
 		})
 	}
 }
-
-func TestAppendEncodeString(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 3, 8, 47, 48, 49, 96, 100} {
-		s := strings.Repeat("x", n)
-		got := string(appendEncodeString([]byte("p:"), s))
-		want := "p:" + base64.StdEncoding.EncodeToString([]byte(s))
-		if got != want {
-			t.Errorf("len %d: got %q, want %q", n, got, want)
-		}
-	}
-}

@@ -55,15 +55,13 @@ func checkLeaks(t *testing.T) {
 	})
 }
 
-// listener wraps a TCP listener: it counts accepted connections, the bytes
-// the server read from them and their closes.
+// listener wraps a TCP listener: it counts the bytes the server read from
+// its connections and their closes.
 type listener struct {
 	net.Listener
-	accepted  atomic.Int64
 	bytesRead atomic.Int64
 	closed    atomic.Int64
 	mu        sync.Mutex
-	closes    []time.Time     // when each server-side close happened
 	all       []*countingConn // every accepted connection
 }
 
@@ -72,7 +70,6 @@ func (l *listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.accepted.Add(1)
 	cc := &countingConn{Conn: c, l: l}
 	l.mu.Lock()
 	l.all = append(l.all, cc)
@@ -80,11 +77,17 @@ func (l *listener) Accept() (net.Conn, error) {
 	return cc, nil
 }
 
-// closeTimes returns a copy of the server-side close times so far.
-func (l *listener) closeTimes() []time.Time {
+// firstClose returns the earliest server-side close so far (zero if none).
+func (l *listener) firstClose() time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]time.Time(nil), l.closes...)
+	var first time.Time
+	for _, c := range l.all {
+		if e := c.closedAt.Load(); e != nil && (first.IsZero() || e.Before(first)) {
+			first = *e
+		}
+	}
+	return first
 }
 
 // silentConn is a connection the server read from but never wrote to.
@@ -146,9 +149,6 @@ func (c *countingConn) Close() error {
 		now := time.Now()
 		c.closedAt.Store(&now)
 		c.l.closed.Add(1)
-		c.l.mu.Lock()
-		c.l.closes = append(c.l.closes, time.Now())
-		c.l.mu.Unlock()
 	})
 	return c.Conn.Close()
 }

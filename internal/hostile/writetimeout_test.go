@@ -30,7 +30,7 @@ func TestNeverReads(t *testing.T) {
 	if ln.closed.Load() == 0 {
 		t.Fatalf("server still holds the connection of a client that never reads, 10 s on (WriteTimeout %v)", writeTimeout)
 	}
-	took := ln.closeTimes()[0].Sub(start)
+	took := ln.firstClose().Sub(start)
 	t.Logf("server closed the non-reading connection %v after the requests (WriteTimeout %v)", took.Round(time.Millisecond), writeTimeout)
 	if took < writeTimeout {
 		t.Errorf("closed after %v, before WriteTimeout %v", took, writeTimeout)
