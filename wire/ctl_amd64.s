@@ -20,91 +20,6 @@ GLOBL ctl7f<>(SB), RODATA|NOPTR, $16
 	POR     X4, X0 \
 	PMOVMSKB X0, AX
 
-// func valueEnd(b []byte, i int) int
-//
-// Sixteen bytes at a time with SSE2 (always present on amd64). The last
-// bytes of b are checked by one load that ends at the end of b, with the
-// bytes already checked shifted out of the mask. An HTAB is valid: the
-// scan goes on after it.
-TEXT ·valueEnd(SB), NOSPLIT, $0-40
-	MOVQ b_base+0(FP), DI
-	MOVQ b_len+8(FP), BX
-	MOVQ i+24(FP), SI
-	CMPQ SI, BX
-	JAE  none
-	ADDQ DI, SI
-	LEAQ (DI)(BX*1), R8
-	MOVOU ctl1f<>(SB), X1
-	MOVOU ctl7f<>(SB), X2
-	PXOR X3, X3
-	CMPQ BX, $16
-	JB   short
-
-loop:
-	LEAQ 16(SI), R9
-	CMPQ R9, R8
-	JA   last
-	MOVOU (SI), X0
-	CTLMASK
-	TESTL AX, AX
-	JNZ  found
-	MOVQ R9, SI
-	JMP  loop
-
-found:
-	BSFL AX, CX
-	ADDQ CX, SI
-	CMPB (SI), $0x09
-	JNE  done
-	INCQ SI
-	JMP  loop
-
-last:
-	// Fewer than 16 bytes from SI to the end of b, which has at least 16.
-	CMPQ SI, R8
-	JAE  none
-	MOVQ R8, CX
-	SUBQ SI, CX
-	NEGQ CX
-	ADDQ $16, CX
-	LEAQ -16(R8), R10
-	MOVOU (R10), X0
-	CTLMASK
-	SHRL CX, AX
-	SHLL CX, AX
-	TESTL AX, AX
-	JZ   none
-	BSFL AX, CX
-	LEAQ (R10)(CX*1), SI
-	CMPB (SI), $0x09
-	JNE  done
-	INCQ SI
-	JMP  last
-
-short:
-	CMPQ SI, R8
-	JAE  none
-	MOVBLZX (SI), AX
-	CMPB AL, $0x7f
-	JEQ  done
-	CMPB AL, $0x1f
-	JHI  next
-	CMPB AL, $0x09
-	JNE  done
-
-next:
-	INCQ SI
-	JMP  short
-
-none:
-	MOVQ BX, ret+32(FP)
-	RET
-
-done:
-	SUBQ DI, SI
-	MOVQ SI, ret+32(FP)
-	RET
-
 DATA tgt20<>+0(SB)/8, $0x2020202020202020
 DATA tgt20<>+8(SB)/8, $0x2020202020202020
 GLOBL tgt20<>(SB), RODATA|NOPTR, $16
@@ -134,78 +49,97 @@ GLOBL tgt25<>(SB), RODATA|NOPTR, $16
 	POR     X8, X0 \
 	PMOVMSKB X0, AX
 
-// func targetStop(b []byte, i int) int
-//
-// As valueEnd, for the bytes that stop a request-target scan.
-TEXT ·targetStop(SB), NOSPLIT, $0-40
-	MOVQ b_base+0(FP), DI
-	MOVQ b_len+8(FP), BX
-	MOVQ i+24(FP), SI
-	CMPQ SI, BX
-	JAE  tnone
-	ADDQ DI, SI
+// ARGS loads b and i, returns len(b) when i >= len(b) and jumps to short
+// (the Go form) when b has fewer than 16 bytes; else SI is at b[i], R8 at
+// the end of b.
+#define ARGS \
+	MOVQ b_base+0(FP), DI \
+	MOVQ b_len+8(FP), BX \
+	MOVQ i+24(FP), SI \
+	CMPQ SI, BX \
+	JAE  none \
+	CMPQ BX, $16 \
+	JB   short \
+	ADDQ DI, SI \
 	LEAQ (DI)(BX*1), R8
+
+// SCAN16(MASK) is the loop of valueEnd and targetStop; MASK sets the
+// bits of AX for the bytes of X0 that stop the scan. Sixteen bytes at a
+// time; the last bytes of b by one load that ends at the end of b, with
+// the bytes already checked shifted out of the mask. It goes on after its
+// end with SI at the first byte that stops the scan, or jumps to none.
+#define SCAN16(MASK) \
+loop: \
+	LEAQ 16(SI), R9 \
+	CMPQ R9, R8 \
+	JA   last \
+	MOVOU (SI), X0 \
+	MASK \
+	TESTL AX, AX \
+	JNZ  found \
+	MOVQ R9, SI \
+	JMP  loop \
+last: \
+	CMPQ SI, R8 \
+	JAE  none \
+	MOVQ R8, CX \
+	SUBQ SI, CX \
+	NEGQ CX \
+	ADDQ $16, CX \
+	LEAQ -16(R8), SI \
+	MOVOU (SI), X0 \
+	MASK \
+	SHRL CX, AX \
+	SHLL CX, AX \
+	TESTL AX, AX \
+	JZ   none \
+found: \
+	BSFL AX, CX \
+	ADDQ CX, SI
+
+// func valueEnd(b []byte, i int) int
+//
+// SSE2 (always present on amd64). An HTAB is valid: the scan goes on
+// after it.
+TEXT ·valueEnd(SB), NOSPLIT, $0-40
+	ARGS
+	MOVOU ctl1f<>(SB), X1
+	MOVOU ctl7f<>(SB), X2
+	PXOR X3, X3
+	SCAN16(CTLMASK)
+	CMPB (SI), $0x09
+	JNE  done
+	INCQ SI
+	JMP  loop
+
+short:
+	JMP ·valueEndGeneric(SB)
+
+none:
+	MOVQ BX, ret+32(FP)
+	RET
+
+done:
+	SUBQ DI, SI
+	MOVQ SI, ret+32(FP)
+	RET
+
+// func targetStop(b []byte, i int) int
+TEXT ·targetStop(SB), NOSPLIT, $0-40
+	ARGS
 	MOVOU tgt20<>(SB), X1
 	MOVOU ctl7f<>(SB), X2
 	MOVOU tgt23<>(SB), X5
 	MOVOU tgt25<>(SB), X6
 	PXOR X3, X3
-	CMPQ BX, $16
-	JB   tshort
-
-tloop:
-	LEAQ 16(SI), R9
-	CMPQ R9, R8
-	JA   tlast
-	MOVOU (SI), X0
-	TGTMASK
-	TESTL AX, AX
-	JNZ  tfound
-	MOVQ R9, SI
-	JMP  tloop
-
-tfound:
-	BSFL AX, CX
-	ADDQ CX, SI
+	SCAN16(TGTMASK)
 	SUBQ DI, SI
 	MOVQ SI, ret+32(FP)
 	RET
 
-tlast:
-	CMPQ SI, R8
-	JAE  tnone
-	MOVQ R8, CX
-	SUBQ SI, CX
-	NEGQ CX
-	ADDQ $16, CX
-	LEAQ -16(R8), SI
-	MOVOU (SI), X0
-	TGTMASK
-	SHRL CX, AX
-	SHLL CX, AX
-	TESTL AX, AX
-	JNZ  tfound
+short:
+	JMP ·targetStopGeneric(SB)
 
-tnone:
+none:
 	MOVQ BX, ret+32(FP)
-	RET
-
-tshort:
-	CMPQ SI, R8
-	JAE  tnone
-	MOVBLZX (SI), AX
-	CMPB AL, $0x20
-	JLS  tdone
-	CMPB AL, $0x7f
-	JAE  tdone
-	CMPB AL, $0x23
-	JEQ  tdone
-	CMPB AL, $0x25
-	JEQ  tdone
-	INCQ SI
-	JMP  tshort
-
-tdone:
-	SUBQ DI, SI
-	MOVQ SI, ret+32(FP)
 	RET

@@ -16,12 +16,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 	pos := st.next
 	if st.search > pos && pos < len(b) && bytes.IndexByte(b[st.search:], '\n') < 0 {
 		// Still no LF in this line: check only the new bytes.
-		from := st.search
-		st.search = len(b)
-		if from < len(b) && b[from-1] == '\r' {
-			return 0, fail(ErrLineEnding, from-1)
-		}
-		return 0, precheckFieldLine(b, from, st)
+		return 0, precheck(b, st, ':', ErrFieldName)
 	}
 	fields := fs.Fields
 	for pos < len(b) {
@@ -151,24 +146,6 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		v1--
 	}
 	return colon, v0, v1, i, id, 0
-}
-
-// precheckFieldLine checks the bytes of a partial field line that arrived
-// since the last call (from st.search): name bytes while the name lasts,
-// and bare CRs. The whole line is parsed when its LF comes.
-func precheckFieldLine(b []byte, from int, st *scanState) error {
-	i := from
-	for ; !st.tokenDone && i < len(b); i++ {
-		if c := b[i]; c == ':' {
-			st.tokenDone = true
-		} else if !ascii.IsToken(c) {
-			return at(b, i, ErrFieldName)
-		}
-	}
-	if err := bareCR(b, i); err != nil {
-		return err
-	}
-	return ErrNeedMore
 }
 
 // crlf checks the line ending at b[i], a CR or LF, and returns the offset

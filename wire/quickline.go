@@ -41,18 +41,9 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		// The name: a common one by its words (bit 0x20 set in every byte maps
 		// the two cases of a letter to the lower one, and only CTLs besides),
 		// else tchars checked one by one.
-		const fold = 0x2020202020202020
-		first, mid, last := (w0|fold)&nameMask(n), uint64(0), uint64(0)
-		switch {
-		case n >= 8*maxNameWords:
-			first = 0 // no common name is that long
-		case n > 16:
-			mid, last = w1|fold, binary.LittleEndian.Uint64(w[n-8:])|fold
-		case n > 8:
-			last = binary.LittleEndian.Uint64(w[n-8:]) | fold
-			mid = last
-		default:
-			mid, last = first, first
+		var first, mid, last uint64 // no common name is 8*maxNameWords bytes or longer
+		if n < 8*maxNameWords {
+			first, mid, last = nameWords(w, n)
 		}
 		// A CR in the name folds to '-', an HTAB to ')': the scan for the
 		// line's end, from its first byte, rules them out.

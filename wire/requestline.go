@@ -13,7 +13,7 @@ import (
 func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	st := &h.scan
 	pos := st.next
-	if st.search > pos || pos == len(b) || b[pos] == '\r' || b[pos] == '\n' {
+	if pos == len(b) || b[pos] == '\r' || b[pos] == '\n' {
 		var err error
 		if pos, err = p.skipEmptyLines(b, st); err != nil {
 			return err
@@ -23,9 +23,7 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 		b = b[:pos+maxLine+2] // the line's end, if any, is in here
 	}
 	if st.search > pos && bytes.IndexByte(b[st.search:], '\n') < 0 {
-		err := precheckRequestLine(b, st)
-		st.search = len(b)
-		if err != nil {
+		if err := precheck(b, st, ' ', ErrMethod); !needMore(err) {
 			return err
 		}
 		return lineTooLong(b, pos, maxLine)
@@ -54,7 +52,7 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 // §2.2) and returns the offset where the request line starts.
 func (p *Parser) skipEmptyLines(b []byte, st *scanState) (int, error) {
 	pos := st.next
-	for st.search <= pos && pos < len(b) {
+	for pos < len(b) {
 		n := 1
 		switch b[pos] {
 		case '\r':
@@ -96,23 +94,29 @@ func lineTooLong(b []byte, pos, maxLine int) error {
 	return ErrNeedMore
 }
 
-// precheckRequestLine checks the bytes of a partial request line that
-// arrived since the last call (from st.search): method bytes while the
-// method lasts, and bare CRs. The whole line is parsed when its LF comes.
-func precheckRequestLine(b []byte, st *scanState) error {
+// precheck checks the bytes of a partial line that arrived since the
+// last call (from st.search, no LF among them) and records them as
+// scanned: a CR that ended the earlier bytes, the token that starts the
+// line (a method or field name, ended by sep; another byte is of kind k)
+// while it lasts, and bare CRs. It returns ErrNeedMore when they are
+// valid; the whole line is parsed when its LF comes.
+func precheck(b []byte, st *scanState, sep byte, k Kind) error {
 	i := st.search
-	if i > st.next && i < len(b) && b[i-1] == '\r' {
+	st.search = len(b)
+	if i < len(b) && b[i-1] == '\r' {
 		return fail(ErrLineEnding, i-1) // no LF followed it
 	}
 	for ; !st.tokenDone && i < len(b); i++ {
-		c := b[i]
-		if c == ' ' {
+		if c := b[i]; c == sep {
 			st.tokenDone = true
 		} else if !ascii.IsToken(c) {
-			return at(b, i, ErrMethod)
+			return at(b, i, k)
 		}
 	}
-	return bareCR(b, i)
+	if err := bareCR(b, i); err != nil {
+		return err
+	}
+	return ErrNeedMore
 }
 
 // bareCR returns ErrLineEnding for a CR in b[from:len(b)-1]: in a partial
@@ -255,19 +259,13 @@ func (p *Parser) version(b []byte, i int, k Kind) (major, minor byte, end int, e
 // and returns the offset after it. Any other byte is ErrVersion when it is
 // a digit (a version with more digits) or ErrRequestLine.
 func (p *Parser) lineEnd(b []byte, i int) (int, error) {
-	if i == len(b) {
+	switch {
+	case i == len(b):
 		return 0, ErrNeedMore
-	}
-	switch c := b[i]; {
-	case c == '\r' && i+1 < len(b) && b[i+1] == '\n':
-		return i + 2, nil
-	case c == '\n':
-		if !p.AllowBareLF {
-			return 0, fail(ErrLineEnding, i)
-		}
-		return i + 1, nil
-	case ascii.IsDigit(c):
+	case b[i] == '\r' || b[i] == '\n':
+		return p.crlf(b, i)
+	case ascii.IsDigit(b[i]):
 		return 0, fail(ErrVersion, i)
 	}
-	return 0, at(b, i, ErrRequestLine)
+	return 0, fail(ErrRequestLine, i)
 }
