@@ -35,7 +35,7 @@ func (p *Parser) noteHost(fs *FieldSection, value []byte, off int) error {
 	if fs.Host != nil {
 		return fail(ErrHost, off)
 	}
-	if !validHost(value, false) && (len(value) > 0 || !p.AllowEmptyHost) {
+	if !ValidHost(value, false) && (len(value) > 0 || !p.AllowEmptyHost) {
 		return fail(ErrHost, off)
 	}
 	fs.Host = value

@@ -15,7 +15,7 @@ func targetForm(method, t []byte) (TargetForm, bool) {
 	connect := string(method) == "CONNECT"
 	switch {
 	case connect:
-		return AuthorityForm, validHost(t, true)
+		return AuthorityForm, ValidHost(t, true)
 	case t[0] == '/':
 		return OriginForm, true
 	case len(t) == 1 && t[0] == '*':
@@ -41,7 +41,7 @@ func validAbsolute(t []byte) bool {
 	if i := bytes.IndexAny(rest, "/?"); i >= 0 {
 		end = i
 	}
-	return validHost(rest[:end], false)
+	return ValidHost(rest[:end], false)
 }
 
 // ValidHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
@@ -54,14 +54,7 @@ func validAbsolute(t []byte) bool {
 // for the caller to accept first (Parser.AllowEmptyHost). It does not
 // allocate. With needPort, the port is required (authority-form, RFC
 // 9112 §3.2.3).
-func ValidHost(v []byte, needPort bool) bool { return validHost(v, needPort) }
-
-// validHost reports whether v is uri-host [ ":" port ] (RFC 3986 §3.2.2,
-// §3.2.3; RFC 9110 §7.2): a non-empty reg-name with valid pct-encoding, an
-// IPv4 address, or an IP-literal in brackets holding an IPv6address
-// (IPvFuture is rejected); the port is 1 to 5 digits with a value of at
-// most 65535, required when needPort.
-func validHost(v []byte, needPort bool) bool {
+func ValidHost(v []byte, needPort bool) bool {
 	i := 0
 	if len(v) > 0 && v[0] == '[' {
 		j := bytes.IndexByte(v, ']')

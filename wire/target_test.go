@@ -28,8 +28,8 @@ func TestValidHostIPLiteral(t *testing.T) {
 		{"[::1]:80", true, true}, {"[2001:db8::1]", false, true},
 		{"[0]:0", true, false}, {"[]:80", true, false}, {"[::1", false, false}, {"[::1]x", false, false},
 	} {
-		if got := validHost([]byte(c.in), c.needPort); got != c.want {
-			t.Errorf("validHost(%q, %v) = %v, want %v", c.in, c.needPort, got, c.want)
+		if got := ValidHost([]byte(c.in), c.needPort); got != c.want {
+			t.Errorf("ValidHost(%q, %v) = %v, want %v", c.in, c.needPort, got, c.want)
 		}
 	}
 }
