@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // Client defaults, used when the corresponding ClientConfig field is zero.
@@ -270,16 +272,23 @@ func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline 
 	return follow(ctx, req, resp, deadline, explicit, c.MaxRedirects, false, c.route)
 }
 
-// route returns the HostClient and target of req.
+// route returns the HostClient and target of req; an authority that is
+// not uri-host [":" port] is ErrInvalidURI.
 func (c *Client) route(req *Request) (*HostClient, target, error) {
 	t, err := req.clientTarget(nil)
 	if err != nil {
 		return nil, t, err
 	}
-	return c.hostClient(&t), t, nil
+	hc := c.hostClient(&t)
+	if hc == nil {
+		return nil, t, ErrInvalidURI
+	}
+	return hc, t, nil
 }
 
-// hostClient returns the HostClient for t, creating it on first use.
+// hostClient returns the HostClient for t, creating it on first use, or
+// nil when t's authority is not a valid host: it is checked once, before
+// the HostClient is created.
 func (c *Client) hostClient(t *target) *HostClient {
 	if tab := c.hosts.Load(); tab != nil {
 		if hc := tab.lookup(t); hc != nil {
@@ -293,6 +302,9 @@ func (c *Client) hostClient(t *target) *HostClient {
 		if hc := old.lookup(t); hc != nil {
 			return hc
 		}
+	}
+	if !wire.ValidHost(t.authority, false) {
+		return nil
 	}
 	hc := &HostClient{ClientConfig: c.ClientConfig, Addr: string(t.authority), TLS: t.https}
 	tab := old.with(string(t.authority), t.https, hc)

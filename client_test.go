@@ -598,6 +598,8 @@ func TestClientInvalidRequests(t *testing.T) {
 		{"scheme_ftp", func(r *Request) { r.SetURI("ftp://h/") }, ErrInvalidURI},
 		{"userinfo", func(r *Request) { r.SetURI("http://u:p@h/") }, ErrInvalidURI},
 		{"no_host", func(r *Request) { r.SetURI("http:///x") }, ErrInvalidURI},
+		{"authority_tab", func(r *Request) { r.SetURI("http://a\tb:80/") }, ErrInvalidURI},
+		{"authority_port_too_large", func(r *Request) { r.SetURI("http://h:99999/") }, ErrInvalidURI},
 		{"origin_without_host", func(r *Request) { r.SetTarget("/x") }, ErrInvalidURI},
 	}
 	for _, tc := range cases {

@@ -148,8 +148,7 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	if len(method) == 0 {
 		method = methodGet
 	}
-	if !validToken(method) || !validTargetBytes(t.origin) ||
-		!validTargetBytes(t.host) || !validTargetBytes(t.authority) {
+	if !validToken(method) || !validTargetBytes(t.origin) || !validTargetBytes(t.host) {
 		return dst, p, false, ErrInvalidRequest
 	}
 	dst = append(dst, method...)
