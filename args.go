@@ -153,10 +153,10 @@ func (a *Args) Values(name string) iter.Seq[[]byte] {
 			start := i
 			eq, end, esc := scanPair(a.raw, i)
 			i = end + 1
-			if end == start || !a.partIs(start, eq, esc&escName, name) {
+			if end == start || !a.partIs(start, eq, esc&escName != 0, name) {
 				continue
 			}
-			if !yield(a.part(min(eq+1, end), end, esc&escValue)) {
+			if !yield(a.part(min(eq+1, end), end, esc&escValue != 0)) {
 				return
 			}
 		}
@@ -174,7 +174,7 @@ func (a *Args) All() iter.Seq2[[]byte, []byte] {
 			if end == start {
 				continue
 			}
-			if !yield(a.part(start, eq, esc&escName), a.part(min(eq+1, end), end, esc&escValue)) {
+			if !yield(a.part(start, eq, esc&escName != 0), a.part(min(eq+1, end), end, esc&escValue != 0)) {
 				return
 			}
 		}
@@ -232,10 +232,10 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 	return eq, len(raw), esc
 }
 
-// part returns raw[s:e], decoded when esc is set, with its capacity capped
-// (see decoded).
-func (a *Args) part(s, e int, esc uint8) []byte {
-	if esc == 0 {
+// part returns raw[s:e], decoded when esc (it holds an escape), with its
+// capacity capped so that a caller's append cannot overwrite later values.
+func (a *Args) part(s, e int, esc bool) []byte {
+	if !esc {
 		return a.raw[s:e:e]
 	}
 	n := len(a.buf)
@@ -243,9 +243,9 @@ func (a *Args) part(s, e int, esc uint8) []byte {
 	return a.buf[n:len(a.buf):len(a.buf)]
 }
 
-// partIs reports whether raw[s:e], decoded when esc is set, is name.
-func (a *Args) partIs(s, e int, esc uint8, name string) bool {
-	if esc == 0 {
+// partIs reports whether raw[s:e], decoded when esc, is name.
+func (a *Args) partIs(s, e int, esc bool, name string) bool {
+	if !esc {
 		return string(a.raw[s:e]) == name
 	}
 	return formDecodedEqual(a.raw[s:e], name)
@@ -294,10 +294,7 @@ func (a *Args) locateEq(p *argPair) {
 // nameIs reports whether the decoded name of p is name.
 func (a *Args) nameIs(p *argPair, name string) bool {
 	a.locateEq(p)
-	if p.eq <= a.plain {
-		return string(a.raw[p.start:p.eq]) == name
-	}
-	return formDecodedEqual(a.raw[p.start:p.eq], name)
+	return a.partIs(p.start, p.eq, p.eq > a.plain, name)
 }
 
 // value returns the decoded value of p.
@@ -306,20 +303,7 @@ func (a *Args) value(p *argPair) []byte {
 	if p.eq == p.end {
 		return a.raw[p.end:p.end:p.end]
 	}
-	return a.decoded(a.raw[p.eq+1:p.end], p.end <= a.plain)
-}
-
-// decoded returns raw itself when plain (known to hold no escape) or when
-// it holds no "%" or "+", else its decoded form appended to a.buf. The
-// capacity of the result is capped so that a caller's append cannot
-// overwrite later values.
-func (a *Args) decoded(raw []byte, plain bool) []byte {
-	if plain || !hasFormEscape(raw) {
-		return raw[:len(raw):len(raw)]
-	}
-	start := len(a.buf)
-	a.buf = AppendFormDecoded(a.buf, raw)
-	return a.buf[start:len(a.buf):len(a.buf)]
+	return a.part(p.eq+1, p.end, p.end > a.plain && hasFormEscape(a.raw[p.eq+1:p.end]))
 }
 
 // hasFormEscape reports whether b holds "%" or "+".
@@ -347,10 +331,9 @@ func AppendFormDecoded(dst, src []byte) []byte {
 		c := src[i]
 		if c == '+' {
 			c = ' '
-		} else if c == '%' && i+2 < len(src) {
-			// hexValue gives 0xff for a non-digit, so h|l > 15 if either is.
-			if h, l := hexValue[src[i+1]], hexValue[src[i+2]]; h|l < 16 {
-				c, i = h<<4|l, i+2
+		} else if c == '%' {
+			if b, ok := unescapeAt(src, i); ok {
+				c, i = b, i+2
 			}
 		}
 		out[j] = c
