@@ -285,7 +285,6 @@ func rebase(dst, src, s []byte) ([]byte, bool) {
 // pool; Close before that closes the connection. A BodyStream is not safe
 // for concurrent use and must not be used after Close.
 type BodyStream struct {
-	hc   *HostClient
 	cc   *clientConn
 	resp *Response
 	ctx  context.Context
@@ -333,6 +332,6 @@ func (s *BodyStream) Close() error {
 
 func (s *BodyStream) finish(complete bool) {
 	canceled := s.stop != nil && !s.stop()
-	s.hc.release(s.cc, complete && s.cc.keep && !canceled)
+	s.cc.hc.release(s.cc, complete && s.cc.keep && !canceled)
 	s.cc = nil
 }

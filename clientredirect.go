@@ -124,15 +124,18 @@ func sameOrigin(a, b *target) bool {
 	if a.https != b.https {
 		return false
 	}
-	ah, ap := splitAuthority(a.authority, a.https)
-	bh, bp := splitAuthority(b.authority, b.https)
-	return equalFold(ah, bh) && string(ap) == string(bp)
+	def := "80"
+	if a.https {
+		def = "443"
+	}
+	ah, ap := splitAuthority(a.authority)
+	bh, bp := splitAuthority(b.authority)
+	return equalFold(ah, bh) && portOr(ap, def) == portOr(bp, def)
 }
 
 // splitAuthority splits host[:port] (an IPv6 host in brackets) into host
-// and port, without leading zeros; an absent or empty port is the
-// scheme's default.
-func splitAuthority(a []byte, https bool) (host, port []byte) {
+// and port, without leading zeros; port is empty when absent.
+func splitAuthority(a []byte) (host, port []byte) {
 	host = a
 	if i := bytes.LastIndexByte(a, ':'); i >= 0 && i > bytes.LastIndexByte(a, ']') {
 		host, port = a[:i], a[i+1:]
@@ -140,17 +143,16 @@ func splitAuthority(a []byte, https bool) (host, port []byte) {
 	for len(port) > 1 && port[0] == '0' {
 		port = port[1:]
 	}
-	if len(port) == 0 {
-		port = defaultPort(https)
-	}
 	return host, port
 }
 
-func defaultPort(https bool) []byte {
-	if https {
-		return []byte("443")
+// portOr returns port as a string, or def when it is empty. Inlined where
+// its result is only compared, the conversion does not allocate.
+func portOr(port []byte, def string) string {
+	if len(port) == 0 {
+		return def
 	}
-	return []byte("80")
+	return string(port)
 }
 
 // resolveReference appends to dst the absolute URI denoted by ref, a URI

@@ -190,7 +190,7 @@ func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response
 	if err != nil {
 		return nil, err
 	}
-	s := &BodyStream{hc: hc, cc: cc, resp: resp, ctx: ctx, stop: stop}
+	s := &BodyStream{cc: cc, resp: resp, ctx: ctx, stop: stop}
 	// The body is bounded by ctx only. Checking ctx after setting the
 	// deadline catches a cancellation whose interrupt the set undid.
 	if err := cc.setDeadline(ctxDeadline); err != nil || ctx.Err() != nil {
