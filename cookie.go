@@ -95,13 +95,9 @@ func nextCookiePair(v []byte) (name, value, rest []byte) {
 // cookiePairValue validates the trimmed raw value of a cookie-pair and
 // strips its enclosing DQUOTEs.
 func cookiePairValue(v []byte) ([]byte, bool) {
-	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
-		v = v[1 : len(v)-1]
-	}
-	for _, c := range v {
-		if !inClass(c, cookieOctetLo, cookieOctetHi) && c != ' ' && c != ',' {
-			return nil, false
-		}
+	v, ok := unquoteCookieValue(v, cookieOctetLo|1<<' '|1<<',')
+	if !ok {
+		return nil, false
 	}
 	return v[:len(v):len(v)], true
 }

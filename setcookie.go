@@ -141,15 +141,24 @@ func (c *SetCookie) validate() error {
 
 // validCookieValue reports whether v is cookie-value (RFC 6265 §4.1.1).
 func validCookieValue[T string | []byte](v T) bool {
+	_, ok := unquoteCookieValue(v, cookieOctetLo)
+	return ok
+}
+
+// unquoteCookieValue strips the DQUOTEs around a cookie-value and reports
+// whether every byte left is in the class lo, cookieOctetHi: cookieOctetLo
+// for cookie-octets (RFC 6265 §4.1.1), with SP and "," added by a
+// lenient reader.
+func unquoteCookieValue[T string | []byte](v T, lo uint64) (T, bool) {
 	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 		v = v[1 : len(v)-1]
 	}
 	for i := 0; i < len(v); i++ {
-		if !inClass(v[i], cookieOctetLo, cookieOctetHi) {
-			return false
+		if !inClass(v[i], lo, cookieOctetHi) {
+			return v, false
 		}
 	}
-	return true
+	return v, true
 }
 
 // validCookiePath reports whether p is *av-octet (RFC 6265 §4.1.1).
