@@ -304,19 +304,27 @@ func (c *conn) rejectBusy() {
 // "Connection: close".
 func (c *conn) writeErrorOnly(code int) {
 	c.ctx.Request.head.Reset(nil)
-	c.ctx.Request.resetReceived()
+	c.resetExchange()
 	c.ctx.Response.setError(code)
 	c.keepAlive = false
 	c.writeResponse()
 }
 
-// beginRequest prepares the Ctx for the parsed head and makes the
-// keep-alive decision the request allows.
-func (c *conn) beginRequest() {
+// resetExchange clears what the previous exchange left in the Ctx (the
+// received request, the response, a streamed body's state) before a new
+// one is answered, served or not.
+func (c *conn) resetExchange() {
 	x := &c.ctx
 	x.Request.resetReceived()
 	x.Response.Reset()
 	x.bw.reset()
+}
+
+// beginRequest prepares the Ctx for the parsed head and makes the
+// keep-alive decision the request allows.
+func (c *conn) beginRequest() {
+	c.resetExchange()
+	x := &c.ctx
 	x.ctx = c.srv.baseCtx
 	h := &x.Request.head
 	c.nreq++

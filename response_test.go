@@ -133,6 +133,27 @@ func TestStreaming(t *testing.T) {
 	})
 }
 
+// TestStreamingThenBadRequest: the error response to a malformed request
+// that follows a streamed response on the same connection is a plain 400,
+// not the end of the earlier stream (the body writer's state belongs to
+// its exchange).
+func TestStreamingThenBadRequest(t *testing.T) {
+	forTransports(t, func(t *testing.T, tr string) {
+		ts := startServer(t, tr, &Server{Handler: func(c *Ctx) {
+			c.BodyWriter().WriteString("hello")
+		}})
+		c := ts.connect()
+		if _, body := c.roundTrip(get("/")); body != "hello" {
+			t.Fatalf("streamed body %q", body)
+		}
+		resp, _ := c.roundTrip("GET / HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n")
+		if resp.StatusCode != 400 {
+			t.Fatalf("status %d after a streamed response, want 400", resp.StatusCode)
+		}
+		c.expectClosed()
+	})
+}
+
 func TestStreamingContentLength(t *testing.T) {
 	ts := startServer(t, "tcp", &Server{Handler: func(c *Ctx) {
 		c.Response.Header.Set("Content-Length", "10")
