@@ -106,8 +106,13 @@ func writeBody[B wire.Bytes](w *BodyWriter, p B) (int, error) {
 	return len(p), w.err
 }
 
-// sendBody appends p to the write buffer, flushing whenever it is full.
+// sendBody appends p to the write buffer, flushing whenever it is full; a
+// []byte that does not fit goes out from its own storage (sendBytes).
 func sendBody[B wire.Bytes](c *conn, p B) {
+	if bs, ok := any(p).([]byte); ok {
+		c.sendBytes(bs)
+		return
+	}
 	b := c.writeBuf()
 	for len(p) > 0 && c.werr == nil {
 		free := cap(b.b) - len(b.b)

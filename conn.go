@@ -443,6 +443,20 @@ func (c *conn) writeBuf() *buffer {
 	return c.wbuf
 }
 
+// sendBytes appends p to the write buffer when it fits in the free space,
+// else flushes the buffer and writes p straight from its storage: no
+// copy, and one write for a large body.
+func (c *conn) sendBytes(p []byte) {
+	w := c.writeBuf()
+	if len(p) <= cap(w.b)-len(w.b) {
+		w.b = append(w.b, p...)
+		return
+	}
+	if c.flush() == nil {
+		c.werr = c.write(p)
+	}
+}
+
 // flush writes the pending response bytes.
 func (c *conn) flush() error {
 	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {

@@ -204,13 +204,7 @@ func (c *conn) writeBuffered(r *Response) {
 	if p.framing == bodyNone || p.omitBody || len(r.body) == 0 {
 		return
 	}
-	if len(r.body) <= cap(w.b)-len(w.b) {
-		w.b = append(w.b, r.body...)
-		return
-	}
-	if c.flush() == nil {
-		c.werr = c.write(r.body)
-	}
+	c.sendBytes(r.body)
 }
 
 // appendHead appends the status line, the server's fields, the handler's
