@@ -133,12 +133,11 @@ type Server struct {
 	logger    *slog.Logger
 	listeners map[net.Listener]struct{}
 	conns     map[*conn]struct{}
-	active    atomic.Int64 // connections being served, for MaxConns
+	active    atomic.Int64 // connections being served, for MaxConns and Shutdown
 	closing   atomic.Bool
 	baseCtx   context.Context
 	cancel    context.CancelFunc
 	date      dateCache
-	connWG    sync.WaitGroup
 	pools     pools
 }
 
@@ -193,15 +192,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.date.halt()
 	s.mu.Unlock()
 
-	done := make(chan struct{})
-	go func() { s.connWG.Wait(); close(done) }()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		s.closeIdle()
-		select {
-		case <-done:
+		if s.active.Load() == 0 {
 			return nil
+		}
+		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
@@ -250,7 +248,6 @@ func (s *Server) untrack(ln net.Listener) {
 // MaxConns connections are already served.
 func (s *Server) startConn(nc net.Conn) {
 	n := s.active.Add(1)
-	s.connWG.Add(1)
 	c := s.pools.getConn(s)
 	c.attach(nc)
 	if s.lim.maxConns > 0 && n > int64(s.lim.maxConns) {
@@ -269,7 +266,6 @@ func (s *Server) connDone(c *conn) {
 	delete(s.conns, c)
 	s.mu.Unlock()
 	s.active.Add(-1)
-	s.connWG.Done()
 }
 
 // closeIdle closes the connections waiting for a request.
