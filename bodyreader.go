@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"io"
+	"slices"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -212,11 +213,11 @@ func (b *bodyReader) readAll() ([]byte, error) {
 	}
 	buf := b.buf[:0]
 	if b.framing == wire.FramingLength {
-		buf = grow(buf, int(b.remaining))
+		buf = slices.Grow(buf, int(b.remaining))
 	}
 	for {
 		if len(buf) == cap(buf) {
-			buf = grow(buf, max(512, cap(buf)))
+			buf = slices.Grow(buf, max(512, cap(buf)))
 		}
 		n, err := b.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
@@ -252,16 +253,6 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 	b.remaining = 0
 	c.watch.startIfWanted()
 	return body, nil
-}
-
-// grow returns buf with capacity for at least n more bytes.
-func grow(buf []byte, n int) []byte {
-	if cap(buf)-len(buf) >= n {
-		return buf
-	}
-	nb := make([]byte, len(buf), len(buf)+n)
-	copy(nb, buf)
-	return nb
 }
 
 // drain discards the unread body, up to limit bytes, so the connection can

@@ -177,11 +177,7 @@ func (c *conn) awaitRequest() error {
 	if !c.state.CompareAndSwap(stateIdle, stateActive) {
 		return errConnClosed
 	}
-	if err != nil {
-		return err
-	}
-	c.headTimer = false // armed by fillHead if the head needs another read
-	return nil
+	return err
 }
 
 // setIdle marks c idle, unless the server is shutting down.

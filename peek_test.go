@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // peekProbes reports whether peekSocket probes sockets here (the build
@@ -52,10 +51,10 @@ func TestPeekSocket(t *testing.T) {
 		t.Errorf("quiet connection: %v, want peekEmpty", r)
 	}
 	s.Write([]byte("x"))
-	waitPeek(t, func() bool { return peek(t, rc) == peekInput }, "a byte waiting")
+	waitFor(t, func() bool { return peek(t, rc) == peekInput }) // a byte waiting
 	c.Read(make([]byte, 1))
 	s.Close()
-	waitPeek(t, func() bool { return peek(t, rc) == peekInput }, "peer closed")
+	waitFor(t, func() bool { return peek(t, rc) == peekInput }) // peer closed
 
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -70,17 +69,4 @@ func TestPeekSocket(t *testing.T) {
 	if r := peek(t, prc); r != peekUnknown {
 		t.Errorf("pipe (not a socket): %v, want peekUnknown", r)
 	}
-}
-
-// waitPeek polls cond for up to a second: loopback delivery is quick but
-// not synchronous with the peer's write or close.
-func waitPeek(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	for range 100 {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Errorf("%s: not peekInput", what)
 }

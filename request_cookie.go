@@ -8,12 +8,8 @@ import "iter"
 // around the value are removed. The value is valid until the handler
 // returns. It does not allocate.
 func (r *Request) Cookie(name string) []byte {
-	for i := range r.Header.fields {
-		f := &r.Header.fields[i]
-		if !equalFold(f.Name, "Cookie") {
-			continue
-		}
-		if v, ok := CookieValue(f.Value, name); ok {
+	for fv := range r.Header.Values("Cookie") {
+		if v, ok := CookieValue(fv, name); ok {
 			return v
 		}
 	}
@@ -25,12 +21,8 @@ func (r *Request) Cookie(name string) []byte {
 // until the handler returns.
 func (r *Request) Cookies() iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
-		for i := range r.Header.fields {
-			f := &r.Header.fields[i]
-			if !equalFold(f.Name, "Cookie") {
-				continue
-			}
-			for n, v := range CookiePairs(f.Value) {
+		for fv := range r.Header.Values("Cookie") {
+			for n, v := range CookiePairs(fv) {
 				if !yield(n, v) {
 					return
 				}

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"io"
+	"strconv"
 	"testing"
 )
 
@@ -37,7 +38,7 @@ func TestHeadExplicitContentLength(t *testing.T) {
 
 func TestNoBodyStatus(t *testing.T) {
 	for _, code := range []int{204, 304} {
-		t.Run(http_itoa(code), func(t *testing.T) {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
 			ts := startServer(t, "tcp", &Server{Handler: func(c *Ctx) {
 				c.Response.SetStatusCode(code)
 				c.Response.SetBodyString("must not be sent")
@@ -53,10 +54,6 @@ func TestNoBodyStatus(t *testing.T) {
 			c.expectOpen()
 		})
 	}
-}
-
-func http_itoa(n int) string {
-	return string(rune('0'+n/100)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10))
 }
 
 func TestReasonAndHeaders(t *testing.T) {

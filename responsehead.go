@@ -3,6 +3,7 @@ package brisk
 import (
 	"strconv"
 
+	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -225,9 +226,7 @@ func (c *conn) appendHead(dst []byte, r *Response, p *headPlan) []byte {
 	}
 	switch p.framing {
 	case bodyLength:
-		dst = append(dst, "Content-Length: "...)
-		dst = strconv.AppendInt(dst, p.length, 10)
-		dst = append(dst, "\r\n"...)
+		dst = wire.AppendContentLength(dst, p.length)
 	case bodyChunked:
 		dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
 	}
@@ -253,11 +252,4 @@ func appendErrorBody(dst []byte, code int) []byte {
 
 // validReason reports whether b may be a reason-phrase (RFC 9112 §4): no
 // CTL other than HTAB.
-func validReason(b []byte) bool {
-	for _, c := range b {
-		if (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
+func validReason(b []byte) bool { return ascii.Run(b, ascii.FieldVChar) == len(b) }
