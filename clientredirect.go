@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -130,7 +131,7 @@ func sameOrigin(a, b *target) bool {
 	}
 	ah, ap := splitAuthority(a.authority)
 	bh, bp := splitAuthority(b.authority)
-	return equalFold(ah, bh) && portOr(ap, def) == portOr(bp, def)
+	return ascii.EqualFold(ah, bh) && portOr(ap, def) == portOr(bp, def)
 }
 
 // splitAuthority splits host[:port] (an IPv6 host in brackets) into host
@@ -170,9 +171,9 @@ func resolveReference(dst []byte, t *target, ref []byte) ([]byte, bool, error) {
 	https := t.https
 	if scheme, rest, ok := cutScheme(ref); ok {
 		switch {
-		case equalFold(scheme, "http"):
+		case ascii.EqualFold(scheme, "http"):
 			https = false
-		case equalFold(scheme, "https"):
+		case ascii.EqualFold(scheme, "https"):
 			https = true
 		default:
 			return dst, false, errRedirectScheme

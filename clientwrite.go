@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 
+	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -114,7 +115,7 @@ func appendOrigin(dst, o []byte) []byte {
 }
 
 func hasPrefixFold(b []byte, prefix string) bool {
-	return len(b) >= len(prefix) && equalFold(b[:len(prefix)], prefix)
+	return len(b) >= len(prefix) && ascii.EqualFold(b[:len(prefix)], prefix)
 }
 
 // validTargetBytes reports whether b holds no whitespace, control byte or
@@ -193,7 +194,7 @@ const fHost = -1
 func requestSpecial(name []byte) int {
 	switch len(name) {
 	case 4:
-		if equalFold(name, "Host") {
+		if ascii.EqualFold(name, "Host") {
 			return fHost
 		}
 	case 10, 14, 17:

@@ -2,6 +2,8 @@ package brisk
 
 import (
 	"mime"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // Request bodies carrying forms (RFC 7578, WHATWG URL Standard §5). An
@@ -40,7 +42,7 @@ func mediaTypeIs(ct []byte, lower string) bool {
 			break
 		}
 	}
-	return equalFold(trimOWS(ct), lower)
+	return ascii.EqualFold(trimOWS(ct), lower)
 }
 
 // MultipartBoundary returns the boundary parameter of a multipart/form-data

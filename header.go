@@ -3,6 +3,7 @@ package brisk
 import (
 	"iter"
 
+	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -40,7 +41,7 @@ func (h *Header) Has(name string) bool { return h.index(name) >= 0 }
 func (h *Header) Values(name string) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for i := range h.fields {
-			if equalFold(h.fields[i].Name, name) && !yield(h.fields[i].Value) {
+			if ascii.EqualFold(h.fields[i].Name, name) && !yield(h.fields[i].Value) {
 				return
 			}
 		}
@@ -100,7 +101,7 @@ func (h *Header) setReceived(fields []wire.Field, raw []byte) {
 
 func (h *Header) index(name string) int {
 	for i := range h.fields {
-		if equalFold(h.fields[i].Name, name) {
+		if ascii.EqualFold(h.fields[i].Name, name) {
 			return i
 		}
 	}
@@ -111,7 +112,7 @@ func (h *Header) index(name string) int {
 func delFrom[N wire.Bytes](h *Header, from int, name N) {
 	j := from
 	for i := from; i < len(h.fields); i++ {
-		if !equalFold(h.fields[i].Name, name) {
+		if !ascii.EqualFold(h.fields[i].Name, name) {
 			h.fields[j] = h.fields[i]
 			j++
 		}
@@ -134,32 +135,11 @@ func addField[N, V wire.Bytes](h *Header, name N, value V) {
 
 func setField[N, V wire.Bytes](h *Header, name N, value V) {
 	for i := range h.fields {
-		if equalFold(h.fields[i].Name, name) {
+		if ascii.EqualFold(h.fields[i].Name, name) {
 			h.fields[i].Value = store(h, value)
 			delFrom(h, i+1, name)
 			return
 		}
 	}
 	addField(h, name, value)
-}
-
-// equalFold reports whether a and b are equal under ASCII case folding,
-// which is the comparison for field names (tokens, RFC 9110 §5.1).
-func equalFold[A, B wire.Bytes](a A, b B) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if lower(a[i]) != lower(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func lower(c byte) byte {
-	if c-'A' < 26 {
-		return c | 0x20
-	}
-	return c
 }

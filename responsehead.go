@@ -67,23 +67,23 @@ const (
 func special(name []byte) int {
 	switch len(name) {
 	case 4:
-		if equalFold(name, "Date") {
+		if ascii.EqualFold(name, "Date") {
 			return fDate
 		}
 	case 6:
-		if equalFold(name, "Server") {
+		if ascii.EqualFold(name, "Server") {
 			return fServer
 		}
 	case 10:
-		if equalFold(name, "Connection") {
+		if ascii.EqualFold(name, "Connection") {
 			return fConnection
 		}
 	case 14:
-		if equalFold(name, "Content-Length") {
+		if ascii.EqualFold(name, "Content-Length") {
 			return fContentLength
 		}
 	case 17:
-		if equalFold(name, "Transfer-Encoding") {
+		if ascii.EqualFold(name, "Transfer-Encoding") {
 			return fTransferEncoding
 		}
 	}
@@ -98,7 +98,7 @@ func hasToken(v []byte, tok string) bool {
 		for i < len(v) && v[i] != ',' {
 			i++
 		}
-		if equalFold(trimOWS(v[:i]), tok) {
+		if ascii.EqualFold(trimOWS(v[:i]), tok) {
 			return true
 		}
 		if i == len(v) {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // SameSite is the SameSite attribute of a cookie (RFC 6265bis §4.1.2.7).
@@ -236,32 +238,32 @@ func ParseSetCookie(v []byte, c *SetCookie) error {
 // unknown names and unparsable values.
 func (c *SetCookie) setAttribute(k, v []byte) {
 	switch {
-	case equalFold(k, "expires"):
+	case ascii.EqualFold(k, "expires"):
 		if t, ok := parseHTTPDate(string(v)); ok {
 			c.Expires = t
 		}
-	case equalFold(k, "max-age"):
+	case ascii.EqualFold(k, "max-age"):
 		if n, err := strconv.Atoi(string(v)); err == nil && len(v) > 0 && v[0] != '+' {
 			c.MaxAge = n
 			if n <= 0 {
 				c.MaxAge = -1
 			}
 		}
-	case equalFold(k, "domain"):
+	case ascii.EqualFold(k, "domain"):
 		if len(v) > 0 {
 			c.Domain = string(bytes.TrimPrefix(v, []byte{'.'}))
 		}
-	case equalFold(k, "path"):
+	case ascii.EqualFold(k, "path"):
 		if len(v) > 0 && v[0] == '/' {
 			c.Path = string(v)
 		}
-	case equalFold(k, "secure"):
+	case ascii.EqualFold(k, "secure"):
 		c.Secure = true
-	case equalFold(k, "httponly"):
+	case ascii.EqualFold(k, "httponly"):
 		c.HttpOnly = true
-	case equalFold(k, "partitioned"):
+	case ascii.EqualFold(k, "partitioned"):
 		c.Partitioned = true
-	case equalFold(k, "samesite"):
+	case ascii.EqualFold(k, "samesite"):
 		c.SameSite = parseSameSite(v)
 	}
 }
@@ -270,11 +272,11 @@ func (c *SetCookie) setAttribute(k, v []byte) {
 // constant; an unknown value is SameSiteDefault.
 func parseSameSite(v []byte) SameSite {
 	switch {
-	case equalFold(v, "lax"):
+	case ascii.EqualFold(v, "lax"):
 		return SameSiteLax
-	case equalFold(v, "strict"):
+	case ascii.EqualFold(v, "strict"):
 		return SameSiteStrict
-	case equalFold(v, "none"):
+	case ascii.EqualFold(v, "none"):
 		return SameSiteNone
 	}
 	return SameSiteDefault

@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 
+	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -94,7 +95,7 @@ func (u *URI) parseAbsoluteForm(target []byte) error {
 		return ErrTargetForm
 	}
 	scheme, rest := target[:colon], target[colon+1:]
-	if !equalFold(scheme, "http") && !equalFold(scheme, "https") {
+	if !ascii.EqualFold(scheme, "http") && !ascii.EqualFold(scheme, "https") {
 		return ErrTargetScheme
 	}
 	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {

@@ -122,8 +122,13 @@ func load64s(b string) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// EqualFold reports whether a and b are equal ignoring ASCII case.
-func EqualFold(a []byte, b string) bool {
+// Bytes is the constraint of the functions that take a string or a byte
+// slice alike.
+type Bytes interface{ ~string | ~[]byte }
+
+// EqualFold reports whether a and b are equal ignoring ASCII case (the
+// comparison of field names and other tokens, RFC 9110 §5.1).
+func EqualFold[A, B Bytes](a A, b B) bool {
 	if len(a) != len(b) {
 		return false
 	}
