@@ -5,6 +5,8 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // maxIndexedArgs is how many name-value pairs an Args remembers the offsets
@@ -20,10 +22,11 @@ const maxIndexedArgs = 32
 // as browsers do; Args never fails.
 //
 // Reset does no work. The first lookup (Peek, Has) finds where the first
-// 32 pairs start and end, in one pass over the raw bytes that reads eight
-// of them at a time, and where the first "%" or "+" is: names and values
-// before it are used as they are (a name is compared without looking for
-// its "="), and only the values returned are decoded. Pairs beyond the
+// 32 pairs start and end, from the bitmap of the "&" of 64 bytes at a
+// time, and where the first "%" or "+" is: names and values before it are
+// used as they are (a name is compared without looking for its "="), a
+// name is compared only with the pairs that start with its first byte (or
+// an escape), and only the values returned are decoded. Pairs beyond the
 // 32nd are scanned again on each lookup that reaches them. Iterations
 // (All, Values) read the raw bytes once, in order, pair by pair, and
 // decode only the names and values that hold an escape.
@@ -33,13 +36,14 @@ const maxIndexedArgs = 32
 // reused across Resets, otherwise; they must not be modified. The zero
 // value holds no pairs. An Args is not safe for concurrent use.
 type Args struct {
-	raw   []byte
-	pairs [maxIndexedArgs]argPair // the first n pairs of raw
-	n     int
-	rest  int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
-	plain int        // raw[:plain] holds no "%" or "+"; plain <= rest
-	spare [1]argPair // a pair found beyond the index
-	buf   []byte     // decoded names and values
+	raw    []byte
+	pairs  [maxIndexedArgs]argPair // the first n pairs of raw
+	firsts [maxIndexedArgs]byte    // the first byte of each of them
+	n      int
+	rest   int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
+	plain  int        // raw[:plain] holds no "%" or "+"; plain <= rest
+	spare  [1]argPair // a pair found beyond the index
+	buf    []byte     // decoded names and values
 }
 
 // argPair locates one non-empty pair in Args.raw, raw[start:end]: the name
@@ -81,6 +85,9 @@ func (a *Args) index() {
 // build does the work of index.
 func (a *Args) build() {
 	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
+	for i, p := range a.pairs[:a.n] {
+		a.firsts[i] = a.raw[p.start]
+	}
 	a.plain = a.rest
 	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
 		a.plain = i
@@ -96,7 +103,14 @@ func (a *Args) build() {
 func (a *Args) find(name string) *argPair {
 	a.index()
 	plain := plainArgName(name)
-	for i := range a.pairs[:a.n] {
+	c := byte('=') // the first byte of a pair whose name is empty
+	if len(name) > 0 {
+		c = name[0]
+	}
+	for i, f := range a.firsts[:a.n] {
+		if f != c && f != '%' && f != '+' { // an escape may decode to c
+			continue
+		}
 		p := &a.pairs[i]
 		if plain && p.end <= a.plain {
 			if a.plainNameIs(p, name) {
@@ -254,12 +268,13 @@ func (a *Args) partIs(s, e int, esc bool, name string) bool {
 // splitPairs stores the non-empty pairs of raw from offset off on in dst,
 // in order, until dst is full or raw ends, with eq unknown (-1). It
 // returns how many it stored and the offset after them: just past the "&"
-// ending the last one, or len(raw). It reads raw eight bytes at a time.
+// ending the last one, or len(raw). It takes the bitmap of the "&" of 64
+// bytes at a time (ascii.Match) and visits its set bits.
 func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
 	start := off // of the pair being read
-	for i := off; i < len(raw); i += 8 {
-		for m := matchByte(loadAt(raw, i), '&'); m != 0; m &= m - 1 {
-			end := i + bits.TrailingZeros64(m)>>3
+	for base := off; base < len(raw); base += 64 {
+		for m := ascii.Match(raw, base, '&'); m != 0; m &= m - 1 {
+			end := base + bits.TrailingZeros64(m)
 			if end > start {
 				dst[n] = argPair{start, -1, end}
 				if n++; n == len(dst) {

@@ -1,10 +1,6 @@
 package brisk
 
-import (
-	"encoding/binary"
-
-	"github.com/brisk-http/brisk/wire"
-)
+import "github.com/brisk-http/brisk/wire"
 
 // Byte classes used by the request-target, cookie and args code. Each class
 // is a pair of 64-bit masks over US-ASCII (bit c of lo for c < 64, bit c-64
@@ -62,36 +58,4 @@ func trimOWS(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// Word-at-a-time (SWAR) helpers: eight bytes of a []byte are read as one
-// little-endian uint64, so byte k of the input is byte k of the word and a
-// bit 8k+7 marks it.
-const (
-	swarLow7 = 0x7f7f7f7f7f7f7f7f
-	swarOnes = 0x0101010101010101
-)
-
-// matchByte returns a word with bit 7 of exactly those bytes of x that
-// equal c set, and no other bit. Unlike the classic zero-byte test it has
-// no false positives above a match, so every set bit can be used.
-func matchByte(x uint64, c byte) uint64 {
-	y := x ^ swarOnes*uint64(c)
-	return ^((y&swarLow7 + swarLow7) | y | swarLow7)
-}
-
-// loadAt returns the eight bytes of b from offset i on as a word. Past
-// the end of b, the word holds zero bytes (callers never search for NUL).
-func loadAt(b []byte, i int) uint64 {
-	if len(b)-i >= 8 {
-		return binary.LittleEndian.Uint64(b[i:])
-	}
-	if len(b) >= 8 { // the last 8 bytes, shifted down to start at i
-		return binary.LittleEndian.Uint64(b[len(b)-8:]) >> (8 * (8 - (len(b) - i)))
-	}
-	var x uint64
-	for j := len(b) - 1; j >= i; j-- {
-		x = x<<8 | uint64(b[j])
-	}
-	return x
 }

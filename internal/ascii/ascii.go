@@ -1,6 +1,7 @@
-// Package ascii holds the byte classes and word-at-a-time (SWAR) helpers
-// shared by brisk's HTTP/1.1 codec. Everything here is read-only; the tables
-// are computed once from the RFC grammar strings below.
+// Package ascii holds the byte classes, the word-at-a-time (SWAR) helpers
+// and the bitmap scans (Match) shared by brisk's HTTP/1.1 codec. Everything
+// here is read-only; the tables are computed once from the RFC grammar
+// strings below.
 package ascii
 
 // Byte classes, as bits of Class.
