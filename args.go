@@ -163,9 +163,10 @@ const argSpecial uint64 = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
 // name, in order.
 func (a *Args) Values(name string) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
+		var ps pairScanner
 		for i := 0; i < len(a.raw); {
 			start := i
-			eq, end, esc := scanPair(a.raw, i)
+			eq, end, esc := ps.next(a.raw, i)
 			i = end + 1
 			if end == start || !a.partIs(start, eq, esc&escName != 0, name) {
 				continue
@@ -181,9 +182,10 @@ func (a *Args) Values(name string) iter.Seq[[]byte] {
 // raw bytes once, in order, without the index that lookups build.
 func (a *Args) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
+		var ps pairScanner
 		for i := 0; i < len(a.raw); {
 			start := i
-			eq, end, esc := scanPair(a.raw, i)
+			eq, end, esc := ps.next(a.raw, i)
 			i = end + 1
 			if end == start {
 				continue
@@ -246,12 +248,66 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 	return eq, len(raw), esc
 }
 
+// pairScanner reads the pairs of raw in order, for the iterations. It
+// holds the bitmaps of the "&", "=" and escapes ("%", "+") of a block of
+// 64 bytes (ascii.Match4), so that a pair that ends within the block is
+// split by a few operations on them; a pair that runs past the block is
+// read one byte at a time. The zero value is ready to use.
+type pairScanner struct {
+	base, end      int // the block: raw[base:end]
+	amps, eqs, esc uint64
+}
+
+// next returns the pair that starts at raw[i] as scanPair does: the
+// offsets of its first "=" (end when there is none) and of its end, and
+// which of its name and value hold an escape.
+func (s *pairScanner) next(raw []byte, i int) (eq, end int, esc uint8) {
+	if i < s.base || i >= s.end {
+		var m [4]uint64
+		ascii.Match4(raw, i, [4]byte{'&', '=', '%', '+'}, &m)
+		s.base, s.end = i, i+64
+		s.amps, s.eqs, s.esc = m[0], m[1], m[2]|m[3]
+	}
+	k := uint(i-s.base) & 63
+	var n uint // the pair's length
+	switch amps := s.amps >> k; {
+	case amps != 0:
+		n = uint(bits.TrailingZeros64(amps))
+	case s.end >= len(raw):
+		n = uint(len(raw) - i)
+	default:
+		return scanPair(raw, i)
+	}
+	in := lowBits(n) // the pair's bits, shifted down to bit 0
+	e := n           // the "=", or the end
+	if w := s.eqs >> k & in; w != 0 {
+		e = uint(bits.TrailingZeros64(w))
+	}
+	if x := s.esc >> k & in; x != 0 {
+		if x&lowBits(e) != 0 {
+			esc |= escName
+		}
+		if x>>e != 0 {
+			esc |= escValue
+		}
+	}
+	return i + int(e), i + int(n), esc
+}
+
+// lowBits returns a word with its n lowest bits set; n <= 64.
+func lowBits(n uint) uint64 { return 1<<n - 1 }
+
 // part returns raw[s:e], decoded when esc (it holds an escape), with its
 // capacity capped so that a caller's append cannot overwrite later values.
 func (a *Args) part(s, e int, esc bool) []byte {
 	if !esc {
 		return a.raw[s:e:e]
 	}
+	return a.decode(s, e)
+}
+
+// decode returns raw[s:e] decoded into a's buffer (see part).
+func (a *Args) decode(s, e int) []byte {
 	n := len(a.buf)
 	a.buf = AppendFormDecoded(a.buf, a.raw[s:e])
 	return a.buf[n:len(a.buf):len(a.buf)]

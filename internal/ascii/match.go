@@ -2,38 +2,44 @@ package ascii
 
 // Match returns the bitmap of the bytes equal to c among the 64 bytes of b
 // from offset i on (fewer at the end of b): bit k is set when b[i+k] == c.
-// Bits for offsets past the end of b are clear. i must be within b
-// (0 <= i <= len(b)).
+// Bits for offsets past the end of b are clear; i >= len(b) gives 0.
 //
 // It lets a scanner find every delimiter of a block with one call and then
 // visit them with bits.TrailingZeros64, instead of testing each byte: on
-// amd64 one SSE2 comparison covers sixteen bytes (match_amd64.s). A block
-// that would run past the end of b is read as the 64 bytes that end at
-// len(b), or from a zero-padded copy when b is shorter than that, so no
-// byte outside b is read.
+// amd64 one SSE2 comparison covers sixteen bytes (match_amd64.s).
 func Match(b []byte, i int, c byte) uint64 {
-	n := len(b) - i
-	switch {
-	case n >= 64:
-		return match64((*[64]byte)(b[i:]), c)
-	case n <= 0:
+	if i >= len(b) {
 		return 0
-	case len(b) >= 64: // the block that ends at len(b), shifted down to i
-		return match64((*[64]byte)(b[len(b)-64:]), c) >> (64 - n)
 	}
-	var pad [64]byte
-	copy(pad[:], b[i:])
-	return match64(&pad, c) & (1<<n - 1)
+	return match(b, i, c)
 }
 
-// match64Generic is match64 one byte at a time, for other architectures
-// and for tests of the assembly.
-func match64Generic(p *[64]byte, c byte) uint64 {
+// Match4 sets m[j], for each j < 4, to the bitmap of the bytes equal to
+// set[j] among the 64 bytes of b from offset i on, as Match does for one
+// byte: each sixteen bytes are loaded once and compared with the four.
+func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
+	if i >= len(b) {
+		*m = [4]uint64{}
+		return
+	}
+	match4(b, i, set, m)
+}
+
+// matchGeneric is match one byte at a time, for other architectures and
+// for tests of the assembly.
+func matchGeneric(b []byte, i int, c byte) uint64 {
 	var m uint64
-	for k, x := range p {
-		if x == c {
-			m |= 1 << k
+	for k := i; k < len(b) && k < i+64; k++ {
+		if b[k] == c {
+			m |= 1 << (k - i)
 		}
 	}
 	return m
+}
+
+// match4Generic is match4 one byte at a time.
+func match4Generic(b []byte, i int, set [4]byte, m *[4]uint64) {
+	for j, c := range set {
+		m[j] = matchGeneric(b, i, c)
+	}
 }

@@ -2,8 +2,19 @@
 
 package ascii
 
-// match64 returns the bitmap of Match for the 64 bytes at p, with SSE2
-// (match_amd64.s); match64Generic is the same in Go.
+// match is Match for i < len(b), with SSE2 (match_amd64.s); matchGeneric
+// is the same in Go.
 //
 //go:noescape
-func match64(p *[64]byte, c byte) uint64
+func match(b []byte, i int, c byte) uint64
+
+// match4 is Match4 for i < len(b), with SSE2; match4Generic is the same
+// in Go.
+func match4(b []byte, i int, set [4]byte, m *[4]uint64) {
+	match4SSE2(b, i, uint32(set[0])|uint32(set[1])<<8|uint32(set[2])<<16|uint32(set[3])<<24, m)
+}
+
+// match4SSE2 is match4 with the four bytes packed, set[0] lowest.
+//
+//go:noescape
+func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)

@@ -2,9 +2,64 @@
 
 #include "textflag.h"
 
+// How match and match4 read the block of b at offset i (i < len(b)), n =
+// min(len(b)-i, 64) bytes: they compare sixteen bytes at a time and make
+// a 16-bit mask of each (PCMPEQB, PMOVMSKB), shifted to its place in a
+// 64-bit bitmap of a region of b that holds the block, then shift that
+// bitmap right to start at b[i] and clear the bits past n. The region:
+//   - the 64 bytes from i, when b has them;
+//   - else the last 64 bytes of b, when it has 64;
+//   - else all of b, when it has 16 or more: whole sixteens from its
+//     start, then the last sixteen again (bytes read twice give the same
+//     bits, so ORing them again changes nothing);
+//   - else (fewer than 16 bytes) one 16-byte load that stays within the
+//     memory page of b: from b's start if that does not cross into the
+//     next page, else the sixteen that end at b's end (shifted down), as
+//     the runtime's IndexByte does. Bytes outside b are masked off.
+//
+// REGION sets SI to the region's start, BX to its length (16 to 64, or 0
+// for a short b: the caller loads sixteen bytes at SI), R9 to the right
+// shift and R10 to the mask of the n bits kept. In: SI = &b[0], BX =
+// len(b), R8 = i. Uses CX and DX.
+#define REGION \
+	MOVQ BX, DX \
+	SUBQ R8, DX \
+	MOVQ $-1, R10 \
+	XORQ R9, R9 \
+	CMPQ DX, $64 \
+	JB   region_part \
+	ADDQ R8, SI \
+	MOVQ $64, BX \
+	JMP  region_done \
+region_part: \
+	MOVQ DX, CX \
+	SHLQ CX, R10 \
+	NOTQ R10 \
+	CMPQ BX, $64 \
+	JB   region_small \
+	LEAQ -64(SI)(BX*1), SI \
+	MOVQ $64, R9 \
+	SUBQ DX, R9 \
+	MOVQ $64, BX \
+	JMP  region_done \
+region_small: \
+	MOVQ R8, R9 \
+	CMPQ BX, $16 \
+	JAE  region_done \
+	MOVQ SI, CX \
+	ANDQ $4095, CX \
+	CMPQ CX, $4080 \
+	JBE  region_short \
+	LEAQ -16(SI)(BX*1), SI \
+	MOVQ $16, CX \
+	SUBQ BX, CX \
+	ADDQ CX, R9 \
+region_short: \
+	XORQ BX, BX \
+region_done:
+
 // CHUNK(off, shift) compares the sixteen bytes at off(SI) with the
-// broadcast byte in X1 and ORs the 16-bit mask, shifted left by shift,
-// into AX.
+// broadcast byte in X1 and ORs the mask, shifted left by shift, into AX.
 #define CHUNK(off, shift) \
 	MOVOU    off(SI), X0 \
 	PCMPEQB  X1, X0 \
@@ -12,21 +67,151 @@
 	SHLQ     $shift, DX \
 	ORQ      DX, AX
 
-// func match64(p *[64]byte, c byte) uint64
-//
-// SSE2 (always present on amd64).
-TEXT ·match64(SB), NOSPLIT, $0-24
-	MOVQ      p+0(FP), SI
-	MOVBLZX   c+8(FP), AX
-	IMULL     $0x01010101, AX
-	MOVL      AX, X1
-	PSHUFD    $0, X1, X1
-	MOVOU     (SI), X0
-	PCMPEQB   X1, X0
-	PMOVMSKB  X0, AX
+// func match(b []byte, i int, c byte) uint64
+TEXT ·match(SB), NOSPLIT, $0-48
+	MOVQ    b_base+0(FP), SI
+	MOVQ    b_len+8(FP), BX
+	MOVQ    i+24(FP), R8
+	MOVBLZX c+32(FP), AX
+	IMULL   $0x01010101, AX
+	MOVL    AX, X1
+	PSHUFD  $0, X1, X1
+	REGION
+	XORQ    AX, AX
+	CMPQ    BX, $64
+	JEQ     full
+	TESTQ   BX, BX
+	JNZ     long
+	MOVOU   (SI), X0
+	PCMPEQB X1, X0
+	PMOVMSKB X0, AX
+	JMP     done
+
+full:
+	MOVOU    (SI), X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, AX
 	CHUNK(16, 16)
 	CHUNK(32, 32)
 	CHUNK(48, 48)
-	MOVQ      AX, ret+16(FP)
+	JMP      done
+
+long:
+	XORQ CX, CX
+
+loop:
+	LEAQ     16(CX), DI
+	CMPQ     DI, BX
+	JA       tail
+	MOVOU    (SI)(CX*1), X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, DX
+	SHLQ     CX, DX
+	ORQ      DX, AX
+	MOVQ     DI, CX
+	JMP      loop
+
+tail:
+	CMPQ     CX, BX
+	JAE      done
+	LEAQ     -16(BX), CX
+	MOVOU    (SI)(CX*1), X0
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, DX
+	SHLQ     CX, DX
+	ORQ      DX, AX
+
+done:
+	MOVQ R9, CX
+	SHRQ CX, AX
+	ANDQ R10, AX
+	MOVQ AX, ret+40(FP)
 	RET
 
+// MASK4 compares the sixteen bytes at CX(SI) with each of the four
+// broadcast bytes in X4-X7 and ORs the four masks, shifted left by CX,
+// into R8-R11.
+#define MASK4 \
+	MOVOU    (SI)(CX*1), X0 \
+	MOVOU    X0, X1 \
+	MOVOU    X0, X2 \
+	MOVOU    X0, X3 \
+	PCMPEQB  X4, X0 \
+	PCMPEQB  X5, X1 \
+	PCMPEQB  X6, X2 \
+	PCMPEQB  X7, X3 \
+	PMOVMSKB X0, AX \
+	PMOVMSKB X1, DX \
+	PMOVMSKB X2, R12 \
+	PMOVMSKB X3, R13 \
+	SHLQ     CX, AX \
+	SHLQ     CX, DX \
+	SHLQ     CX, R12 \
+	SHLQ     CX, R13 \
+	ORQ      AX, R8 \
+	ORQ      DX, R9 \
+	ORQ      R12, R10 \
+	ORQ      R13, R11
+
+// func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)
+//
+// The four bytes of set are spread to one 32-bit lane each
+// (c0c0c0c0 c1c1c1c1 ...), then each lane is broadcast to a register. The
+// shift and mask of REGION wait in the frame while R8-R11 gather the
+// bitmaps.
+TEXT ·match4SSE2(SB), NOSPLIT, $16-48
+	MOVQ      b_base+0(FP), SI
+	MOVQ      b_len+8(FP), BX
+	MOVQ      i+24(FP), R8
+	MOVL      set+32(FP), AX
+	MOVL      AX, X4
+	PUNPCKLBW X4, X4
+	PUNPCKLWL X4, X4
+	PSHUFD    $0xff, X4, X7
+	PSHUFD    $0xaa, X4, X6
+	PSHUFD    $0x55, X4, X5
+	PSHUFD    $0x00, X4, X4
+	REGION
+	MOVQ      R9, shift-8(SP)
+	MOVQ      R10, keep-16(SP)
+	XORQ      R8, R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
+	XORQ      CX, CX
+	TESTQ     BX, BX
+	JNZ       loop4
+	MASK4
+	JMP       done4
+
+loop4:
+	LEAQ 16(CX), DI
+	CMPQ DI, BX
+	JA   tail4
+	MASK4
+	MOVQ DI, CX
+	JMP  loop4
+
+tail4:
+	CMPQ CX, BX
+	JAE  done4
+	LEAQ -16(BX), CX
+	MASK4
+
+done4:
+	MOVQ shift-8(SP), CX
+	MOVQ keep-16(SP), DX
+	SHRQ CX, R8
+	SHRQ CX, R9
+	SHRQ CX, R10
+	SHRQ CX, R11
+	ANDQ DX, R8
+	ANDQ DX, R9
+	ANDQ DX, R10
+	ANDQ DX, R11
+	MOVQ m+40(FP), AX
+	MOVQ R8, 0(AX)
+	MOVQ R9, 8(AX)
+	MOVQ R10, 16(AX)
+	MOVQ R11, 24(AX)
+	RET

@@ -2,5 +2,8 @@
 
 package ascii
 
-// match64 returns the bitmap of Match for the 64 bytes at p.
-func match64(p *[64]byte, c byte) uint64 { return match64Generic(p, c) }
+// match is Match for i < len(b).
+func match(b []byte, i int, c byte) uint64 { return matchGeneric(b, i, c) }
+
+// match4 is Match4 for i < len(b).
+func match4(b []byte, i int, set [4]byte, m *[4]uint64) { match4Generic(b, i, set, m) }

@@ -5,43 +5,56 @@ import (
 	"testing"
 )
 
-// TestMatch compares Match with a byte-by-byte reference at every offset
-// of slices of every length up to 140, over random bytes drawn mostly from
-// the searched one, so that every block position sees matches.
+// TestMatch compares Match and Match4 with a byte-by-byte reference at
+// every offset of slices of every length up to 140, over random bytes
+// drawn mostly from the searched ones, so that every block position and
+// every region (the 64 bytes from i, the last 64, all of b, a short b)
+// sees matches.
 func TestMatch(t *testing.T) {
+	set := [4]byte{'&', '=', 0, '+'}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 0; n <= 140; n++ {
 		b := make([]byte, n)
 		for k := range b {
-			b[k] = "&&a\x00"[rng.IntN(4)]
+			b[k] = "&=\x00+a"[rng.IntN(5)]
 		}
-		for i := 0; i <= n; i++ {
-			for _, c := range []byte{'&', 0} {
-				var want uint64
-				for k := i; k < n && k < i+64; k++ {
-					if b[k] == c {
-						want |= 1 << (k - i)
-					}
-				}
+		for i := 0; i <= n+1; i++ {
+			var got4 [4]uint64
+			Match4(b, i, set, &got4)
+			for j, c := range set {
+				want := matchGeneric(b, i, c)
 				if got := Match(b, i, c); got != want {
 					t.Fatalf("Match(len %d, %d, %q) = %x, want %x", n, i, c, got, want)
+				}
+				if got4[j] != want {
+					t.Fatalf("Match4(len %d, %d)[%d] = %x, want %x", n, i, j, got4[j], want)
 				}
 			}
 		}
 	}
 }
 
-// TestMatch64Generic checks the assembly (when built) against the Go form
-// for every byte value, with random blocks.
-func TestMatch64Generic(t *testing.T) {
+// TestMatchByteValues checks every byte value, with bytes that differ
+// from it in one bit around it.
+func TestMatchByteValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for c := range 256 {
-		var p [64]byte
-		for k := range p {
-			p[k] = byte(c) ^ byte(rng.IntN(2))<<uint(rng.IntN(8))
+		b := make([]byte, 100)
+		for k := range b {
+			b[k] = byte(c) ^ byte(rng.IntN(2))<<uint(rng.IntN(8))
 		}
-		if got, want := match64(&p, byte(c)), match64Generic(&p, byte(c)); got != want {
-			t.Fatalf("match64(%x, %#x) = %x, want %x", p, c, got, want)
+		for _, i := range []int{0, 1, 36, 50, 90} {
+			set := [4]byte{byte(c), 0, 0xff, byte(rng.UintN(256))}
+			var got4 [4]uint64
+			Match4(b, i, set, &got4)
+			for j, s := range set {
+				if want := matchGeneric(b, i, s); got4[j] != want {
+					t.Fatalf("Match4(%x, %d, %x)[%d] = %x, want %x", b, i, set, j, got4[j], want)
+				}
+			}
+			if got, want := Match(b, i, byte(c)), matchGeneric(b, i, byte(c)); got != want {
+				t.Fatalf("Match(%x, %d, %#x) = %x, want %x", b, i, c, got, want)
+			}
 		}
 	}
 }

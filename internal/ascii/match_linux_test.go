@@ -1,0 +1,42 @@
+package ascii
+
+import (
+	"syscall"
+	"testing"
+)
+
+// TestMatchPageEdges puts short slices against inaccessible pages on both
+// sides: a load that strayed outside the slice's page would fault.
+func TestMatchPageEdges(t *testing.T) {
+	const page = 4096
+	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer syscall.Munmap(mem)
+	mid := mem[page : 2*page]
+	if err := syscall.Mprotect(mid, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	for k := range mid {
+		mid[k] = "&a="[k%3]
+	}
+	for n := 1; n < 16; n++ {
+		for _, start := range []int{0, 1, page - 16 - n, page - 16, page - n} {
+			if start < 0 || start+n > page {
+				continue
+			}
+			b := mid[start : start+n : start+n]
+			for i := range n {
+				if got, want := Match(b, i, '&'), matchGeneric(b, i, '&'); got != want {
+					t.Fatalf("Match(mid[%d:%d], %d) = %x, want %x", start, start+n, i, got, want)
+				}
+				var got4 [4]uint64
+				Match4(b, i, [4]byte{'&', 'a', '=', 0}, &got4)
+				if want := matchGeneric(b, i, 'a'); got4[1] != want {
+					t.Fatalf("Match4(mid[%d:%d], %d)[1] = %x, want %x", start, start+n, i, got4[1], want)
+				}
+			}
+		}
+	}
+}
