@@ -102,7 +102,6 @@ func (a *Args) build() {
 // next call.
 func (a *Args) find(name string) *argPair {
 	a.index()
-	plain := plainArgName(name)
 	c := byte('=') // the first byte of a pair whose name is empty
 	if len(name) > 0 {
 		c = name[0]
@@ -112,7 +111,7 @@ func (a *Args) find(name string) *argPair {
 			continue
 		}
 		p := &a.pairs[i]
-		if plain && p.end <= a.plain {
+		if p.end <= a.plain && plainArgName(name) {
 			if a.plainNameIs(p, name) {
 				return p
 			}
@@ -392,25 +391,20 @@ func hasFormEscape(b []byte) bool {
 // dst and returns the extended slice: "+" becomes a space, "%XX" the byte
 // 0xXX, and a "%" not followed by two hex digits stays as it is.
 func AppendFormDecoded(dst, src []byte) []byte {
-	n := len(dst)
-	if cap(dst)-n < len(src) {
-		dst = slices.Grow(dst, len(src))
-	}
-	out := dst[n : n+len(src)] // decoding never grows
-	j := 0
+	dst = slices.Grow(dst, len(src)) // decoding never grows
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if c == '+' {
+		switch c {
+		case '+':
 			c = ' '
-		} else if c == '%' {
+		case '%':
 			if b, ok := unescapeAt(src, i); ok {
 				c, i = b, i+2
 			}
 		}
-		out[j] = c
-		j++
+		dst = append(dst, c)
 	}
-	return dst[:n+j]
+	return dst
 }
 
 // unescapeAt decodes the "%XX" at src[i], reporting false when src[i+1]
