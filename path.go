@@ -1,5 +1,7 @@
 package brisk
 
+import "github.com/brisk-http/brisk/internal/ascii"
+
 // DecodePath appends to dst the percent-decoded (RFC 3986 §2.1) and
 // normalized form of rawPath, the path component of an origin-form or
 // absolute-form request-target, and returns the extended slice. It does not
@@ -92,19 +94,19 @@ const upperHex = "0123456789ABCDEF"
 // empty or starts with "/", holds no byte DecodePath decodes or refuses
 // ("%", "\\", CTLs), and no "/" followed by "/" or "." (a conservative test
 // for empty and dot-segments: "/.well-known" is not clean, though it
-// decodes to itself).
+// decodes to itself). It reads the bitmaps of those bytes, 64 at a time
+// (ascii.MatchPath).
 func cleanPath(p []byte) bool {
 	if len(p) > 0 && p[0] != '/' {
 		return false
 	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if pathSpecialTable[c] == 0 {
-			continue
-		}
-		if c != '/' || i+1 < len(p) && (p[i+1] == '/' || p[i+1] == '.') {
+	var carry uint64 // 1 when the previous block ends with "/"
+	for base := 0; base < len(p); base += 64 {
+		slash, dot, other := ascii.MatchPath(p, base)
+		if other != 0 || (slash|dot)&(slash<<1|carry) != 0 {
 			return false
 		}
+		carry = slash >> 63
 	}
 	return true
 }

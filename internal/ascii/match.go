@@ -25,6 +25,32 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 	match4(b, i, set, m)
 }
 
+// MatchPath returns the bitmaps, as Match does, of the bytes of a
+// request path that a decoder must look at among the 64 bytes of b from
+// offset i on: "/" (slash), "." (dot) and the bytes to decode or refuse
+// (other): "%", "\\", the control characters %x00-1F and DEL.
+func MatchPath(b []byte, i int) (slash, dot, other uint64) {
+	if i >= len(b) {
+		return 0, 0, 0
+	}
+	return matchPath(b, i)
+}
+
+// matchPathGeneric is matchPath one byte at a time.
+func matchPathGeneric(b []byte, i int) (slash, dot, other uint64) {
+	for k := i; k < len(b) && k < i+64; k++ {
+		switch c := b[k]; {
+		case c == '/':
+			slash |= 1 << (k - i)
+		case c == '.':
+			dot |= 1 << (k - i)
+		case c == '%' || c == '\\' || c < 0x20 || c == 0x7f:
+			other |= 1 << (k - i)
+		}
+	}
+	return slash, dot, other
+}
+
 // matchGeneric is match one byte at a time, for other architectures and
 // for tests of the assembly.
 func matchGeneric(b []byte, i int, c byte) uint64 {

@@ -18,3 +18,9 @@ func match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 //
 //go:noescape
 func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)
+
+// matchPath is MatchPath for i < len(b), with SSE2; matchPathGeneric is
+// the same in Go.
+//
+//go:noescape
+func matchPath(b []byte, i int) (slash, dot, other uint64)

@@ -215,3 +215,110 @@ done4:
 	MOVQ R10, 16(AX)
 	MOVQ R11, 24(AX)
 	RET
+
+DATA pathSlash<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
+DATA pathSlash<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
+GLOBL pathSlash<>(SB), RODATA|NOPTR, $16
+
+DATA pathDot<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA pathDot<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL pathDot<>(SB), RODATA|NOPTR, $16
+
+DATA pathPercent<>+0(SB)/8, $0x2525252525252525
+DATA pathPercent<>+8(SB)/8, $0x2525252525252525
+GLOBL pathPercent<>(SB), RODATA|NOPTR, $16
+
+DATA pathBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA pathBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL pathBackslash<>(SB), RODATA|NOPTR, $16
+
+DATA pathDEL<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
+DATA pathDEL<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
+GLOBL pathDEL<>(SB), RODATA|NOPTR, $16
+
+DATA pathCTL<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA pathCTL<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL pathCTL<>(SB), RODATA|NOPTR, $16
+
+// MASKPATH marks the sixteen bytes at CX(SI): "/" into R8, "." into R9
+// and "%", backslash, %x00-1F and DEL into R10 (the saturating
+// subtraction of 0x1F leaves zero exactly for the bytes up to 0x1F), each
+// mask shifted left by CX.
+#define MASKPATH \
+	MOVOU    (SI)(CX*1), X0 \
+	MOVOU    X0, X1 \
+	MOVOU    X0, X2 \
+	MOVOU    X0, X3 \
+	MOVOU    X0, X4 \
+	MOVOU    X0, X5 \
+	PCMPEQB  X8, X1 \
+	PCMPEQB  X9, X2 \
+	PCMPEQB  X10, X3 \
+	PCMPEQB  X11, X4 \
+	PCMPEQB  X12, X5 \
+	PSUBUSB  X13, X0 \
+	PCMPEQB  X14, X0 \
+	POR      X4, X3 \
+	POR      X5, X3 \
+	POR      X0, X3 \
+	PMOVMSKB X1, AX \
+	PMOVMSKB X2, DX \
+	PMOVMSKB X3, R12 \
+	SHLQ     CX, AX \
+	SHLQ     CX, DX \
+	SHLQ     CX, R12 \
+	ORQ      AX, R8 \
+	ORQ      DX, R9 \
+	ORQ      R12, R10
+
+// func matchPath(b []byte, i int) (slash, dot, other uint64)
+TEXT ·matchPath(SB), NOSPLIT, $16-56
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), BX
+	MOVQ  i+24(FP), R8
+	MOVOU pathSlash<>(SB), X8
+	MOVOU pathDot<>(SB), X9
+	MOVOU pathPercent<>(SB), X10
+	MOVOU pathBackslash<>(SB), X11
+	MOVOU pathDEL<>(SB), X12
+	MOVOU pathCTL<>(SB), X13
+	PXOR  X14, X14
+	REGION
+	MOVQ  R9, shift-8(SP)
+	MOVQ  R10, keep-16(SP)
+	XORQ  R8, R8
+	XORQ  R9, R9
+	XORQ  R10, R10
+	XORQ  CX, CX
+	TESTQ BX, BX
+	JNZ   loopp
+	MASKPATH
+	JMP   donep
+
+loopp:
+	LEAQ 16(CX), DI
+	CMPQ DI, BX
+	JA   tailp
+	MASKPATH
+	MOVQ DI, CX
+	JMP  loopp
+
+tailp:
+	CMPQ CX, BX
+	JAE  donep
+	LEAQ -16(BX), CX
+	MASKPATH
+
+donep:
+	MOVQ shift-8(SP), CX
+	MOVQ keep-16(SP), DX
+	SHRQ CX, R8
+	SHRQ CX, R9
+	SHRQ CX, R10
+	ANDQ DX, R8
+	ANDQ DX, R9
+	ANDQ DX, R10
+	MOVQ R8, slash+32(FP)
+	MOVQ R9, dot+40(FP)
+	MOVQ R10, other+48(FP)
+	RET

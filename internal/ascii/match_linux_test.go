@@ -19,7 +19,7 @@ func TestMatchPageEdges(t *testing.T) {
 		t.Skip("mprotect:", err)
 	}
 	for k := range mid {
-		mid[k] = "&a="[k%3]
+		mid[k] = "&a=/.%"[k%6]
 	}
 	for n := 1; n < 16; n++ {
 		for _, start := range []int{0, 1, page - 16 - n, page - 16, page - n} {
@@ -31,6 +31,9 @@ func TestMatchPageEdges(t *testing.T) {
 				if got, want := Match(b, i, '&'), matchGeneric(b, i, '&'); got != want {
 					t.Fatalf("Match(mid[%d:%d], %d) = %x, want %x", start, start+n, i, got, want)
 				}
+				if s, d, o := MatchPath(b, i); [3]uint64{s, d, o} != pathBits(b, i) {
+					t.Fatalf("MatchPath(mid[%d:%d], %d) = %x %x %x", start, start+n, i, s, d, o)
+				}
 				var got4 [4]uint64
 				Match4(b, i, [4]byte{'&', 'a', '=', 0}, &got4)
 				if want := matchGeneric(b, i, 'a'); got4[1] != want {
@@ -39,4 +42,9 @@ func TestMatchPageEdges(t *testing.T) {
 			}
 		}
 	}
+}
+
+func pathBits(b []byte, i int) [3]uint64 {
+	s, d, o := matchPathGeneric(b, i)
+	return [3]uint64{s, d, o}
 }

@@ -58,3 +58,40 @@ func TestMatchByteValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchPath compares MatchPath with its Go form at every offset of
+// slices of every length up to 140, over bytes drawn mostly from the ones
+// it marks, and over every byte value.
+func TestMatchPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n <= 140; n++ {
+		b := make([]byte, n)
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = byte(rng.UintN(256))
+			} else {
+				b[k] = "/.%\\\x00\x1f\x20\x7fa"[rng.IntN(9)]
+			}
+		}
+		for i := 0; i <= n+1; i++ {
+			s, d, o := MatchPath(b, i)
+			ws, wd, wo := matchPathGeneric(b, i)
+			if i >= n {
+				ws, wd, wo = 0, 0, 0
+			}
+			if s != ws || d != wd || o != wo {
+				t.Fatalf("MatchPath(%q, %d) = %x %x %x, want %x %x %x", b, i, s, d, o, ws, wd, wo)
+			}
+		}
+	}
+	var all [256]byte
+	for c := range all {
+		all[c] = byte(c)
+	}
+	for i := 0; i < 256; i += 64 {
+		s, d, o := MatchPath(all[:], i)
+		if ws, wd, wo := matchPathGeneric(all[:], i); s != ws || d != wd || o != wo {
+			t.Fatalf("bytes %#x-: %x %x %x, want %x %x %x", i, s, d, o, ws, wd, wo)
+		}
+	}
+}
