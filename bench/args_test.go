@@ -25,6 +25,7 @@ func BenchmarkArgsParse(b *testing.B) {
 		var a brisk.Args
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			a.Reset(raw)
 			for _, p := range argsPeeks {
@@ -33,11 +34,13 @@ func BenchmarkArgsParse(b *testing.B) {
 				}
 			}
 		}
+		stop()
 	})
 	b.Run("fasthttp", func(b *testing.B) {
 		var a fasthttp.Args
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			a.ParseBytes(raw)
 			for _, p := range argsPeeks {
@@ -46,10 +49,12 @@ func BenchmarkArgsParse(b *testing.B) {
 				}
 			}
 		}
+		stop()
 	})
 	b.Run("nethttp", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			q, err := url.ParseQuery(argsQuery)
 			if err != nil {
@@ -61,5 +66,6 @@ func BenchmarkArgsParse(b *testing.B) {
 				}
 			}
 		}
+		stop()
 	})
 }

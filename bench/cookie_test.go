@@ -32,11 +32,13 @@ func BenchmarkCookieParse(b *testing.B) {
 			b.Run(in.name, func(b *testing.B) {
 				b.SetBytes(int64(len(v)))
 				b.ReportAllocs()
+				stop := threadCPUClock(b)
 				for b.Loop() {
 					if got, _ := brisk.CookieValue(v, in.lookup); string(got) != in.want {
 						b.Fatalf("got %q", got)
 					}
 				}
+				stop()
 			})
 		}
 	})
@@ -47,6 +49,7 @@ func BenchmarkCookieParse(b *testing.B) {
 				var h fasthttp.RequestHeader
 				b.SetBytes(int64(len(v)))
 				b.ReportAllocs()
+				stop := threadCPUClock(b)
 				for b.Loop() {
 					h.DelAllCookies()
 					h.SetBytesV("Cookie", v)
@@ -54,6 +57,7 @@ func BenchmarkCookieParse(b *testing.B) {
 						b.Fatalf("got %q", got)
 					}
 				}
+				stop()
 			})
 		}
 	})
@@ -63,12 +67,14 @@ func BenchmarkCookieParse(b *testing.B) {
 				r := http.Request{Header: http.Header{"Cookie": {in.value}}}
 				b.SetBytes(int64(len(in.value)))
 				b.ReportAllocs()
+				stop := threadCPUClock(b)
 				for b.Loop() {
 					c, err := r.Cookie(in.lookup)
 					if (err == nil) != (in.want != "") || err == nil && c.Value != in.want {
 						b.Fatalf("got %v, %v", c, err)
 					}
 				}
+				stop()
 			})
 		}
 	})

@@ -30,6 +30,7 @@ func BenchmarkURIParse(b *testing.B) {
 		buf := make([]byte, 0, 128)
 		b.SetBytes(int64(len(target)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			if err := u.Parse(method, target); err != nil {
 				b.Fatal(err)
@@ -47,12 +48,14 @@ func BenchmarkURIParse(b *testing.B) {
 				b.Fatal(n)
 			}
 		}
+		stop()
 	})
 	b.Run("fasthttp", func(b *testing.B) {
 		var u fasthttp.URI
 		host := []byte("example.com")
 		b.SetBytes(int64(len(target)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			if err := u.Parse(host, target); err != nil {
 				b.Fatal(err)
@@ -68,10 +71,12 @@ func BenchmarkURIParse(b *testing.B) {
 				b.Fatal(n)
 			}
 		}
+		stop()
 	})
 	b.Run("nethttp", func(b *testing.B) {
 		b.SetBytes(int64(len(target)))
 		b.ReportAllocs()
+		stop := threadCPUClock(b)
 		for b.Loop() {
 			u, err := url.ParseRequestURI(uriTarget)
 			if err != nil {
@@ -84,5 +89,6 @@ func BenchmarkURIParse(b *testing.B) {
 				b.Fatal(len(q))
 			}
 		}
+		stop()
 	})
 }
