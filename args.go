@@ -261,7 +261,7 @@ type pairScanner struct {
 // offsets of its first "=" (end when there is none) and of its end, and
 // which of its name and value hold an escape.
 func (s *pairScanner) next(raw []byte, i int) (eq, end int, esc uint8) {
-	if i < s.base || i >= s.end {
+	if i >= s.end { // the iterations go forward: i is never before the block
 		var m [4]uint64
 		ascii.Match4(raw, i, [4]byte{'&', '=', '%', '+'}, &m)
 		s.base, s.end = i, i+64

@@ -2,13 +2,13 @@ package ascii
 
 // Match returns the bitmap of the bytes equal to c among the 64 bytes of b
 // from offset i on (fewer at the end of b): bit k is set when b[i+k] == c.
-// Bits for offsets past the end of b are clear; i >= len(b) gives 0.
+// Bits for offsets past the end of b are clear; an i outside b gives 0.
 //
 // It lets a scanner find every delimiter of a block with one call and then
 // visit them with bits.TrailingZeros64, instead of testing each byte: on
 // amd64 one SSE2 comparison covers sixteen bytes (match_amd64.s).
 func Match(b []byte, i int, c byte) uint64 {
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		return 0
 	}
 	return match(b, i, c)
@@ -18,7 +18,7 @@ func Match(b []byte, i int, c byte) uint64 {
 // set[j] among the 64 bytes of b from offset i on, as Match does for one
 // byte: each sixteen bytes are loaded once and compared with the four.
 func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		*m = [4]uint64{}
 		return
 	}
@@ -30,7 +30,7 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 // offset i on: "/" (slash), "." (dot) and the bytes to decode or refuse
 // (other): "%", "\\", the control characters %x00-1F and DEL.
 func MatchPath(b []byte, i int) (slash, dot, other uint64) {
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		return 0, 0, 0
 	}
 	return matchPath(b, i)
@@ -61,11 +61,4 @@ func matchGeneric(b []byte, i int, c byte) uint64 {
 		}
 	}
 	return m
-}
-
-// match4Generic is match4 one byte at a time.
-func match4Generic(b []byte, i int, set [4]byte, m *[4]uint64) {
-	for j, c := range set {
-		m[j] = matchGeneric(b, i, c)
-	}
 }

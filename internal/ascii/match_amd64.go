@@ -8,8 +8,8 @@ package ascii
 //go:noescape
 func match(b []byte, i int, c byte) uint64
 
-// match4 is Match4 for i < len(b), with SSE2; match4Generic is the same
-// in Go.
+// match4 is Match4 for i < len(b), with SSE2; match_other.go has it in
+// Go.
 func match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 	match4SSE2(b, i, uint32(set[0])|uint32(set[1])<<8|uint32(set[2])<<16|uint32(set[3])<<24, m)
 }

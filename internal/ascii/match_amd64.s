@@ -17,9 +17,9 @@
 //     next page, else the sixteen that end at b's end (shifted down), as
 //     the runtime's IndexByte does. Bytes outside b are masked off.
 //
-// REGION sets SI to the region's start, BX to its length (16 to 64, or 0
-// for a short b: the caller loads sixteen bytes at SI), R9 to the right
-// shift and R10 to the mask of the n bits kept. In: SI = &b[0], BX =
+// REGION sets SI to the region's start, BX to its length (16 to 64; 16
+// for a short b), R9 to the right shift and R10 to the mask of the n bits
+// kept. In: SI = &b[0], BX =
 // len(b), R8 = i. Uses CX and DX.
 #define REGION \
 	MOVQ BX, DX \
@@ -55,8 +55,27 @@ region_small: \
 	SUBQ BX, CX \
 	ADDQ CX, R9 \
 region_short: \
-	XORQ BX, BX \
+	MOVQ $16, BX \
 region_done:
+
+// BLOCKS(MASK) runs MASK on the sixteen bytes at CX(SI) for CX = 0, 16,
+// ... while sixteen fit in the region's BX bytes, then once more for
+// CX = BX-16 when bytes remain. Uses DI.
+#define BLOCKS(MASK) \
+	XORQ CX, CX \
+blocks: \
+	LEAQ 16(CX), DI \
+	CMPQ DI, BX \
+	JA   blocks_tail \
+	MASK \
+	MOVQ DI, CX \
+	JMP  blocks \
+blocks_tail: \
+	CMPQ CX, BX \
+	JAE  blocks_done \
+	LEAQ -16(BX), CX \
+	MASK \
+blocks_done:
 
 // CHUNK(off, shift) compares the sixteen bytes at off(SI) with the
 // broadcast byte in X1 and ORs the mask, shifted left by shift, into AX.
@@ -65,6 +84,14 @@ region_done:
 	PCMPEQB  X1, X0 \
 	PMOVMSKB X0, DX \
 	SHLQ     $shift, DX \
+	ORQ      DX, AX
+
+// MASK1 is CHUNK at offset CX.
+#define MASK1 \
+	MOVOU    (SI)(CX*1), X0 \
+	PCMPEQB  X1, X0 \
+	PMOVMSKB X0, DX \
+	SHLQ     CX, DX \
 	ORQ      DX, AX
 
 // func match(b []byte, i int, c byte) uint64
@@ -79,47 +106,15 @@ TEXT ·match(SB), NOSPLIT, $0-48
 	REGION
 	XORQ    AX, AX
 	CMPQ    BX, $64
-	JEQ     full
-	TESTQ   BX, BX
-	JNZ     long
-	MOVOU   (SI), X0
-	PCMPEQB X1, X0
-	PMOVMSKB X0, AX
-	JMP     done
-
-full:
-	MOVOU    (SI), X0
-	PCMPEQB  X1, X0
-	PMOVMSKB X0, AX
+	JNE     part
+	CHUNK(0, 0)
 	CHUNK(16, 16)
 	CHUNK(32, 32)
 	CHUNK(48, 48)
-	JMP      done
+	JMP     done
 
-long:
-	XORQ CX, CX
-
-loop:
-	LEAQ     16(CX), DI
-	CMPQ     DI, BX
-	JA       tail
-	MOVOU    (SI)(CX*1), X0
-	PCMPEQB  X1, X0
-	PMOVMSKB X0, DX
-	SHLQ     CX, DX
-	ORQ      DX, AX
-	MOVQ     DI, CX
-	JMP      loop
-
-tail:
-	CMPQ     CX, BX
-	JAE      done
-	LEAQ     -16(BX), CX
-	MOVOU    (SI)(CX*1), X0
-	PCMPEQB  X1, X0
-	PMOVMSKB X0, DX
-	SHLQ     CX, DX
-	ORQ      DX, AX
+part:
+	BLOCKS(MASK1)
 
 done:
 	MOVQ R9, CX
@@ -178,27 +173,9 @@ TEXT ·match4SSE2(SB), NOSPLIT, $16-48
 	XORQ      R9, R9
 	XORQ      R10, R10
 	XORQ      R11, R11
-	XORQ      CX, CX
-	TESTQ     BX, BX
-	JNZ       loop4
-	MASK4
-	JMP       done4
+	BLOCKS(MASK4)
 
-loop4:
-	LEAQ 16(CX), DI
-	CMPQ DI, BX
-	JA   tail4
-	MASK4
-	MOVQ DI, CX
-	JMP  loop4
-
-tail4:
-	CMPQ CX, BX
-	JAE  done4
-	LEAQ -16(BX), CX
-	MASK4
-
-done4:
+done:
 	MOVQ shift-8(SP), CX
 	MOVQ keep-16(SP), DX
 	SHRQ CX, R8
@@ -289,27 +266,9 @@ TEXT ·matchPath(SB), NOSPLIT, $16-56
 	XORQ  R8, R8
 	XORQ  R9, R9
 	XORQ  R10, R10
-	XORQ  CX, CX
-	TESTQ BX, BX
-	JNZ   loopp
-	MASKPATH
-	JMP   donep
+	BLOCKS(MASKPATH)
 
-loopp:
-	LEAQ 16(CX), DI
-	CMPQ DI, BX
-	JA   tailp
-	MASKPATH
-	MOVQ DI, CX
-	JMP  loopp
-
-tailp:
-	CMPQ CX, BX
-	JAE  donep
-	LEAQ -16(BX), CX
-	MASKPATH
-
-donep:
+done:
 	MOVQ shift-8(SP), CX
 	MOVQ keep-16(SP), DX
 	SHRQ CX, R8
