@@ -18,3 +18,20 @@ func valueEnd(b []byte, i int) int
 //
 //go:noescape
 func targetStop(b []byte, i int) int
+
+// fieldLines records in ls the field lines of the most common shape at
+// the start of b (at most lineChunk bytes), up to maxSpans, and returns
+// how many. From 16 bytes on it is fieldLinesSSE2.
+func fieldLines(b []byte, ls *lineSpans) int {
+	if len(b) < 16 {
+		return fieldLinesGeneric(b, ls)
+	}
+	return fieldLinesSSE2(b, ls)
+}
+
+// fieldLinesSSE2 is fieldLines for b of 16 to lineChunk bytes: it finds
+// every line's CR and colon in masks of all of b, marked sixteen bytes at
+// a time with SSE2 (ctl_amd64.s), and then walks from line to line.
+//
+//go:noescape
+func fieldLinesSSE2(b []byte, ls *lineSpans) int

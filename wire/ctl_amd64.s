@@ -1,5 +1,6 @@
 //go:build amd64 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 DATA ctl1f<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
@@ -142,4 +143,227 @@ short:
 
 none:
 	MOVQ BX, ret+32(FP)
+	RET
+
+DATA fold<>+0(SB)/8, $0x2020202020202020
+GLOBL fold<>(SB), RODATA|NOPTR, $8
+
+DATA namehash<>+0(SB)/8, $const_nameHashMul
+GLOBL namehash<>(SB), RODATA|NOPTR, $8
+
+DATA colon<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA colon<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
+GLOBL colon<>(SB), RODATA|NOPTR, $16
+
+// MARKS(off, bit) marks the sixteen bytes of b at off(SI)(R12*1): it
+// stores their stop bits (CTLMASK: a CTL, HTAB included, or DEL) as the
+// uint16 at bit(R10) and their colon bits (X11 holds ':') at 32+bit(R10).
+#define MARKS(off, bit, colonbit) \
+	MOVOU   off(SI)(R12*1), X0 \
+	MOVOU   X0, X5 \
+	PCMPEQB X11, X5 \
+	PMOVMSKB X5, CX \
+	CTLMASK \
+	MOVW    AX, bit(R10) \
+	MOVW    CX, colonbit(R10)
+
+// FIRST(mask, dst) sets dst to the offset of the first bit set at or
+// after DX in the word of the mask at mask(SP) that holds it; ZF is set
+// when there is none. It uses AX, CX and R11 (the word's index).
+#define FIRST(mask, dst) \
+	MOVQ DX, CX \
+	MOVQ DX, R11 \
+	SHRQ $6, R11 \
+	MOVQ mask(SP)(R11*8), AX \
+	SHRQ CX, AX \
+	BSFQ AX, dst
+
+// NEXT(mask, dst) sets dst to the offset of the first bit set in the
+// words of the mask at mask(SP) after word R11; ZF is set when there is
+// none.
+#define NEXT(mask, dst) \
+	INCQ R11 \
+	CMPQ R11, $4 \
+	JAE  done \
+	MOVQ mask(SP)(R11*8), AX \
+	BSFQ AX, dst
+
+// func fieldLinesSSE2(b []byte, ls *lineSpans) int
+//
+// First the stop and colon bits of all of b (at most 256 bytes) into two
+// four-word masks on the stack: 64 bytes per round, then 16, then the
+// last bytes by one load that ends at the end of b, the bits of the bytes
+// already marked shifted out. Then the walk over the lines: a line's CR
+// and its colon are each the first bit set from its start.
+TEXT ·fieldLinesSSE2(SB), NOSPLIT, $64-40
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), BX
+	MOVQ ls+24(FP), DI
+	MOVOU ctl1f<>(SB), X1
+	MOVOU ctl7f<>(SB), X2
+	PXOR  X3, X3
+	MOVOU colon<>(SB), X11
+	MOVOU X3, 0(SP)
+	MOVOU X3, 16(SP)
+	MOVOU X3, 32(SP)
+	MOVOU X3, 48(SP)
+	LEAQ  0(SP), R10
+	XORQ  R12, R12
+
+round:
+	LEAQ 64(R12), R13
+	CMPQ R13, BX
+	JA   block
+	MARKS(0, 0, 32)
+	MARKS(16, 2, 34)
+	MARKS(32, 4, 36)
+	MARKS(48, 6, 38)
+	ADDQ $8, R10
+	MOVQ R13, R12
+	JMP  round
+
+block:
+	LEAQ 16(R12), R13
+	CMPQ R13, BX
+	JA   tail
+	MARKS(0, 0, 32)
+	ADDQ $2, R10
+	MOVQ R13, R12
+	JMP  block
+
+tail:
+	CMPQ R12, BX
+	JAE  walk0
+	SUBQ BX, R13
+	LEAQ -16(BX), R12
+	MARKS(0, 0, 32)
+	MOVQ R13, CX
+	SHRW CX, 0(R10)
+	SHRW CX, 32(R10)
+
+walk0:
+	XORQ DX, DX
+	XORQ R10, R10
+
+walk:
+	// R8: the line's first stop byte, which must be the CR of its CRLF.
+	FIRST(0, R8)
+	JNZ  stopfound
+stopnext:
+	NEXT(0, R8)
+	JZ   stopnext
+	SHLQ $6, R11
+	ADDQ R11, R8
+	JMP  stopdone
+stopfound:
+	ADDQ DX, R8
+stopdone:
+	LEAQ 1(R8), R9
+	CMPQ R9, BX
+	JAE  done
+	CMPW (SI)(R8*1), $0x0a0d
+	JNE  done
+
+	// R9: the line's first colon, which must end a name before the CR.
+	FIRST(32, R9)
+	JNZ  colonfound
+colonnext:
+	NEXT(32, R9)
+	JZ   colonnext
+	SHLQ $6, R11
+	ADDQ R11, R9
+	JMP  colondone
+colonfound:
+	ADDQ DX, R9
+colondone:
+	CMPQ R9, R8
+	JAE  done
+	CMPQ R9, DX
+	JE   done
+
+	// R12: the value's start, after at most one SP; the value must
+	// neither start nor end with SP.
+	LEAQ 1(R9), R12
+	CMPQ R12, R8
+	JAE  store
+	CMPB (SI)(R12*1), $0x20
+	JNE  trailing
+	INCQ R12
+	CMPQ R12, R8
+	JAE  store
+	CMPB (SI)(R12*1), $0x20
+	JE   done
+trailing:
+	CMPB -1(SI)(R8*1), $0x20
+	JE   done
+
+store:
+	MOVB DX, lineSpan_name(DI)(R10*8)
+	MOVB R9, lineSpan_colon(DI)(R10*8)
+	MOVB R12, lineSpan_start(DI)(R10*8)
+	MOVB R8, lineSpan_end(DI)(R10*8)
+	MOVB $const_notCommon, lineSpan_id(DI)(R10*8)
+
+	// The name's id when it is a common one, as commonName finds it: its
+	// words with bit 0x20 set in every byte, first (AX), mid (CX) and
+	// last (R11), hashed to a slot of knownNames (DX) and compared. n
+	// (R13) must be below 24 and the 24 bytes from the line's start in b.
+	MOVQ R9, R13
+	SUBQ DX, R13
+	CMPQ R13, $24
+	JAE  next
+	LEAQ 24(DX), AX
+	CMPQ AX, BX
+	JA   next
+	MOVQ fold<>(SB), R12
+	MOVQ (SI)(DX*1), AX
+	ORQ  R12, AX
+	CMPQ R13, $8
+	JAE  long
+	MOVQ R13, CX
+	SHLQ $3, CX
+	MOVQ $1, R11
+	SHLQ CX, R11
+	DECQ R11
+	ANDQ R11, AX
+	MOVQ AX, R11
+	MOVQ AX, CX
+	JMP  hash
+long:
+	MOVQ -8(SI)(R9*1), R11
+	ORQ  R12, R11
+	MOVQ R11, CX
+	CMPQ R13, $16
+	JBE  hash
+	MOVQ 8(SI)(DX*1), CX
+	ORQ  R12, CX
+hash:
+	LEAQ  (AX)(R11*1), R12
+	IMULQ namehash<>(SB), R12
+	SHRQ  $(64-const_nameSlotBits), R12
+	IMULQ $knownName__size, R12
+	LEAQ  ·knownNames(SB), DX
+	ADDQ  R12, DX
+	CMPQ  AX, knownName_first(DX)
+	JNE   next
+	CMPQ  CX, knownName_mid(DX)
+	JNE   next
+	CMPQ  R11, knownName_last(DX)
+	JNE   next
+	MOVBQZX knownName_n(DX), AX
+	CMPQ  AX, R13
+	JNE   next
+	MOVB  knownName_id(DX), AX
+	MOVB  AX, lineSpan_id(DI)(R10*8)
+
+next:
+	INCQ R10
+	CMPQ R10, $const_maxSpans
+	JAE  done
+	LEAQ 2(R8), DX
+	CMPQ DX, BX
+	JB   walk
+
+done:
+	MOVQ R10, ret+32(FP)
 	RET

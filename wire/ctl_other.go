@@ -11,3 +11,8 @@ func valueEnd(b []byte, i int) int { return valueEndGeneric(b, i) }
 // stops a request-target scan (targetEnd): SP, a CTL, DEL or above, '#'
 // or '%'; or len(b), also when i >= len(b).
 func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
+
+// fieldLines records in ls the field lines of the most common shape at
+// the start of b (at most lineChunk bytes), up to maxSpans, and returns
+// how many.
+func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }

@@ -1,91 +1,118 @@
 package wire
 
 import (
-	"encoding/binary"
-	"math/bits"
+	"bytes"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // quickFields parses field lines from b[pos:] while they have the most
-// common shape: a name of 1 to 31 tchars, ":", at most one SP, a value
-// that neither starts nor ends with SP or HTAB, CRLF. It appends them to
-// fields within its capacity, notes the interpreted ones in fs (as
-// fieldSection does) and returns the offset of the first line it did not
-// parse, for fieldSection: the end of the head, or a line that
+// common shape: a name of tchars, ":", at most one SP, a value of
+// field-vchars and SPs that neither starts nor ends with SP, CRLF. It
+// appends them to fields within its capacity, notes the interpreted ones
+// in fs (as fieldSection does) and returns the offset of the first line
+// it did not parse, for fieldSection: the end of the head, or a line that
 // splitFieldLine parses or rejects, so errors are reported in one place.
-// One loop with few live variables keeps the common line cheap.
+//
+// fieldLines splits the lines of lineChunk bytes at a time and finds the
+// common names; what is left here is storing the fields.
 func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
-	for {
-		id := fieldOther
-		if len(b)-pos < 24 {
-			return pos, fields, nil
+	var ls lineSpans
+	for pos < len(b) && b[pos] != '\r' {
+		at := pos
+		k := fieldLines(b[at:min(len(b), at+lineChunk)], &ls)
+		if k == 0 {
+			break
 		}
-		w := b[pos : pos+24 : pos+24]
-		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
-		n := 0
-		if m := ascii.Zero(w0 ^ ascii.Repeat(':')); m != 0 {
-			n = bits.TrailingZeros64(m) >> 3
-		} else if m := ascii.Zero(w1 ^ ascii.Repeat(':')); m != 0 {
-			n = 8 + bits.TrailingZeros64(m)>>3
-		} else if m := ascii.Zero(binary.LittleEndian.Uint64(w[16:]) ^ ascii.Repeat(':')); m != 0 {
-			n = 16 + bits.TrailingZeros64(m)>>3
-		} else if len(b)-pos >= 32 {
-			if m := ascii.Zero(binary.LittleEndian.Uint64(b[pos+24:pos+32]) ^ ascii.Repeat(':')); m != 0 {
-				n = 24 + bits.TrailingZeros64(m)>>3
+		for _, l := range ls[:k] {
+			name := b[at+int(l.name) : at+int(l.colon)]
+			id := l.id
+			if id == notCommon {
+				if id = tokenName(name); id == notCommon {
+					return pos, fields, nil
+				}
 			}
-		}
-		if n == 0 {
-			return pos, fields, nil
-		}
-		// The name: a common one by its words (bit 0x20 set in every byte maps
-		// the two cases of a letter to the lower one, and only CTLs besides),
-		// else tchars checked one by one.
-		var first, mid, last uint64 // no common name is 8*maxNameWords bytes or longer
-		if n < 8*maxNameWords {
-			first, mid, last = nameWords(w, n)
-		}
-		// A CR in the name folds to '-', an HTAB to ')': the scan for the
-		// line's end, from its first byte, rules them out.
-		if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) {
-			id = c.id
-		} else {
-			tok := ascii.Token
-			name := b[pos : pos+n]
-			for _, c := range name {
-				tok &= ascii.Class[c]
-			}
-			if tok == 0 {
+			if len(fields) == cap(fields) {
 				return pos, fields, nil
 			}
-			id = nameID(name)
+			start, end := at+int(l.start), at+int(l.end)
+			fields = append(fields, Field{name, b[start:end]})
+			if id != fieldOther {
+				if err := p.note(fs, id, b[start:end], start, minor, request); err != nil {
+					return pos, fields, err
+				}
+			}
+			pos = end + 2
 		}
-		i := pos + n + 1
-		if i < len(b) && b[i] == ' ' {
-			i++
+	}
+	return pos, fields, nil
+}
+
+// tokenName returns what the field name is (nameID), or notCommon when
+// it is not a token.
+func tokenName(name []byte) fieldID {
+	if !ascii.IsTokenString(name) {
+		return notCommon
+	}
+	return nameID(name)
+}
+
+// lineChunk is the most bytes fieldLines splits in one call.
+const lineChunk = 256
+
+// maxSpans is the most lines fieldLines splits in one call.
+const maxSpans = 16
+
+// lineSpan is a field line that fieldLines found, by offsets in its
+// input b: the name is b[name:colon], the value b[start:end], and
+// b[end:end+2] is CRLF. id is what the name is when it is a common name
+// (commonName), else notCommon.
+type lineSpan struct {
+	name, colon, start, end uint8
+	id                      fieldID
+	_                       [3]uint8
+}
+
+// notCommon is the id of a lineSpan whose name is not a common one, or
+// not known to be.
+const notCommon fieldID = 0xff
+
+// lineSpans is where fieldLines records the lines.
+type lineSpans [maxSpans]lineSpan
+
+// fieldLinesGeneric is fieldLines in Go: from the start of b, while a
+// line's first stop byte (a CTL, HTAB included, or DEL) is a CR followed
+// by LF, a colon precedes it after at least one byte, and the value (after
+// the colon and at most one SP) neither starts nor ends with SP. A name
+// is looked up by commonName when it is shorter than 24 bytes and b holds
+// the 24 bytes from its start.
+func fieldLinesGeneric(b []byte, ls *lineSpans) int {
+	k, p := 0, 0
+	for k < len(ls) && p < len(b) {
+		e := p + ctlIndex(b[p:])
+		if e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
+			break
 		}
-		if i >= len(b) || isOWS(b[i]) {
-			return pos, fields, nil
+		c := p + bytes.IndexByte(b[p:e], ':')
+		if c <= p {
+			break
 		}
-		start := i
-		i = valueEnd(b, pos) // from the name on: no CTL but HTAB in the line
-		if i < start || i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
-			return pos, fields, nil
+		start := c + 1
+		if start < e && b[start] == ' ' {
+			start++
 		}
-		if i > start && isOWS(b[i-1]) {
-			return pos, fields, nil
+		if start < e && (b[start] == ' ' || b[e-1] == ' ') {
+			break
 		}
-		if len(fields) == cap(fields) {
-			return pos, fields, nil
-		}
-		fields = fields[:len(fields)+1]
-		f := &fields[len(fields)-1]
-		f.Name, f.Value = b[pos:pos+n], b[start:i]
-		if id != fieldOther {
-			if err := p.note(fs, id, b[start:i], start, minor, request); err != nil {
-				return pos, fields, err
+		id := notCommon
+		if n := c - p; n < 8*maxNameWords && len(b)-p >= 24 {
+			if common, ok := commonName(b[p:], n); ok {
+				id = common
 			}
 		}
-		pos = i + 2
+		ls[k] = lineSpan{name: uint8(p), colon: uint8(c), start: uint8(start), end: uint8(e), id: id}
+		k++
+		p = e + 2
 	}
+	return k
 }
