@@ -155,58 +155,53 @@ DATA colon<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
 DATA colon<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
 GLOBL colon<>(SB), RODATA|NOPTR, $16
 
-// MARKS(off, bit) marks the sixteen bytes of b at off(SI)(R12*1): it
-// stores their stop bits (CTLMASK: a CTL, HTAB included, or DEL) as the
-// uint16 at bit(R10) and their colon bits (X11 holds ':') at 32+bit(R10).
-#define MARKS(off, bit, colonbit) \
+DATA stop40<>+0(SB)/8, $0x4040404040404040
+DATA stop40<>+8(SB)/8, $0x4040404040404040
+GLOBL stop40<>(SB), RODATA|NOPTR, $16
+
+DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
+DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
+GLOBL stopc1<>(SB), RODATA|NOPTR, $16
+
+// STOPS(off, bit) stores as the uint16 at bit(R10) the bits of the
+// sixteen bytes at off(SI)(R12*1) that are a CTL (HTAB included) or DEL.
+// XOR 0x40 maps those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the
+// saturating subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2
+// 0xC1, X4 zero.
+#define STOPS(off, bit) \
 	MOVOU   off(SI)(R12*1), X0 \
-	MOVOU   X0, X5 \
-	PCMPEQB X11, X5 \
-	PMOVMSKB X5, CX \
-	CTLMASK \
-	MOVW    AX, bit(R10) \
-	MOVW    CX, colonbit(R10)
+	PXOR    X1, X0 \
+	PADDB   X2, X0 \
+	PSUBUSB X3, X0 \
+	PCMPEQB X4, X0 \
+	PMOVMSKB X0, AX \
+	MOVW    AX, bit(R10)
 
-// FIRST(mask, dst) sets dst to the offset of the first bit set at or
-// after DX in the word of the mask at mask(SP) that holds it; ZF is set
-// when there is none. It uses AX, CX and R11 (the word's index).
-#define FIRST(mask, dst) \
-	MOVQ DX, CX \
-	MOVQ DX, R11 \
-	SHRQ $6, R11 \
-	MOVQ mask(SP)(R11*8), AX \
-	SHRQ CX, AX \
-	BSFQ AX, dst
-
-// NEXT(mask, dst) sets dst to the offset of the first bit set in the
-// words of the mask at mask(SP) after word R11; ZF is set when there is
-// none.
-#define NEXT(mask, dst) \
-	INCQ R11 \
-	CMPQ R11, $4 \
-	JAE  done \
-	MOVQ mask(SP)(R11*8), AX \
-	BSFQ AX, dst
+// COLONS(x) sets the bits of AX for the bytes of x that are ':' (X11).
+#define COLONS(x) \
+	PCMPEQB X11, x \
+	PMOVMSKB x, AX
 
 // func fieldLinesSSE2(b []byte, ls *lineSpans) int
 //
-// First the stop and colon bits of all of b (at most 256 bytes) into two
-// four-word masks on the stack: 64 bytes per round, then 16, then the
-// last bytes by one load that ends at the end of b, the bits of the bytes
-// already marked shifted out. Then the walk over the lines: a line's CR
-// and its colon are each the first bit set from its start.
-TEXT ·fieldLinesSSE2(SB), NOSPLIT, $64-40
+// First the stop bits of all of b (at most 256 bytes) into a four-word
+// mask on the stack: 64 bytes per round, then 16, then the last bytes by
+// one load that ends at the end of b, the bits of the bytes already
+// marked shifted out. Then the walk over the lines: a line's CR is the
+// first stop bit from its start, its colon is searched in its first 32
+// bytes, 16 at a time (by a load that ends at the end of b when those
+// end past it), and its name is looked up in knownNames.
+TEXT ·fieldLinesSSE2(SB), NOSPLIT, $32-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ ls+24(FP), DI
-	MOVOU ctl1f<>(SB), X1
-	MOVOU ctl7f<>(SB), X2
-	PXOR  X3, X3
+	MOVOU stop40<>(SB), X1
+	MOVOU stopc1<>(SB), X2
+	MOVOU tgt20<>(SB), X3
+	PXOR  X4, X4
 	MOVOU colon<>(SB), X11
-	MOVOU X3, 0(SP)
-	MOVOU X3, 16(SP)
-	MOVOU X3, 32(SP)
-	MOVOU X3, 48(SP)
+	MOVOU X4, 0(SP)
+	MOVOU X4, 16(SP)
 	LEAQ  0(SP), R10
 	XORQ  R12, R12
 
@@ -214,10 +209,10 @@ round:
 	LEAQ 64(R12), R13
 	CMPQ R13, BX
 	JA   block
-	MARKS(0, 0, 32)
-	MARKS(16, 2, 34)
-	MARKS(32, 4, 36)
-	MARKS(48, 6, 38)
+	STOPS(0, 0)
+	STOPS(16, 2)
+	STOPS(32, 4)
+	STOPS(48, 6)
 	ADDQ $8, R10
 	MOVQ R13, R12
 	JMP  round
@@ -226,7 +221,7 @@ block:
 	LEAQ 16(R12), R13
 	CMPQ R13, BX
 	JA   tail
-	MARKS(0, 0, 32)
+	STOPS(0, 0)
 	ADDQ $2, R10
 	MOVQ R13, R12
 	JMP  block
@@ -236,27 +231,36 @@ tail:
 	JAE  walk0
 	SUBQ BX, R13
 	LEAQ -16(BX), R12
-	MARKS(0, 0, 32)
+	STOPS(0, 0)
 	MOVQ R13, CX
 	SHRW CX, 0(R10)
-	SHRW CX, 32(R10)
 
 walk0:
 	XORQ DX, DX
 	XORQ R10, R10
 
 walk:
-	// R8: the line's first stop byte, which must be the CR of its CRLF.
-	FIRST(0, R8)
-	JNZ  stopfound
+	// R8: the line's first stop byte, which must be the CR of its CRLF:
+	// the first bit set from DX in the word of the mask that holds it
+	// (R11) or in the next ones.
+	MOVQ DX, CX
+	MOVQ DX, R11
+	SHRQ $6, R11
+	MOVQ 0(SP)(R11*8), AX
+	SHRQ CX, AX
+	BSFQ AX, R8
+	JZ   stopnext
+	ADDQ DX, R8
+	JMP  stopdone
 stopnext:
-	NEXT(0, R8)
+	INCQ R11
+	CMPQ R11, $4
+	JAE  done
+	MOVQ 0(SP)(R11*8), AX
+	BSFQ AX, R8
 	JZ   stopnext
 	SHLQ $6, R11
 	ADDQ R11, R8
-	JMP  stopdone
-stopfound:
-	ADDQ DX, R8
 stopdone:
 	LEAQ 1(R8), R9
 	CMPQ R9, BX
@@ -265,17 +269,24 @@ stopdone:
 	JNE  done
 
 	// R9: the line's first colon, which must end a name before the CR.
-	FIRST(32, R9)
+	LEAQ 16(DX), AX
+	CMPQ AX, BX
+	JA   colontail
+	MOVOU (SI)(DX*1), X0
+	COLONS(X0)
+	BSFL AX, R9
 	JNZ  colonfound
-colonnext:
-	NEXT(32, R9)
-	JZ   colonnext
-	SHLQ $6, R11
-	ADDQ R11, R9
-	JMP  colondone
+	LEAQ 32(DX), CX
+	SUBQ BX, CX
+	JA   colontail2
+	MOVOU 16(SI)(DX*1), X0
+	COLONS(X0)
+	BSFL AX, R9
+	JZ   done
+colon16:
+	ADDQ $16, R9
 colonfound:
 	ADDQ DX, R9
-colondone:
 	CMPQ R9, R8
 	JAE  done
 	CMPQ R9, DX
@@ -367,3 +378,25 @@ next:
 done:
 	MOVQ R10, ret+32(FP)
 	RET
+
+colontail:
+	// Fewer than 16 bytes from the line's start: the 16 that end b, the
+	// bits of those before the line shifted out.
+	MOVOU -16(SI)(BX*1), X0
+	COLONS(X0)
+	LEAQ 16(DX), CX
+	SUBQ BX, CX
+	SHRL CX, AX
+	BSFL AX, R9
+	JZ   done
+	JMP  colonfound
+
+colontail2:
+	// The second 16 bytes of the line end past b: the 16 that end b,
+	// shifted by CX, the bytes past b.
+	MOVOU -16(SI)(BX*1), X0
+	COLONS(X0)
+	SHRL CX, AX
+	BSFL AX, R9
+	JZ   done
+	JMP  colon16

@@ -63,6 +63,9 @@ const lineChunk = 256
 // maxSpans is the most lines fieldLines splits in one call.
 const maxSpans = 16
 
+// maxNameBytes is the longest field name fieldLines splits.
+const maxNameBytes = 31
+
 // lineSpan is a field line that fieldLines found, by offsets in its
 // input b: the name is b[name:colon], the value b[start:end], and
 // b[end:end+2] is CRLF. id is what the name is when it is a common name
@@ -82,7 +85,7 @@ type lineSpans [maxSpans]lineSpan
 
 // fieldLinesGeneric is fieldLines in Go: from the start of b, while a
 // line's first stop byte (a CTL, HTAB included, or DEL) is a CR followed
-// by LF, a colon precedes it after at least one byte, and the value (after
+// by LF, a colon precedes it after 1 to maxNameBytes bytes, and the value (after
 // the colon and at most one SP) neither starts nor ends with SP. A name
 // is looked up by commonName when it is shorter than 24 bytes and b holds
 // the 24 bytes from its start.
@@ -93,7 +96,7 @@ func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 		if e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
 			break
 		}
-		c := p + bytes.IndexByte(b[p:e], ':')
+		c := p + bytes.IndexByte(b[p:min(e, p+maxNameBytes+1)], ':')
 		if c <= p {
 			break
 		}
