@@ -148,6 +148,18 @@ none:
 DATA fold<>+0(SB)/8, $0x2020202020202020
 GLOBL fold<>(SB), RODATA|NOPTR, $8
 
+// namemask holds for n below 8 the mask of a name's n bytes in its
+// first word (nameMask).
+DATA namemask<>+0(SB)/8, $0
+DATA namemask<>+8(SB)/8, $0xff
+DATA namemask<>+16(SB)/8, $0xffff
+DATA namemask<>+24(SB)/8, $0xffffff
+DATA namemask<>+32(SB)/8, $0xffffffff
+DATA namemask<>+40(SB)/8, $0xffffffffff
+DATA namemask<>+48(SB)/8, $0xffffffffffff
+DATA namemask<>+56(SB)/8, $0xffffffffffffff
+GLOBL namemask<>(SB), RODATA|NOPTR, $64
+
 DATA namehash<>+0(SB)/8, $const_nameHashMul
 GLOBL namehash<>(SB), RODATA|NOPTR, $8
 
@@ -262,6 +274,8 @@ stopnext:
 	SHLQ $6, R11
 	ADDQ R11, R8
 stopdone:
+	CMPQ R8, DX
+	JE   done
 	LEAQ 1(R8), R9
 	CMPQ R9, BX
 	JAE  done
@@ -331,12 +345,8 @@ store:
 	ORQ  R12, AX
 	CMPQ R13, $8
 	JAE  long
-	MOVQ R13, CX
-	SHLQ $3, CX
-	MOVQ $1, R11
-	SHLQ CX, R11
-	DECQ R11
-	ANDQ R11, AX
+	LEAQ namemask<>(SB), R11
+	ANDQ (R11)(R13*8), AX
 	MOVQ AX, R11
 	MOVQ AX, CX
 	JMP  hash

@@ -36,7 +36,9 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 				return pos, fields, nil
 			}
 			start, end := at+int(l.start), at+int(l.end)
-			fields = append(fields, Field{name, b[start:end]})
+			fields = fields[:len(fields)+1]
+			f := &fields[len(fields)-1]
+			f.Name, f.Value = name, b[start:end]
 			if id != fieldOther {
 				if err := p.note(fs, id, b[start:end], start, minor, request); err != nil {
 					return pos, fields, err
