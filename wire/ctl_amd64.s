@@ -175,7 +175,7 @@ DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
 DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
 GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 
-// STOPS(off, bit) stores as the uint16 at bit(R10) the bits of the
+// STOPS(off, bit) stores as the uint16 at bit(R11) the bits of the
 // sixteen bytes at off(SI)(R12*1) that are a CTL (HTAB included) or DEL.
 // XOR 0x40 maps those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the
 // saturating subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2
@@ -187,7 +187,7 @@ GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 	PSUBUSB X3, X0 \
 	PCMPEQB X4, X0 \
 	PMOVMSKB X0, AX \
-	MOVW    AX, bit(R10)
+	MOVW    AX, bit(R11)
 
 // COLONS(x) sets the bits of AX for the bytes of x that are ':' (X11).
 #define COLONS(x) \
@@ -196,14 +196,16 @@ GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 
 // func fieldLinesSSE2(b []byte, ls *lineSpans) int
 //
-// First the stop bits of all of b (at most 256 bytes) into a four-word
-// mask on the stack: 64 bytes per round, then 16, then the last bytes by
-// one load that ends at the end of b, the bits of the bytes already
-// marked shifted out. Then the walk over the lines: a line's CR is the
-// first stop bit from its start, its colon is searched in its first 32
-// bytes, 16 at a time (by a load that ends at the end of b when those
-// end past it), and its name is looked up in knownNames.
-TEXT ·fieldLinesSSE2(SB), NOSPLIT, $32-40
+// The walk over the lines finds a line's CR as the first bit set from
+// its start in a mask of the stop bytes of lineChunk bytes of b, marked
+// from the start of the first line that ends past the bytes marked
+// before (remark); its colon is searched in its first 32 bytes, 16 at a
+// time (by a load that ends at the end of b when those end past it), and
+// its name is looked up in knownNames.
+//
+// The frame holds the mask, five words (the last one zero: a line may
+// start two bytes past the bytes marked), then its start and its end.
+TEXT ·fieldLinesSSE2(SB), NOSPLIT, $56-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ ls+24(FP), DI
@@ -212,51 +214,57 @@ TEXT ·fieldLinesSSE2(SB), NOSPLIT, $32-40
 	MOVOU tgt20<>(SB), X3
 	PXOR  X4, X4
 	MOVOU colon<>(SB), X11
+	XORQ  DX, DX
+	XORQ  R10, R10
+
+remark:
+	// Mark b[DX:R13], R13 = min(DX+lineChunk, len(b)): 64 bytes per
+	// round, then 16, then the last bytes by one load that ends at R13,
+	// the bits of the bytes already marked shifted out.
 	MOVOU X4, 0(SP)
 	MOVOU X4, 16(SP)
-	LEAQ  0(SP), R10
-	XORQ  R12, R12
-
+	MOVQ  $0, 32(SP)
+	LEAQ  const_lineChunk(DX), R13
+	CMPQ  R13, BX
+	CMOVQGT BX, R13
+	MOVQ  DX, 40(SP)
+	MOVQ  R13, 48(SP)
+	LEAQ  0(SP), R11
+	MOVQ  DX, R12
 round:
-	LEAQ 64(R12), R13
-	CMPQ R13, BX
+	LEAQ 64(R12), CX
+	CMPQ CX, R13
 	JA   block
 	STOPS(0, 0)
 	STOPS(16, 2)
 	STOPS(32, 4)
 	STOPS(48, 6)
-	ADDQ $8, R10
-	MOVQ R13, R12
+	ADDQ $8, R11
+	MOVQ CX, R12
 	JMP  round
-
 block:
-	LEAQ 16(R12), R13
-	CMPQ R13, BX
+	LEAQ 16(R12), CX
+	CMPQ CX, R13
 	JA   tail
 	STOPS(0, 0)
-	ADDQ $2, R10
-	MOVQ R13, R12
+	ADDQ $2, R11
+	MOVQ CX, R12
 	JMP  block
-
 tail:
-	CMPQ R12, BX
-	JAE  walk0
-	SUBQ BX, R13
-	LEAQ -16(BX), R12
+	CMPQ R12, R13
+	JAE  walk
+	SUBQ R13, CX
+	LEAQ -16(R13), R12
 	STOPS(0, 0)
-	MOVQ R13, CX
-	SHRW CX, 0(R10)
-
-walk0:
-	XORQ DX, DX
-	XORQ R10, R10
+	SHRW CX, 0(R11)
 
 walk:
 	// R8: the line's first stop byte, which must be the CR of its CRLF:
 	// the first bit set from DX in the word of the mask that holds it
 	// (R11) or in the next ones.
 	MOVQ DX, CX
-	MOVQ DX, R11
+	SUBQ 40(SP), CX
+	MOVQ CX, R11
 	SHRQ $6, R11
 	MOVQ 0(SP)(R11*8), AX
 	SHRQ CX, AX
@@ -267,12 +275,13 @@ walk:
 stopnext:
 	INCQ R11
 	CMPQ R11, $4
-	JAE  done
+	JAE  nostop
 	MOVQ 0(SP)(R11*8), AX
 	BSFQ AX, R8
 	JZ   stopnext
 	SHLQ $6, R11
 	ADDQ R11, R8
+	ADDQ 40(SP), R8
 stopdone:
 	CMPQ R8, DX
 	JE   done
@@ -307,64 +316,66 @@ colonfound:
 	JE   done
 
 	// R12: the value's start, after at most one SP; the value must
-	// neither start nor end with SP.
+	// neither start nor end with SP. b[R8] is the CR: a byte may be read
+	// at R12 even when the value is empty.
 	LEAQ 1(R9), R12
-	CMPQ R12, R8
-	JAE  store
 	CMPB (SI)(R12*1), $0x20
-	JNE  trailing
+	JNE  leading
 	INCQ R12
-	CMPQ R12, R8
-	JAE  store
 	CMPB (SI)(R12*1), $0x20
 	JE   done
-trailing:
+leading:
+	CMPQ R12, R8
+	JAE  store
 	CMPB -1(SI)(R8*1), $0x20
 	JE   done
 
 store:
-	MOVB DX, lineSpan_name(DI)(R10*8)
-	MOVB R9, lineSpan_colon(DI)(R10*8)
-	MOVB R12, lineSpan_start(DI)(R10*8)
-	MOVB R8, lineSpan_end(DI)(R10*8)
-	MOVB $const_notCommon, lineSpan_id(DI)(R10*8)
+	IMUL3Q $lineSpan__size, R10, R13
+	MOVW DX, lineSpan_name(DI)(R13*1)
+	MOVW R9, lineSpan_colon(DI)(R13*1)
+	MOVW R12, lineSpan_start(DI)(R13*1)
+	MOVW R8, lineSpan_end(DI)(R13*1)
+	MOVB $const_notCommon, lineSpan_id(DI)(R13*1)
 
 	// The name's id when it is a common one, as commonName finds it: its
 	// words with bit 0x20 set in every byte, first (AX), mid (CX) and
-	// last (R11), hashed to a slot of knownNames (DX) and compared. n
-	// (R13) must be below 24 and the 24 bytes from the line's start in b.
-	MOVQ R9, R13
-	SUBQ DX, R13
-	CMPQ R13, $24
-	JAE  next
-	LEAQ 24(DX), AX
+	// last (R11), hashed to a slot of knownNames (DX) and compared. The
+	// first word must be in b; a name of 24 bytes or more fails the
+	// compare of n (R12).
+	LEAQ 8(DX), AX
 	CMPQ AX, BX
 	JA   next
-	MOVQ fold<>(SB), R12
+	MOVQ R9, R12
+	SUBQ DX, R12
+	MOVQ fold<>(SB), R11
 	MOVQ (SI)(DX*1), AX
-	ORQ  R12, AX
-	CMPQ R13, $8
+	ORQ  R11, AX
+	CMPQ R12, $8
 	JAE  long
 	LEAQ namemask<>(SB), R11
-	ANDQ (R11)(R13*8), AX
+	ANDQ (R11)(R12*8), AX
 	MOVQ AX, R11
 	MOVQ AX, CX
 	JMP  hash
 long:
-	MOVQ -8(SI)(R9*1), R11
-	ORQ  R12, R11
-	MOVQ R11, CX
-	CMPQ R13, $16
-	JBE  hash
-	MOVQ 8(SI)(DX*1), CX
-	ORQ  R12, CX
+	MOVQ -8(SI)(R9*1), CX
+	ORQ  R11, CX
+	CMPQ R12, $16
+	JBE  mid
+	MOVQ 8(SI)(DX*1), DX
+	ORQ  DX, R11
+	XCHGQ CX, R11
+	JMP  hash
+mid:
+	MOVQ CX, R11
 hash:
-	LEAQ  (AX)(R11*1), R12
-	IMULQ namehash<>(SB), R12
-	SHRQ  $(64-const_nameSlotBits), R12
-	IMULQ $knownName__size, R12
-	LEAQ  ·knownNames(SB), DX
-	ADDQ  R12, DX
+	LEAQ  (AX)(R11*1), DX
+	IMULQ namehash<>(SB), DX
+	SHRQ  $(64-const_nameSlotBits), DX
+	IMULQ $knownName__size, DX
+	LEAQ  ·knownNames(SB), R9
+	ADDQ  R9, DX
 	CMPQ  AX, knownName_first(DX)
 	JNE   next
 	CMPQ  CX, knownName_mid(DX)
@@ -372,10 +383,10 @@ hash:
 	CMPQ  R11, knownName_last(DX)
 	JNE   next
 	MOVBQZX knownName_n(DX), AX
-	CMPQ  AX, R13
+	CMPQ  AX, R12
 	JNE   next
 	MOVB  knownName_id(DX), AX
-	MOVB  AX, lineSpan_id(DI)(R10*8)
+	MOVB  AX, lineSpan_id(DI)(R13*1)
 
 next:
 	INCQ R10
@@ -388,6 +399,15 @@ next:
 done:
 	MOVQ R10, ret+32(FP)
 	RET
+
+nostop:
+	// No stop byte in the mask from DX: mark from DX unless the mask
+	// started there (a line longer than lineChunk) or reached the end of b.
+	CMPQ 48(SP), BX
+	JAE  done
+	CMPQ 40(SP), DX
+	JEQ  done
+	JMP  remark
 
 colontail:
 	// Fewer than 16 bytes from the line's start: the 16 that end b, the

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -89,9 +90,10 @@ func TestScanners(t *testing.T) {
 }
 
 // TestFieldLines checks fieldLines against its Go form fieldLinesGeneric
-// on field sections cut at every length up to lineChunk, with every byte
-// value at every position of a short one, and random ones: the same
-// lines, names, colons, values and ids.
+// on a field section cut at every offset and length, with every byte
+// value at every position of a short one, and random ones of up to three
+// chunks with lines up to longer than a chunk: the same lines, names,
+// colons, values and ids.
 func TestFieldLines(t *testing.T) {
 	check := func(b []byte) {
 		t.Helper()
@@ -104,10 +106,12 @@ func TestFieldLines(t *testing.T) {
 	section := "Host: example.com\r\nConnection: keep-alive\r\nX-Forwarded-For: 10.0.0.1\r\n" +
 		"content-length: 12\r\nTRANSFER-ENCODING:chunked\r\nIf-Modified-Since: x\r\nX-Requested-With: a\r\n" +
 		"Upgrade-Insecure-Requests: 1\r\nAccept: */*\r\nE:\r\nF: \r\nG:  x\r\nH: x \r\nI: a\tb\r\n" +
-		"Cookie: a=b; c=d; e=f; g=h; i=j; k=l; m=n; o=p; q=r; s=t; u=v; w=x; y=z\r\n\r\n"
-	for n := 0; n <= min(len(section), lineChunk); n++ {
-		check([]byte(section[:n]))
-		check([]byte(section[n:min(len(section), n+lineChunk)]))
+		"Cookie: a=b; c=d; e=f; g=h; i=j; k=l; m=n; o=p; q=r; s=t; u=v; w=x; y=z\r\n" +
+		"X-Long: " + strings.Repeat("0123456789", 25) + "\r\nX-Longer: " + strings.Repeat("0123456789", 26) + "\r\nA: b\r\n\r\n"
+	for i := range len(section) {
+		for j := i; j <= len(section); j++ {
+			check([]byte(section[i:j]))
+		}
 	}
 	base := "Host: a\r\nConnection: close\r\nUser-Agent: x\r\n\r\n"
 	for j := range len(base) {
@@ -120,11 +124,12 @@ func TestFieldLines(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	names := []string{"Host", "host", "HOST", "Content-Length", "Transfer-Encoding", "Accept-Encoding",
 		"If-Modified-Since", "X-Requested-With", "X-A-Name-Of-Twenty-Four-B", "x", "Cache-Control", "Etag", ""}
-	values := []string{"", " ", "  ", "a", " a", "a ", "gzip, br", "a\tb", "\t", "\x7f", "\x80\xff", "x:y"}
+	values := []string{"", " ", "  ", "a", " a", "a ", "gzip, br", "a\tb", "\t", "\x7f", "\x80\xff", "x:y",
+		strings.Repeat("v", 100), strings.Repeat("w", 240), strings.Repeat("x", 260)}
 	ends := []string{"\r\n", "\r\n", "\r\n", "\n", "\r", "\r\r\n", ""}
 	for range 50000 {
 		var b []byte
-		for len(b) < lineChunk && r.IntN(12) != 0 {
+		for len(b) < 3*lineChunk && r.IntN(20) != 0 {
 			b = append(b, names[r.IntN(len(names))]...)
 			if r.IntN(10) != 0 {
 				b = append(b, ':')
@@ -132,6 +137,6 @@ func TestFieldLines(t *testing.T) {
 			b = append(b, values[r.IntN(len(values))]...)
 			b = append(b, ends[r.IntN(len(ends))]...)
 		}
-		check(b[:min(len(b), lineChunk)])
+		check(b)
 	}
 }

@@ -20,7 +20,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 	var ls lineSpans
 	for pos < len(b) && b[pos] != '\r' {
 		at := pos
-		k := fieldLines(b[at:min(len(b), at+lineChunk)], &ls)
+		k := fieldLines(b[at:min(len(b), at+maxSpanInput)], &ls)
 		if k == 0 {
 			break
 		}
@@ -59,8 +59,13 @@ func tokenName(name []byte) fieldID {
 	return nameID(name)
 }
 
-// lineChunk is the most bytes fieldLines splits in one call.
+// lineChunk is how many bytes fieldLines marks at a time: the longest
+// line it splits.
 const lineChunk = 256
+
+// maxSpanInput is the most bytes fieldLines splits in one call, so that
+// a lineSpan holds their offsets.
+const maxSpanInput = 1<<16 - 1
 
 // maxSpans is the most lines fieldLines splits in one call.
 const maxSpans = 16
@@ -73,9 +78,8 @@ const maxNameBytes = 31
 // b[end:end+2] is CRLF. id is what the name is when it is a common name
 // (commonName), else notCommon.
 type lineSpan struct {
-	name, colon, start, end uint8
+	name, colon, start, end uint16
 	id                      fieldID
-	_                       [3]uint8
 }
 
 // notCommon is the id of a lineSpan whose name is not a common one, or
@@ -86,16 +90,17 @@ const notCommon fieldID = 0xff
 type lineSpans [maxSpans]lineSpan
 
 // fieldLinesGeneric is fieldLines in Go: from the start of b, while a
-// line's first stop byte (a CTL, HTAB included, or DEL) is a CR followed
-// by LF, a colon precedes it after 1 to maxNameBytes bytes, and the value (after
-// the colon and at most one SP) neither starts nor ends with SP. A name
-// is looked up by commonName when it is shorter than 24 bytes and b holds
-// the 24 bytes from its start.
+// line's first stop byte (a CTL, HTAB included, or DEL) is a CR, less
+// than lineChunk bytes from its start, followed by LF; a colon precedes
+// it after 1 to maxNameBytes bytes; and the value (after the colon and at
+// most one SP) neither starts nor ends with SP. A name is looked up by
+// commonName when b holds the 8 bytes from its start.
 func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 	k, p := 0, 0
 	for k < len(ls) && p < len(b) {
-		e := p + ctlIndex(b[p:])
-		if e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
+		lim := min(len(b), p+lineChunk)
+		e := p + ctlIndex(b[p:lim])
+		if e == lim || e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
 			break
 		}
 		c := p + bytes.IndexByte(b[p:min(e, p+maxNameBytes+1)], ':')
@@ -110,12 +115,12 @@ func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 			break
 		}
 		id := notCommon
-		if n := c - p; n < 8*maxNameWords && len(b)-p >= 24 {
-			if common, ok := commonName(b[p:], n); ok {
+		if len(b)-p >= 8 {
+			if common, ok := commonName(b[p:], c-p); ok {
 				id = common
 			}
 		}
-		ls[k] = lineSpan{name: uint8(p), colon: uint8(c), start: uint8(start), end: uint8(e), id: id}
+		ls[k] = lineSpan{name: uint16(p), colon: uint16(c), start: uint16(start), end: uint16(e), id: id}
 		k++
 		p = e + 2
 	}
