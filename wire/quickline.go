@@ -18,36 +18,38 @@ import (
 // common names; what is left here is storing the fields.
 func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
 	var ls lineSpans
-	for pos < len(b) && b[pos] != '\r' {
-		at := pos
-		k := fieldLines(b[at:min(len(b), at+maxSpanInput)], &ls)
-		if k == 0 {
-			break
-		}
-		for _, l := range ls[:k] {
-			name := b[at+int(l.name) : at+int(l.colon)]
+	for {
+		h := b[pos:min(len(b), pos+maxSpanInput)]
+		k := fieldLines(h, &ls)
+		for i := range ls[:k] {
+			l := &ls[i]
+			name := h[l.name:l.colon]
 			id := l.id
 			if id == notCommon {
 				if id = tokenName(name); id == notCommon {
-					return pos, fields, nil
+					return pos + int(l.name), fields, nil
 				}
 			}
 			if len(fields) == cap(fields) {
-				return pos, fields, nil
+				return pos + int(l.name), fields, nil
 			}
-			start, end := at+int(l.start), at+int(l.end)
 			fields = fields[:len(fields)+1]
 			f := &fields[len(fields)-1]
-			f.Name, f.Value = name, b[start:end]
+			f.Name, f.Value = name, h[l.start:l.end]
 			if id != fieldOther {
-				if err := p.note(fs, id, b[start:end], start, minor, request); err != nil {
+				if err := p.note(fs, id, f.Value, pos+int(l.start), minor, request); err != nil {
 					return pos, fields, err
 				}
 			}
-			pos = end + 2
+		}
+		if k == 0 {
+			return pos, fields, nil
+		}
+		pos += int(ls[k-1].end) + 2
+		if k < len(ls) {
+			return pos, fields, nil // fieldLines stopped before a line
 		}
 	}
-	return pos, fields, nil
 }
 
 // tokenName returns what the field name is (nameID), or notCommon when
