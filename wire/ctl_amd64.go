@@ -20,19 +20,11 @@ func valueEnd(b []byte, i int) int
 func targetStop(b []byte, i int) int
 
 // fieldLines records in ls the field lines of the most common shape at
-// the start of b (at most maxSpanInput bytes), up to maxSpans, and returns
-// how many. From 16 bytes on it is fieldLinesSSE2.
-func fieldLines(b []byte, ls *lineSpans) int {
-	if len(b) < 16 {
-		return fieldLinesGeneric(b, ls)
-	}
-	return fieldLinesSSE2(b, ls)
-}
-
-// fieldLinesSSE2 is fieldLines for b of 16 bytes or more: it walks from
-// line to line, finding their CRs in a mask of the stop bytes of
-// lineChunk bytes of b at a time, marked sixteen bytes at a time with
-// SSE2 (ctl_amd64.s).
+// the start of b (16 to maxSpanInput bytes), up to maxSpans, and returns
+// how many; fieldLinesGeneric is the same in Go. It walks from line to
+// line, finding their CRs in a mask of the stop bytes of lineChunk bytes
+// of b at a time, marked sixteen bytes at a time with SSE2
+// (ctl_amd64.s).
 //
 //go:noescape
-func fieldLinesSSE2(b []byte, ls *lineSpans) int
+func fieldLines(b []byte, ls *lineSpans) int

@@ -189,12 +189,51 @@ GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 	PMOVMSKB X0, AX \
 	MOVW    AX, bit(R11)
 
+DATA plaina<>+0(SB)/8, $0x6161616161616161
+DATA plaina<>+8(SB)/8, $0x6161616161616161
+GLOBL plaina<>(SB), RODATA|NOPTR, $16
+
+DATA plain25<>+0(SB)/8, $0x1919191919191919
+DATA plain25<>+8(SB)/8, $0x1919191919191919
+GLOBL plain25<>(SB), RODATA|NOPTR, $16
+
+DATA plain0<>+0(SB)/8, $0x3030303030303030
+DATA plain0<>+8(SB)/8, $0x3030303030303030
+GLOBL plain0<>(SB), RODATA|NOPTR, $16
+
+DATA plain9<>+0(SB)/8, $0x0909090909090909
+DATA plain9<>+8(SB)/8, $0x0909090909090909
+GLOBL plain9<>(SB), RODATA|NOPTR, $16
+
+DATA plaindash<>+0(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA plaindash<>+8(SB)/8, $0x2d2d2d2d2d2d2d2d
+GLOBL plaindash<>(SB), RODATA|NOPTR, $16
+
+// PLAIN(x) sets the bits of AX for the bytes of x that are letters (with
+// bit 0x20 set, 'a' to 'z': minus 'a', at most 25), digits (minus '0', at
+// most 9) or '-'. X3 holds 0x20, X4 zero, X6 'a', X7 25, X8 '0', X9 9,
+// X10 '-'; X5 and X12 are scratch.
+#define PLAIN(x) \
+	MOVOU   x, X5 \
+	POR     X3, X5 \
+	PSUBB   X6, X5 \
+	PSUBUSB X7, X5 \
+	PCMPEQB X4, X5 \
+	MOVOU   x, X12 \
+	PSUBB   X8, X12 \
+	PSUBUSB X9, X12 \
+	PCMPEQB X4, X12 \
+	POR     X12, X5 \
+	PCMPEQB X10, x \
+	POR     x, X5 \
+	PMOVMSKB X5, AX
+
 // COLONS(x) sets the bits of AX for the bytes of x that are ':' (X11).
 #define COLONS(x) \
 	PCMPEQB X11, x \
 	PMOVMSKB x, AX
 
-// func fieldLinesSSE2(b []byte, ls *lineSpans) int
+// func fieldLines(b []byte, ls *lineSpans) int
 //
 // The walk over the lines finds a line's CR as the first bit set from
 // its start in a mask of the stop bytes of lineChunk bytes of b, marked
@@ -204,8 +243,9 @@ GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 // its name is looked up in knownNames.
 //
 // The frame holds the mask, five words (the last one zero: a line may
-// start two bytes past the bytes marked), then its start and its end.
-TEXT ·fieldLinesSSE2(SB), NOSPLIT, $56-40
+// start two bytes past the bytes marked), then its start and its end, and
+// the address of knownNames.
+TEXT ·fieldLines(SB), NOSPLIT, $64-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ ls+24(FP), DI
@@ -214,6 +254,13 @@ TEXT ·fieldLinesSSE2(SB), NOSPLIT, $56-40
 	MOVOU tgt20<>(SB), X3
 	PXOR  X4, X4
 	MOVOU colon<>(SB), X11
+	MOVOU plaina<>(SB), X6
+	MOVOU plain25<>(SB), X7
+	MOVOU plain0<>(SB), X8
+	MOVOU plain9<>(SB), X9
+	MOVOU plaindash<>(SB), X10
+	LEAQ  ·knownNames(SB), AX
+	MOVQ  AX, 56(SP)
 	XORQ  DX, DX
 	XORQ  R10, R10
 
@@ -363,29 +410,28 @@ long:
 	ORQ  R11, CX
 	CMPQ R12, $16
 	JBE  mid
-	MOVQ 8(SI)(DX*1), DX
-	ORQ  DX, R11
+	MOVQ 8(SI)(DX*1), R9
+	ORQ  R9, R11
 	XCHGQ CX, R11
 	JMP  hash
 mid:
 	MOVQ CX, R11
 hash:
-	LEAQ  (AX)(R11*1), DX
-	IMULQ namehash<>(SB), DX
-	SHRQ  $(64-const_nameSlotBits), DX
-	IMULQ $knownName__size, DX
-	LEAQ  ·knownNames(SB), R9
-	ADDQ  R9, DX
-	CMPQ  AX, knownName_first(DX)
-	JNE   next
-	CMPQ  CX, knownName_mid(DX)
-	JNE   next
-	CMPQ  R11, knownName_last(DX)
-	JNE   next
-	MOVBQZX knownName_n(DX), AX
+	LEAQ  (AX)(R11*1), R9
+	IMULQ namehash<>(SB), R9
+	SHRQ  $(64-const_nameSlotBits), R9
+	IMULQ $knownName__size, R9
+	ADDQ  56(SP), R9
+	CMPQ  AX, knownName_first(R9)
+	JNE   plain
+	CMPQ  CX, knownName_mid(R9)
+	JNE   plain
+	CMPQ  R11, knownName_last(R9)
+	JNE   plain
+	MOVBQZX knownName_n(R9), AX
 	CMPQ  AX, R12
-	JNE   next
-	MOVB  knownName_id(DX), AX
+	JNE   plain
+	MOVB  knownName_id(R9), AX
 	MOVB  AX, lineSpan_id(DI)(R13*1)
 
 next:
@@ -408,6 +454,41 @@ nostop:
 	CMPQ 40(SP), DX
 	JEQ  done
 	JMP  remark
+
+plain:
+	// Not a common name, so none that is interpreted: a token of no
+	// interest when all its bytes are letters, digits or '-' (with 32
+	// bytes from the line's start in b).
+	LEAQ 32(DX), AX
+	CMPQ AX, BX
+	JA   next
+	MOVOU (SI)(DX*1), X0
+	PLAIN(X0)
+	NOTL AX
+	CMPQ R12, $16
+	JA   plain2
+	MOVQ R12, CX
+	MOVL $1, R9
+	SHLL CX, R9
+	DECL R9
+	TESTL R9, AX
+	JNZ  next
+	MOVB $const_fieldOther, lineSpan_id(DI)(R13*1)
+	JMP  next
+plain2:
+	TESTW AX, AX
+	JNZ  next
+	MOVOU 16(SI)(DX*1), X0
+	PLAIN(X0)
+	NOTL AX
+	LEAQ -16(R12), CX
+	MOVL $1, R9
+	SHLL CX, R9
+	DECL R9
+	TESTL R9, AX
+	JNZ  next
+	MOVB $const_fieldOther, lineSpan_id(DI)(R13*1)
+	JMP  next
 
 colontail:
 	// Fewer than 16 bytes from the line's start: the 16 that end b, the

@@ -18,7 +18,7 @@ import (
 // common names; what is left here is storing the fields.
 func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
 	var ls lineSpans
-	for {
+	for len(b)-pos >= 16 {
 		h := b[pos:min(len(b), pos+maxSpanInput)]
 		k := fieldLines(h, &ls)
 		for i := range ls[:k] {
@@ -47,9 +47,10 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		}
 		pos += int(ls[k-1].end) + 2
 		if k < len(ls) {
-			return pos, fields, nil // fieldLines stopped before a line
+			break // fieldLines stopped before a line
 		}
 	}
+	return pos, fields, nil
 }
 
 // tokenName returns what the field name is (nameID), or notCommon when
@@ -59,6 +60,17 @@ func tokenName(name []byte) fieldID {
 		return notCommon
 	}
 	return nameID(name)
+}
+
+// plainName reports whether every byte of name is a letter, a digit or
+// '-': a token.
+func plainName(name []byte) bool {
+	for _, c := range name {
+		if c|0x20-'a' > 'z'-'a' && c-'0' > 9 && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // lineChunk is how many bytes fieldLines marks at a time: the longest
@@ -96,7 +108,9 @@ type lineSpans [maxSpans]lineSpan
 // than lineChunk bytes from its start, followed by LF; a colon precedes
 // it after 1 to maxNameBytes bytes; and the value (after the colon and at
 // most one SP) neither starts nor ends with SP. A name is looked up by
-// commonName when b holds the 8 bytes from its start.
+// commonName when b holds the 8 bytes from its start; another is known
+// to be of no interest when it is a plainName and b holds the 32 bytes
+// from its start.
 func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 	k, p := 0, 0
 	for k < len(ls) && p < len(b) {
@@ -120,6 +134,8 @@ func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 		if len(b)-p >= 8 {
 			if common, ok := commonName(b[p:], c-p); ok {
 				id = common
+			} else if len(b)-p >= 32 && plainName(b[p:c]) {
+				id = fieldOther
 			}
 		}
 		ls[k] = lineSpan{name: uint16(p), colon: uint16(c), start: uint16(start), end: uint16(e), id: id}
