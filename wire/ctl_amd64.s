@@ -254,11 +254,6 @@ TEXT ·fieldLines(SB), NOSPLIT, $64-40
 	MOVOU tgt20<>(SB), X3
 	PXOR  X4, X4
 	MOVOU colon<>(SB), X11
-	MOVOU plaina<>(SB), X6
-	MOVOU plain25<>(SB), X7
-	MOVOU plain0<>(SB), X8
-	MOVOU plain9<>(SB), X9
-	MOVOU plaindash<>(SB), X10
 	LEAQ  ·knownNames(SB), AX
 	MOVQ  AX, 56(SP)
 	XORQ  DX, DX
@@ -428,8 +423,7 @@ hash:
 	JNE   plain
 	CMPQ  R11, knownName_last(R9)
 	JNE   plain
-	MOVBQZX knownName_n(R9), AX
-	CMPQ  AX, R12
+	CMPB  knownName_n(R9), R12B
 	JNE   plain
 	MOVB  knownName_id(R9), AX
 	MOVB  AX, lineSpan_id(DI)(R13*1)
@@ -462,6 +456,11 @@ plain:
 	LEAQ 32(DX), AX
 	CMPQ AX, BX
 	JA   next
+	MOVOU plaina<>(SB), X6
+	MOVOU plain25<>(SB), X7
+	MOVOU plain0<>(SB), X8
+	MOVOU plain9<>(SB), X9
+	MOVOU plaindash<>(SB), X10
 	MOVOU (SI)(DX*1), X0
 	PLAIN(X0)
 	NOTL AX

@@ -30,7 +30,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 					return pos + int(l.name), fields, nil
 				}
 			}
-			if len(fields) == cap(fields) {
+			if len(fields) >= cap(fields) {
 				return pos + int(l.name), fields, nil
 			}
 			fields = fields[:len(fields)+1]
