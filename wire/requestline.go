@@ -190,8 +190,8 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 		return 0, at(b, i, k)
 	}
 	h.Target = b[t:i]
-	if !p.noLookAhead && b[t] == '/' && len(b)-i >= 11 &&
-		binary.LittleEndian.Uint64(b[i+1:i+9]) == wordHTTP11 && b[i+9] == '\r' && b[i+10] == '\n' &&
+	if w := b[i:]; !p.noLookAhead && b[t] == '/' && len(w) >= 11 &&
+		binary.LittleEndian.Uint64(w[1:9]) == wordHTTP11 && binary.LittleEndian.Uint16(w[9:11]) == wordCRLF &&
 		string(h.Method) != "CONNECT" {
 		h.Form, h.Minor = OriginForm, 1 // the usual origin-form HTTP/1.1 line
 		return i + 11, nil
@@ -218,20 +218,27 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 // targetEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII, a '%'
 // not followed by two hex digits), or len(b) when b ends first.
-// targetStop finds the candidates sixteen or eight bytes at a time.
+// targetStop finds the candidates sixteen or eight bytes at a time; the
+// common target without pct-encoding takes one call, inlined.
 func targetEnd(b []byte, i int) int {
+	if i = targetStop(b, i); i < len(b) && b[i] == '%' {
+		return pctTargetEnd(b, i)
+	}
+	return i
+}
+
+// pctTargetEnd is targetEnd from a '%' at b[i].
+func pctTargetEnd(b []byte, i int) int {
 	for {
-		i = targetStop(b, i)
-		if i == len(b) || b[i] != '%' {
-			return i
-		}
 		if i+2 >= len(b) {
 			return len(b) // need the two digits
 		}
 		if ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Hex == 0 {
 			return i
 		}
-		i += 3
+		if i = targetStop(b, i+3); i == len(b) || b[i] != '%' {
+			return i
+		}
 	}
 }
 
