@@ -37,12 +37,14 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	if err != nil {
 		return err
 	}
-	n := end - pos - 1 // without the LF
-	if b[end-2] == '\r' {
-		n--
-	}
-	if maxLine >= 0 && n > maxLine {
-		return fail(ErrRequestLineTooLong, pos+maxLine)
+	if maxLine >= 0 && end-pos > maxLine+1 { // else short enough with its CR
+		n := end - pos - 1 // without the LF
+		if b[end-2] == '\r' {
+			n--
+		}
+		if n > maxLine {
+			return fail(ErrRequestLineTooLong, pos+maxLine)
+		}
 	}
 	st.next, st.search, st.fieldsAt = end, end, end
 	return nil
