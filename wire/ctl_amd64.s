@@ -294,11 +294,23 @@ block:
 	JMP  block
 tail:
 	CMPQ R12, R13
-	JAE  walk
+	JAE  last
 	SUBQ R13, CX
 	LEAQ -16(R13), R12
 	STOPS(0, 0)
 	SHRW CX, 0(R11)
+last:
+	// The last byte of b stays unmarked: a CR there has no LF, and so a
+	// stop byte found is followed by another byte.
+	CMPQ R13, BX
+	JNE  walk
+	LEAQ -1(BX), CX
+	SUBQ DX, CX
+	MOVQ CX, R11
+	SHRQ $6, R11
+	MOVQ 0(SP)(R11*8), AX
+	BTRQ CX, AX
+	MOVQ AX, 0(SP)(R11*8)
 
 walk:
 	// R8: the line's first stop byte, which must be the CR of its CRLF:
@@ -313,23 +325,9 @@ walk:
 	BSFQ AX, R8
 	JZ   stopnext
 	ADDQ DX, R8
-	JMP  stopdone
-stopnext:
-	INCQ R11
-	CMPQ R11, $4
-	JAE  nostop
-	MOVQ 0(SP)(R11*8), AX
-	BSFQ AX, R8
-	JZ   stopnext
-	SHLQ $6, R11
-	ADDQ R11, R8
-	ADDQ 40(SP), R8
 stopdone:
 	CMPQ R8, DX
 	JE   done
-	LEAQ 1(R8), R9
-	CMPQ R9, BX
-	JAE  done
 	CMPW (SI)(R8*1), $0x0a0d
 	JNE  done
 
@@ -383,24 +381,26 @@ store:
 	// The name's id when it is a common one, as commonName finds it: its
 	// words with bit 0x20 set in every byte, first (AX), mid (CX) and
 	// last (R11), hashed to a slot of knownNames (DX) and compared. The
-	// first word must be in b; a name of 24 bytes or more fails the
-	// compare of n (R12).
-	LEAQ 8(DX), AX
-	CMPQ AX, BX
-	JA   next
+	// first word must be in b (a shorter name than 8 bytes may end it); a
+	// name of 24 bytes or more fails the compare of n (R12).
 	MOVQ R9, R12
 	SUBQ DX, R12
 	MOVQ fold<>(SB), R11
-	MOVQ (SI)(DX*1), AX
-	ORQ  R11, AX
 	CMPQ R12, $8
 	JAE  long
+	LEAQ 8(DX), AX
+	CMPQ AX, BX
+	JA   next
+	MOVQ (SI)(DX*1), AX
+	ORQ  R11, AX
 	LEAQ namemask<>(SB), R11
 	ANDQ (R11)(R12*8), AX
 	MOVQ AX, R11
 	MOVQ AX, CX
 	JMP  hash
 long:
+	MOVQ (SI)(DX*1), AX
+	ORQ  R11, AX
 	MOVQ -8(SI)(R9*1), CX
 	ORQ  R11, CX
 	CMPQ R12, $16
@@ -439,6 +439,18 @@ next:
 done:
 	MOVQ R10, ret+32(FP)
 	RET
+
+stopnext:
+	INCQ R11
+	CMPQ R11, $4
+	JAE  nostop
+	MOVQ 0(SP)(R11*8), AX
+	BSFQ AX, R8
+	JZ   stopnext
+	SHLQ $6, R11
+	ADDQ R11, R8
+	ADDQ 40(SP), R8
+	JMP  stopdone
 
 nostop:
 	// No stop byte in the mask from DX: mark from DX unless the mask
