@@ -522,3 +522,97 @@ colontail2:
 	BSFL AX, R9
 	JZ   done
 	JMP  colon16
+
+// func originLine(b []byte, pos int) (m, sp int)
+//
+// The method by its first four bytes (and the next ones that the word
+// leaves open), then the target by SCAN16(TGTMASK) and the version by one
+// word. "GET / HTTP/1.1\r\n" is two words.
+TEXT ·originLine(SB), NOSPLIT, $0-48
+	MOVQ b_base+0(FP), DI
+	MOVQ b_len+8(FP), BX
+	MOVQ pos+24(FP), DX
+	LEAQ 16(DX), AX
+	CMPQ AX, BX
+	JA   short
+	LEAQ (DI)(DX*1), SI
+	MOVQ $const_wordGETRoot, AX
+	CMPQ AX, (SI)
+	JNE  method
+	MOVQ $const_wordTP11, AX
+	CMPQ AX, 8(SI)
+	JNE  method
+	MOVQ $3, m+32(FP)
+	ADDQ $5, DX
+	MOVQ DX, sp+40(FP)
+	RET
+
+method:
+	MOVL (SI), AX
+	MOVQ $3, R10
+	CMPL AX, $const_word4GET
+	JEQ  target
+	CMPL AX, $const_word4PUT
+	JEQ  target
+	MOVQ $4, R10
+	CMPL AX, $const_word4POST
+	JEQ  sp4
+	CMPL AX, $const_word4HEAD
+	JEQ  sp4
+	MOVQ $6, R10
+	CMPL AX, $const_word4DELE
+	JEQ  dele
+	MOVQ $7, R10
+	CMPL AX, $const_word4OPTI
+	JEQ  opti
+	MOVQ $5, R10
+	CMPL AX, $const_word4PATC
+	JNE  none
+	CMPW 4(SI), $0x2048 // "H "
+	JNE  none
+	JMP  target
+sp4:
+	CMPB 4(SI), $0x20
+	JNE  none
+	JMP  target
+dele:
+	CMPL 3(SI), $0x20455445 // "ETE "
+	JNE  none
+	JMP  target
+opti:
+	CMPL 4(SI), $0x20534e4f // "ONS "
+	JNE  none
+
+target:
+	LEAQ 1(SI)(R10*1), SI
+	CMPB (SI), $0x2f
+	JNE  none
+	LEAQ (DI)(BX*1), R8
+	MOVOU tgt20<>(SB), X1
+	MOVOU ctl7f<>(SB), X2
+	MOVOU tgt23<>(SB), X5
+	MOVOU tgt25<>(SB), X6
+	PXOR X3, X3
+	SCAN16(TGTMASK)
+	LEAQ 11(SI), AX
+	CMPQ AX, R8
+	JA   none
+	CMPB (SI), $0x20
+	JNE  none
+	MOVQ $const_wordHTTP11, AX
+	CMPQ AX, 1(SI)
+	JNE  none
+	CMPW 9(SI), $0x0a0d
+	JNE  none
+	SUBQ DI, SI
+	MOVQ R10, m+32(FP)
+	MOVQ SI, sp+40(FP)
+	RET
+
+none:
+	MOVQ $0, m+32(FP)
+	MOVQ $0, sp+40(FP)
+	RET
+
+short:
+	JMP ·originLineGeneric(SB)

@@ -144,3 +144,42 @@ func TestFieldLines(t *testing.T) {
 		check(b)
 	}
 }
+
+// TestOriginLine checks originLine against its Go form originLineGeneric
+// on request lines with every method the look-ahead knows and others,
+// targets and versions of several shapes, at several offsets, every
+// byte value at every position of some, and cut at every length.
+func TestOriginLine(t *testing.T) {
+	check := func(b []byte, pos int) {
+		t.Helper()
+		m, sp := originLine(b, pos)
+		wm, wsp := originLineGeneric(b, pos)
+		if m != wm || sp != wsp {
+			t.Fatalf("originLine(%q, %d) = %d, %d, want %d, %d", b, pos, m, sp, wm, wsp)
+		}
+	}
+	methods := []string{"GET", "PUT", "POST", "HEAD", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE", "get", "POSTX", "DELETEX", "OPTIONSX", "PATCHX", "GE"}
+	targets := []string{"/", "/plaintext", "/a%20b", "/a#b", "*", "http://x/", "/" + strings.Repeat("abc/", 20), "/\x80", "/a?b=c&d", "//"}
+	versions := []string{" HTTP/1.1\r\n", " HTTP/1.0\r\n", " HTTP/1.1\n", " HTTP/1.1\r", " HTTP/1.1", "  HTTP/1.1\r\n", " HTTP/1.1\r\nHost: x\r\n\r\n"}
+	for _, m := range methods {
+		for _, tg := range targets {
+			for _, v := range versions {
+				line := m + " " + tg + v
+				for _, pre := range []string{"", "\r\n", "0123456789abcdef"} {
+					b := []byte(pre + line)
+					for n := len(pre); n <= len(b); n++ {
+						check(b[:n], len(pre))
+					}
+				}
+			}
+		}
+	}
+	base := "PATCH /items/7?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+	for j := range len(base) {
+		for v := range 256 {
+			b := []byte(base)
+			b[j] = byte(v)
+			check(b, 0)
+		}
+	}
+}

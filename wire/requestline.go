@@ -160,12 +160,12 @@ func kindAt(b []byte, i int, k Kind) Kind {
 // and returns the offset after its line ending. Left to right, it reports
 // the first byte that proves the line invalid, or ErrNeedMore.
 func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error) {
-	if !p.noLookAhead && lookAheadGETRoot(b, pos) {
-		h.Method, h.Target, h.Form, h.Minor = b[pos:pos+3], b[pos+4:pos+5], OriginForm, 1
-		return pos + 16, nil
-	}
 	i := pos
 	if !p.noLookAhead {
+		if m, sp := originLine(b, pos); m > 0 {
+			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
+			return sp + 11, nil
+		}
 		i += lookAheadMethod(b, pos)
 	}
 	if i == pos {
@@ -215,6 +215,23 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 	}
 	h.Minor = minor
 	return end, nil
+}
+
+// originLineGeneric is originLine in Go.
+func originLineGeneric(b []byte, pos int) (m, sp int) {
+	if lookAheadGETRoot(b, pos) {
+		return 3, pos + 5
+	}
+	m = lookAheadMethod(b, pos)
+	if t := pos + m + 1; m == 0 || t >= len(b) || b[t] != '/' {
+		return 0, 0
+	}
+	sp = targetStopGeneric(b, pos+m+1)
+	if w := b[sp:]; len(w) < 11 || w[0] != ' ' ||
+		binary.LittleEndian.Uint64(w[1:9]) != wordHTTP11 || binary.LittleEndian.Uint16(w[9:11]) != wordCRLF {
+		return 0, 0
+	}
+	return m, sp
 }
 
 // targetEnd returns the offset of the first byte at or after b[i] that
