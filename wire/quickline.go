@@ -7,15 +7,17 @@ import (
 )
 
 // quickFields parses field lines from b[pos:] while they have the most
-// common shape: a name of tchars, ":", at most one SP, a value of
-// field-vchars and SPs that neither starts nor ends with SP, CRLF. It
-// appends them to fields within its capacity, notes the interpreted ones
-// in fs (as fieldSection does) and returns the offset of the first line
-// it did not parse, for fieldSection: the end of the head, or a line that
+// common shape: a name of 1 to maxNameBytes tchars, ":", at most one SP, a
+// value of field-vchars and SPs that neither starts nor ends with SP, CRLF,
+// all within lineChunk bytes, and 16 bytes or more left in b. It appends
+// them to fields within its capacity, notes the interpreted ones in fs (as
+// fieldSection does) and returns the offset of the first line it did not
+// parse, for fieldSection: the end of the head, or a line that
 // splitFieldLine parses or rejects, so errors are reported in one place.
 //
-// fieldLines splits the lines of lineChunk bytes at a time and finds the
-// common names; what is left here is storing the fields.
+// fieldLines splits up to maxSpans lines in one call and finds their
+// common names; what is left here is checking the other names and storing
+// the fields.
 func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
 	var ls lineSpans
 	for len(b)-pos >= 16 {
@@ -43,7 +45,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 			}
 		}
 		if k == 0 {
-			return pos, fields, nil
+			break
 		}
 		pos += int(ls[k-1].end) + 2
 		if k < len(ls) {
