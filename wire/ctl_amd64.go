@@ -18,3 +18,24 @@ func valueEnd(b []byte, i int) int
 //
 //go:noescape
 func targetStop(b []byte, i int) int
+
+// fieldLines records in ls the field lines of the most common shape at
+// the start of b (16 to maxSpanInput bytes), up to maxSpans, and returns
+// how many; fieldLinesGeneric is the same in Go. It walks from line to
+// line, finding their CRs in a mask of the stop bytes of lineChunk bytes
+// of b at a time, marked sixteen bytes at a time with SSE2
+// (ctl_amd64.s).
+//
+//go:noescape
+func fieldLines(b []byte, ls *lineSpans) int
+
+// originLine reports the most common request line at b[pos:]: a common
+// method (lookAheadMethod), SP, an origin-form request-target without
+// pct-encoding (targetStop stops at its end), SP, HTTP/1.1 and CRLF. It
+// returns the method's length and the offset of the SP after the target,
+// or m == 0 for any other line. It compares words and scans the target
+// sixteen bytes at a time with SSE2 (ctl_amd64.s); originLineGeneric is
+// the same in Go.
+//
+//go:noescape
+func originLine(b []byte, pos int) (m, sp int)

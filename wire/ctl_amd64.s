@@ -1,5 +1,6 @@
 //go:build amd64 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 DATA ctl1f<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
@@ -143,3 +144,477 @@ short:
 none:
 	MOVQ BX, ret+32(FP)
 	RET
+
+DATA fold<>+0(SB)/8, $0x2020202020202020
+GLOBL fold<>(SB), RODATA|NOPTR, $8
+
+// namemask holds for n below 8 the mask of a name's n bytes in its
+// first word (nameMask).
+DATA namemask<>+0(SB)/8, $0
+DATA namemask<>+8(SB)/8, $0xff
+DATA namemask<>+16(SB)/8, $0xffff
+DATA namemask<>+24(SB)/8, $0xffffff
+DATA namemask<>+32(SB)/8, $0xffffffff
+DATA namemask<>+40(SB)/8, $0xffffffffff
+DATA namemask<>+48(SB)/8, $0xffffffffffff
+DATA namemask<>+56(SB)/8, $0xffffffffffffff
+GLOBL namemask<>(SB), RODATA|NOPTR, $64
+
+DATA namehash<>+0(SB)/8, $const_nameHashMul
+GLOBL namehash<>(SB), RODATA|NOPTR, $8
+
+DATA colon<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA colon<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
+GLOBL colon<>(SB), RODATA|NOPTR, $16
+
+DATA stop40<>+0(SB)/8, $0x4040404040404040
+DATA stop40<>+8(SB)/8, $0x4040404040404040
+GLOBL stop40<>(SB), RODATA|NOPTR, $16
+
+DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
+DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
+GLOBL stopc1<>(SB), RODATA|NOPTR, $16
+
+// STOPS(off, bit) stores as the uint16 at bit(R11) the bits of the
+// sixteen bytes at off(SI)(R12*1) that are a CTL (HTAB included) or DEL.
+// XOR 0x40 maps those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the
+// saturating subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2
+// 0xC1, X4 zero.
+#define STOPS(off, bit) \
+	MOVOU   off(SI)(R12*1), X0 \
+	PXOR    X1, X0 \
+	PADDB   X2, X0 \
+	PSUBUSB X3, X0 \
+	PCMPEQB X4, X0 \
+	PMOVMSKB X0, AX \
+	MOVW    AX, bit(R11)
+
+DATA plaina<>+0(SB)/8, $0x6161616161616161
+DATA plaina<>+8(SB)/8, $0x6161616161616161
+GLOBL plaina<>(SB), RODATA|NOPTR, $16
+
+DATA plain25<>+0(SB)/8, $0x1919191919191919
+DATA plain25<>+8(SB)/8, $0x1919191919191919
+GLOBL plain25<>(SB), RODATA|NOPTR, $16
+
+DATA plain0<>+0(SB)/8, $0x3030303030303030
+DATA plain0<>+8(SB)/8, $0x3030303030303030
+GLOBL plain0<>(SB), RODATA|NOPTR, $16
+
+DATA plain9<>+0(SB)/8, $0x0909090909090909
+DATA plain9<>+8(SB)/8, $0x0909090909090909
+GLOBL plain9<>(SB), RODATA|NOPTR, $16
+
+DATA plaindash<>+0(SB)/8, $0x2d2d2d2d2d2d2d2d
+DATA plaindash<>+8(SB)/8, $0x2d2d2d2d2d2d2d2d
+GLOBL plaindash<>(SB), RODATA|NOPTR, $16
+
+// PLAIN(x) sets the bits of AX for the bytes of x that are letters (with
+// bit 0x20 set, 'a' to 'z': minus 'a', at most 25), digits (minus '0', at
+// most 9) or '-'. X3 holds 0x20, X4 zero, X6 'a', X7 25, X8 '0', X9 9,
+// X10 '-'; X5 and X12 are scratch.
+#define PLAIN(x) \
+	MOVOU   x, X5 \
+	POR     X3, X5 \
+	PSUBB   X6, X5 \
+	PSUBUSB X7, X5 \
+	PCMPEQB X4, X5 \
+	MOVOU   x, X12 \
+	PSUBB   X8, X12 \
+	PSUBUSB X9, X12 \
+	PCMPEQB X4, X12 \
+	POR     X12, X5 \
+	PCMPEQB X10, x \
+	POR     x, X5 \
+	PMOVMSKB X5, AX
+
+// COLONS(x) sets the bits of AX for the bytes of x that are ':' (X11).
+#define COLONS(x) \
+	PCMPEQB X11, x \
+	PMOVMSKB x, AX
+
+// func fieldLines(b []byte, ls *lineSpans) int
+//
+// The walk over the lines finds a line's CR as the first bit set from
+// its start in a mask of the stop bytes of lineChunk bytes of b, marked
+// from the start of the first line that ends past the bytes marked
+// before (remark; the last byte of b is never marked); its colon is
+// searched in its first 32 bytes, 16 at a time (by a load that ends at
+// the end of b when those end past it); its name is looked up in
+// knownNames, and another one checked by PLAIN. It stops at the first
+// line of another shape, as fieldLinesGeneric does.
+//
+// The frame holds the mask, five words (the last one zero: a line may
+// start two bytes past the bytes marked), then its start and its end, and
+// the address of knownNames.
+TEXT ·fieldLines(SB), NOSPLIT, $64-40
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), BX
+	MOVQ ls+24(FP), DI
+	MOVOU stop40<>(SB), X1
+	MOVOU stopc1<>(SB), X2
+	MOVOU tgt20<>(SB), X3
+	PXOR  X4, X4
+	MOVOU colon<>(SB), X11
+	LEAQ  ·knownNames(SB), AX
+	MOVQ  AX, 56(SP)
+	XORQ  DX, DX
+	XORQ  R10, R10
+
+remark:
+	// Mark b[DX:R13], R13 = min(DX+lineChunk, len(b)): 64 bytes per
+	// round, then 16, then the last bytes by one load that ends at R13,
+	// the bits of the bytes already marked shifted out.
+	MOVOU X4, 0(SP)
+	MOVOU X4, 16(SP)
+	MOVQ  $0, 32(SP)
+	LEAQ  const_lineChunk(DX), R13
+	CMPQ  R13, BX
+	CMOVQGT BX, R13
+	MOVQ  DX, 40(SP)
+	MOVQ  R13, 48(SP)
+	LEAQ  0(SP), R11
+	MOVQ  DX, R12
+round:
+	LEAQ 64(R12), CX
+	CMPQ CX, R13
+	JA   block
+	STOPS(0, 0)
+	STOPS(16, 2)
+	STOPS(32, 4)
+	STOPS(48, 6)
+	ADDQ $8, R11
+	MOVQ CX, R12
+	JMP  round
+block:
+	LEAQ 16(R12), CX
+	CMPQ CX, R13
+	JA   tail
+	STOPS(0, 0)
+	ADDQ $2, R11
+	MOVQ CX, R12
+	JMP  block
+tail:
+	CMPQ R12, R13
+	JAE  last
+	SUBQ R13, CX
+	LEAQ -16(R13), R12
+	STOPS(0, 0)
+	SHRW CX, 0(R11)
+last:
+	// The last byte of b stays unmarked: a CR there has no LF, and so a
+	// stop byte found is followed by another byte.
+	CMPQ R13, BX
+	JNE  walk
+	LEAQ -1(BX), CX
+	SUBQ DX, CX
+	MOVQ CX, R11
+	SHRQ $6, R11
+	MOVQ 0(SP)(R11*8), AX
+	BTRQ CX, AX
+	MOVQ AX, 0(SP)(R11*8)
+
+walk:
+	// R8: the line's first stop byte, which must be the CR of its CRLF:
+	// the first bit set from DX in the word of the mask that holds it
+	// (R11) or in the next ones.
+	MOVQ DX, CX
+	SUBQ 40(SP), CX
+	MOVQ CX, R11
+	SHRQ $6, R11
+	MOVQ 0(SP)(R11*8), AX
+	SHRQ CX, AX
+	BSFQ AX, R8
+	JZ   stopnext
+	ADDQ DX, R8
+stopdone:
+	CMPQ R8, DX
+	JE   done
+	CMPW (SI)(R8*1), $0x0a0d
+	JNE  done
+
+	// R9: the line's first colon, which must end a name before the CR.
+	LEAQ 16(DX), AX
+	CMPQ AX, BX
+	JA   colontail
+	MOVOU (SI)(DX*1), X0
+	COLONS(X0)
+	BSFL AX, R9
+	JNZ  colonfound
+	LEAQ 32(DX), CX
+	SUBQ BX, CX
+	JA   colontail2
+	MOVOU 16(SI)(DX*1), X0
+	COLONS(X0)
+	BSFL AX, R9
+	JZ   done
+colon16:
+	ADDQ $16, R9
+colonfound:
+	ADDQ DX, R9
+	CMPQ R9, R8
+	JAE  done
+	CMPQ R9, DX
+	JE   done
+
+	// R12: the value's start, after at most one SP; the value must
+	// neither start nor end with SP. b[R8] is the CR: a byte may be read
+	// at R12 even when the value is empty.
+	LEAQ 1(R9), R12
+	CMPB (SI)(R12*1), $0x20
+	JNE  leading
+	INCQ R12
+	CMPB (SI)(R12*1), $0x20
+	JE   done
+leading:
+	CMPQ R12, R8
+	JAE  store
+	CMPB -1(SI)(R8*1), $0x20
+	JE   done
+
+store:
+	IMUL3Q $lineSpan__size, R10, R13
+	MOVW DX, lineSpan_name(DI)(R13*1)
+	MOVW R9, lineSpan_colon(DI)(R13*1)
+	MOVW R12, lineSpan_start(DI)(R13*1)
+	MOVW R8, lineSpan_end(DI)(R13*1)
+	MOVB $const_notCommon, lineSpan_id(DI)(R13*1)
+
+	// The name's id when it is a common one, as commonName finds it: its
+	// words with bit 0x20 set in every byte, first (AX), mid (CX) and
+	// last (R11), hashed to a slot of knownNames (DX) and compared. The
+	// first word must be in b (a shorter name than 8 bytes may end it); a
+	// name of 24 bytes or more fails the compare of n (R12).
+	MOVQ R9, R12
+	SUBQ DX, R12
+	MOVQ fold<>(SB), R11
+	CMPQ R12, $8
+	JAE  long
+	LEAQ 8(DX), AX
+	CMPQ AX, BX
+	JA   next
+	MOVQ (SI)(DX*1), AX
+	ORQ  R11, AX
+	LEAQ namemask<>(SB), R11
+	ANDQ (R11)(R12*8), AX
+	MOVQ AX, R11
+	MOVQ AX, CX
+	JMP  hash
+long:
+	MOVQ (SI)(DX*1), AX
+	ORQ  R11, AX
+	MOVQ -8(SI)(R9*1), CX
+	ORQ  R11, CX
+	CMPQ R12, $16
+	JBE  mid
+	MOVQ 8(SI)(DX*1), R9
+	ORQ  R9, R11
+	XCHGQ CX, R11
+	JMP  hash
+mid:
+	MOVQ CX, R11
+hash:
+	LEAQ  (AX)(R11*1), R9
+	IMULQ namehash<>(SB), R9
+	SHRQ  $(64-const_nameSlotBits), R9
+	IMULQ $knownName__size, R9
+	ADDQ  56(SP), R9
+	CMPQ  AX, knownName_first(R9)
+	JNE   plain
+	CMPQ  CX, knownName_mid(R9)
+	JNE   plain
+	CMPQ  R11, knownName_last(R9)
+	JNE   plain
+	CMPB  knownName_n(R9), R12B
+	JNE   plain
+	MOVB  knownName_id(R9), AX
+	MOVB  AX, lineSpan_id(DI)(R13*1)
+
+next:
+	INCQ R10
+	CMPQ R10, $const_maxSpans
+	JAE  done
+	LEAQ 2(R8), DX
+	CMPQ DX, BX
+	JB   walk
+
+done:
+	MOVQ R10, ret+32(FP)
+	RET
+
+stopnext:
+	INCQ R11
+	CMPQ R11, $4
+	JAE  nostop
+	MOVQ 0(SP)(R11*8), AX
+	BSFQ AX, R8
+	JZ   stopnext
+	SHLQ $6, R11
+	ADDQ R11, R8
+	ADDQ 40(SP), R8
+	JMP  stopdone
+
+nostop:
+	// No stop byte in the mask from DX: mark from DX unless the mask
+	// started there (a line longer than lineChunk) or reached the end of b.
+	CMPQ 48(SP), BX
+	JAE  done
+	CMPQ 40(SP), DX
+	JEQ  done
+	JMP  remark
+
+plain:
+	// Not a common name, so none that is interpreted: a token of no
+	// interest when all its bytes are letters, digits or '-' (with 32
+	// bytes from the line's start in b).
+	LEAQ 32(DX), AX
+	CMPQ AX, BX
+	JA   next
+	MOVOU plaina<>(SB), X6
+	MOVOU plain25<>(SB), X7
+	MOVOU plain0<>(SB), X8
+	MOVOU plain9<>(SB), X9
+	MOVOU plaindash<>(SB), X10
+	MOVOU (SI)(DX*1), X0
+	PLAIN(X0)
+	NOTL AX
+	CMPQ R12, $16
+	JA   plain2
+	MOVQ R12, CX
+	MOVL $1, R9
+	SHLL CX, R9
+	DECL R9
+	TESTL R9, AX
+	JNZ  next
+	MOVB $const_fieldOther, lineSpan_id(DI)(R13*1)
+	JMP  next
+plain2:
+	TESTW AX, AX
+	JNZ  next
+	MOVOU 16(SI)(DX*1), X0
+	PLAIN(X0)
+	NOTL AX
+	LEAQ -16(R12), CX
+	MOVL $1, R9
+	SHLL CX, R9
+	DECL R9
+	TESTL R9, AX
+	JNZ  next
+	MOVB $const_fieldOther, lineSpan_id(DI)(R13*1)
+	JMP  next
+
+colontail:
+	// Fewer than 16 bytes from the line's start: the 16 that end b, the
+	// bits of those before the line shifted out.
+	MOVOU -16(SI)(BX*1), X0
+	COLONS(X0)
+	LEAQ 16(DX), CX
+	SUBQ BX, CX
+	SHRL CX, AX
+	BSFL AX, R9
+	JZ   done
+	JMP  colonfound
+
+colontail2:
+	// The second 16 bytes of the line end past b: the 16 that end b,
+	// shifted by CX, the bytes past b.
+	MOVOU -16(SI)(BX*1), X0
+	COLONS(X0)
+	SHRL CX, AX
+	BSFL AX, R9
+	JZ   done
+	JMP  colon16
+
+// func originLine(b []byte, pos int) (m, sp int)
+//
+// The method by its first four bytes (and the next ones that the word
+// leaves open), then the target by SCAN16(TGTMASK) and the version by one
+// word. "GET / HTTP/1.1\r\n" is two words.
+TEXT ·originLine(SB), NOSPLIT, $0-48
+	MOVQ b_base+0(FP), DI
+	MOVQ b_len+8(FP), BX
+	MOVQ pos+24(FP), DX
+	LEAQ 16(DX), AX
+	CMPQ AX, BX
+	JA   short
+	LEAQ (DI)(DX*1), SI
+	MOVQ $const_wordGETRoot, AX
+	CMPQ AX, (SI)
+	JNE  method
+	MOVQ $const_wordTP11, AX
+	CMPQ AX, 8(SI)
+	JNE  method
+	MOVQ $3, m+32(FP)
+	ADDQ $5, DX
+	MOVQ DX, sp+40(FP)
+	RET
+
+method:
+	MOVL (SI), AX
+	MOVQ $3, R10
+	CMPL AX, $const_word4GET
+	JEQ  target
+	CMPL AX, $const_word4PUT
+	JEQ  target
+	MOVQ $4, R10
+	CMPL AX, $const_word4POST
+	JEQ  sp4
+	CMPL AX, $const_word4HEAD
+	JEQ  sp4
+	MOVQ $6, R10
+	CMPL AX, $const_word4DELE
+	JEQ  dele
+	MOVQ $7, R10
+	CMPL AX, $const_word4OPTI
+	JEQ  opti
+	MOVQ $5, R10
+	CMPL AX, $const_word4PATC
+	JNE  none
+	CMPW 4(SI), $0x2048 // "H "
+	JNE  none
+	JMP  target
+sp4:
+	CMPB 4(SI), $0x20
+	JNE  none
+	JMP  target
+dele:
+	CMPL 3(SI), $0x20455445 // "ETE "
+	JNE  none
+	JMP  target
+opti:
+	CMPL 4(SI), $0x20534e4f // "ONS "
+	JNE  none
+
+target:
+	LEAQ 1(SI)(R10*1), SI
+	CMPB (SI), $0x2f
+	JNE  none
+	LEAQ (DI)(BX*1), R8
+	MOVOU tgt20<>(SB), X1
+	MOVOU ctl7f<>(SB), X2
+	MOVOU tgt23<>(SB), X5
+	MOVOU tgt25<>(SB), X6
+	PXOR X3, X3
+	SCAN16(TGTMASK)
+	LEAQ 11(SI), AX
+	CMPQ AX, R8
+	JA   none
+	CMPB (SI), $0x20
+	JNE  none
+	MOVQ $const_wordHTTP11, AX
+	CMPQ AX, 1(SI)
+	JNE  none
+	CMPW 9(SI), $0x0a0d
+	JNE  none
+	SUBQ DI, SI
+	MOVQ R10, m+32(FP)
+	MOVQ SI, sp+40(FP)
+	RET
+
+none:
+	MOVQ $0, m+32(FP)
+	MOVQ $0, sp+40(FP)
+	RET
+
+short:
+	JMP ·originLineGeneric(SB)

@@ -11,3 +11,15 @@ func valueEnd(b []byte, i int) int { return valueEndGeneric(b, i) }
 // stops a request-target scan (targetEnd): SP, a CTL, DEL or above, '#'
 // or '%'; or len(b), also when i >= len(b).
 func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
+
+// fieldLines records in ls the field lines of the most common shape at
+// the start of b (16 to maxSpanInput bytes), up to maxSpans, and returns
+// how many.
+func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }
+
+// originLine reports the most common request line at b[pos:]: a common
+// method (lookAheadMethod), SP, an origin-form request-target without
+// pct-encoding (targetStop stops at its end), SP, HTTP/1.1 and CRLF. It
+// returns the method's length and the offset of the SP after the target,
+// or m == 0 for any other line.
+func originLine(b []byte, pos int) (m, sp int) { return originLineGeneric(b, pos) }

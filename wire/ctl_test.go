@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -85,5 +86,100 @@ func TestScanners(t *testing.T) {
 				check(b, r.IntN(len(b)+1))
 			}
 		})
+	}
+}
+
+// TestFieldLines checks fieldLines against its Go form fieldLinesGeneric
+// on a field section cut at every offset and length, with every byte
+// value at every position of a short one, and random ones of up to three
+// chunks with lines up to longer than a chunk: the same lines, names,
+// colons, values and ids.
+func TestFieldLines(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		if len(b) < 16 {
+			return // fieldLines needs 16 bytes
+		}
+		var got, want lineSpans
+		k, wk := fieldLines(b, &got), fieldLinesGeneric(b, &want)
+		if k != wk || got != want {
+			t.Fatalf("fieldLines(%q) = %d %v, want %d %v", b, k, got[:k], wk, want[:wk])
+		}
+	}
+	section := "Host: example.com\r\nConnection: keep-alive\r\nX-Forwarded-For: 10.0.0.1\r\n" +
+		"content-length: 12\r\nTRANSFER-ENCODING:chunked\r\nIf-Modified-Since: x\r\nX-Requested-With: a\r\n" +
+		"Upgrade-Insecure-Requests: 1\r\nAccept: */*\r\nE:\r\nF: \r\nG:  x\r\nH: x \r\nI: a\tb\r\n" +
+		"Cookie: a=b; c=d; e=f; g=h; i=j; k=l; m=n; o=p; q=r; s=t; u=v; w=x; y=z\r\n" +
+		"X-Long: " + strings.Repeat("0123456789", 25) + "\r\nX-Longer: " + strings.Repeat("0123456789", 26) + "\r\nA: b\r\n\r\n"
+	for i := range len(section) {
+		for j := i; j <= len(section); j++ {
+			check([]byte(section[i:j]))
+		}
+	}
+	base := "Host: a\r\nConnection: close\r\nUser-Agent: x\r\n\r\n"
+	for j := range len(base) {
+		for v := range 256 {
+			b := []byte(base)
+			b[j] = byte(v)
+			check(b)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	names := []string{"Host", "host", "HOST", "Content-Length", "Transfer-Encoding", "Accept-Encoding",
+		"If-Modified-Since", "X-Requested-With", "X-A-Name-Of-Twenty-Four-B", "x", "Cache-Control", "Etag", "",
+		"X-Request-Id", "x_under", "A.b", "!#$%&'*+-.^_`|~", "Upgrade-Insecure-Requests-With-A-Long-Name", "a@b", "Zz09-"}
+	values := []string{"", " ", "  ", "a", " a", "a ", "gzip, br", "a\tb", "\t", "\x7f", "\x80\xff", "x:y",
+		strings.Repeat("v", 100), strings.Repeat("w", 240), strings.Repeat("x", 260)}
+	ends := []string{"\r\n", "\r\n", "\r\n", "\n", "\r", "\r\r\n", ""}
+	for range 50000 {
+		var b []byte
+		for len(b) < 3*lineChunk && r.IntN(20) != 0 {
+			b = append(b, names[r.IntN(len(names))]...)
+			if r.IntN(10) != 0 {
+				b = append(b, ':')
+			}
+			b = append(b, values[r.IntN(len(values))]...)
+			b = append(b, ends[r.IntN(len(ends))]...)
+		}
+		check(b)
+	}
+}
+
+// TestOriginLine checks originLine against its Go form originLineGeneric
+// on request lines with every method the look-ahead knows and others,
+// targets and versions of several shapes, at several offsets, every
+// byte value at every position of some, and cut at every length.
+func TestOriginLine(t *testing.T) {
+	check := func(b []byte, pos int) {
+		t.Helper()
+		m, sp := originLine(b, pos)
+		wm, wsp := originLineGeneric(b, pos)
+		if m != wm || sp != wsp {
+			t.Fatalf("originLine(%q, %d) = %d, %d, want %d, %d", b, pos, m, sp, wm, wsp)
+		}
+	}
+	methods := []string{"GET", "PUT", "POST", "HEAD", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE", "get", "POSTX", "DELETEX", "OPTIONSX", "PATCHX", "GE"}
+	targets := []string{"/", "/plaintext", "/a%20b", "/a#b", "*", "http://x/", "/" + strings.Repeat("abc/", 20), "/\x80", "/a?b=c&d", "//"}
+	versions := []string{" HTTP/1.1\r\n", " HTTP/1.0\r\n", " HTTP/1.1\n", " HTTP/1.1\r", " HTTP/1.1", "  HTTP/1.1\r\n", " HTTP/1.1\r\nHost: x\r\n\r\n"}
+	for _, m := range methods {
+		for _, tg := range targets {
+			for _, v := range versions {
+				line := m + " " + tg + v
+				for _, pre := range []string{"", "\r\n", "0123456789abcdef"} {
+					b := []byte(pre + line)
+					for n := len(pre); n <= len(b); n++ {
+						check(b[:n], len(pre))
+					}
+				}
+			}
+		}
+	}
+	base := "PATCH /items/7?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+	for j := range len(base) {
+		for v := range 256 {
+			b := []byte(base)
+			b[j] = byte(v)
+			check(b, 0)
+		}
 	}
 }

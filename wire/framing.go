@@ -8,12 +8,21 @@ import (
 // off, says about framing and the connection (RFC 9112 §6, §9; RFC 9110
 // §7.2, §10.1.1). Host and Expect are interpreted in requests only, and
 // Expect from HTTP/1.1 on.
+//
+// A Host field (RFC 9112 §3.2) must be the only one and hold uri-host
+// [":" port]; an empty value is allowed only with AllowEmptyHost
+// (checkRequest then checks the target form). It is checked here, the
+// most frequent case, without another call.
 func (p *Parser) note(fs *FieldSection, id fieldID, value []byte, off int, minor uint8, request bool) error {
 	switch id {
 	case fieldHost:
-		if request {
-			return p.noteHost(fs, value, off)
+		if !request {
+			break
 		}
+		if fs.Host != nil || !ValidHost(value, false) && (len(value) > 0 || !p.AllowEmptyHost) {
+			return fail(ErrHost, off)
+		}
+		fs.Host = value
 	case fieldExpect:
 		if request && minor >= 1 && ascii.EqualFold(value, "100-continue") {
 			fs.Expect100 = true
@@ -25,20 +34,6 @@ func (p *Parser) note(fs *FieldSection, id fieldID, value []byte, off int, minor
 	case fieldTransferEncoding:
 		return noteTransferEncoding(fs, value, off)
 	}
-	return nil
-}
-
-// noteHost checks a Host field (RFC 9112 §3.2): only one, holding
-// uri-host [":" port]. An empty value is allowed only with AllowEmptyHost
-// (checkRequest then checks the target form).
-func (p *Parser) noteHost(fs *FieldSection, value []byte, off int) error {
-	if fs.Host != nil {
-		return fail(ErrHost, off)
-	}
-	if !ValidHost(value, false) && (len(value) > 0 || !p.AllowEmptyHost) {
-		return fail(ErrHost, off)
-	}
-	fs.Host = value
 	return nil
 }
 

@@ -11,6 +11,7 @@ const (
 	wordTP11    = 0x0a0d312e312f5054 // "TP/1.1\r\n"
 	wordHTTP11  = 0x312e312f50545448 // "HTTP/1.1"
 	word200OK   = 0x0d4b4f2030303220 // " 200 OK\r"
+	wordCRLF    = 0x0a0d             // "\r\n"
 
 	word4GET  = 0x20544547 // "GET "
 	word4PUT  = 0x20545550 // "PUT "

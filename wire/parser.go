@@ -86,7 +86,7 @@ const maxEmptyLines = 2
 //
 // Parsing allocates only to return an *Error.
 func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
-	if _, maxHead := p.limits(); h.scan.inLine(buf, maxHead) {
+	if h.scan.inLine(buf, p) {
 		return 0, ErrNeedMore
 	}
 	return p.parseHead(buf, h, nil)
@@ -100,7 +100,7 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 // chunked win, and a final coding other than chunked is
 // ErrTransferCoding rather than a body read until the connection closes.
 func (p *Parser) ParseResponse(buf []byte, h *ResponseHead) (int, error) {
-	if _, maxHead := p.limits(); h.scan.inLine(buf, maxHead) {
+	if h.scan.inLine(buf, p) {
 		return 0, ErrNeedMore
 	}
 	return p.parseHead(buf, nil, h)
@@ -178,15 +178,20 @@ func (st *scanState) startLineDone() bool { return st.fieldsAt > 0 }
 // reports, having recorded it, that buf only extends a partial field line
 // by at most 8 bytes that can neither end the line nor make it invalid
 // (tchars or the colon in the name, neither CR nor LF in the value),
-// within the head size limit max (as limits returns it: -1 for none).
-// The full check would give ErrNeedMore too.
-func (st *scanState) inLine(buf []byte, max int) bool {
+// within p's head size limit. The full check would give ErrNeedMore too.
+// A head not parsed before has no partial line: that test is inlined.
+func (st *scanState) inLine(buf []byte, p *Parser) bool {
+	return st.search > st.next && st.extendsLine(buf, p)
+}
+
+// extendsLine is inLine once a partial line was scanned.
+func (st *scanState) extendsLine(buf []byte, p *Parser) bool {
 	s := st.search
-	if s <= st.next || s >= len(buf) || len(buf)-s > 8 || !st.startLineDone() ||
+	if s >= len(buf) || len(buf)-s > 8 || !st.startLineDone() ||
 		st.base != &buf[0] || buf[s-1] == '\r' {
 		return false
 	}
-	if max >= 0 && len(buf) >= max {
+	if _, max := p.limits(); max >= 0 && len(buf) >= max {
 		return false
 	}
 	done := st.tokenDone

@@ -1,91 +1,148 @@
 package wire
 
 import (
-	"encoding/binary"
-	"math/bits"
+	"bytes"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // quickFields parses field lines from b[pos:] while they have the most
-// common shape: a name of 1 to 31 tchars, ":", at most one SP, a value
-// that neither starts nor ends with SP or HTAB, CRLF. It appends them to
-// fields within its capacity, notes the interpreted ones in fs (as
+// common shape: a name of 1 to maxNameBytes tchars, ":", at most one SP, a
+// value of field-vchars and SPs that neither starts nor ends with SP, CRLF,
+// all within lineChunk bytes, and 16 bytes or more left in b. It appends
+// them to fields within its capacity, notes the interpreted ones in fs (as
 // fieldSection does) and returns the offset of the first line it did not
 // parse, for fieldSection: the end of the head, or a line that
 // splitFieldLine parses or rejects, so errors are reported in one place.
-// One loop with few live variables keeps the common line cheap.
+//
+// fieldLines splits up to maxSpans lines in one call and finds their
+// common names; what is left here is checking the other names and storing
+// the fields.
 func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
-	for {
-		id := fieldOther
-		if len(b)-pos < 24 {
-			return pos, fields, nil
-		}
-		w := b[pos : pos+24 : pos+24]
-		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
-		n := 0
-		if m := ascii.Zero(w0 ^ ascii.Repeat(':')); m != 0 {
-			n = bits.TrailingZeros64(m) >> 3
-		} else if m := ascii.Zero(w1 ^ ascii.Repeat(':')); m != 0 {
-			n = 8 + bits.TrailingZeros64(m)>>3
-		} else if m := ascii.Zero(binary.LittleEndian.Uint64(w[16:]) ^ ascii.Repeat(':')); m != 0 {
-			n = 16 + bits.TrailingZeros64(m)>>3
-		} else if len(b)-pos >= 32 {
-			if m := ascii.Zero(binary.LittleEndian.Uint64(b[pos+24:pos+32]) ^ ascii.Repeat(':')); m != 0 {
-				n = 24 + bits.TrailingZeros64(m)>>3
+	var ls lineSpans
+	for len(b)-pos >= 16 {
+		h := b[pos:min(len(b), pos+maxSpanInput)]
+		k := fieldLines(h, &ls)
+		for i := range ls[:k] {
+			l := &ls[i]
+			name := h[l.name:l.colon]
+			id := l.id
+			if id == notCommon {
+				if id = tokenName(name); id == notCommon {
+					return pos + int(l.name), fields, nil
+				}
+			}
+			if len(fields) >= cap(fields) {
+				return pos + int(l.name), fields, nil
+			}
+			fields = fields[:len(fields)+1]
+			f := &fields[len(fields)-1]
+			f.Name, f.Value = name, h[l.start:l.end]
+			if id != fieldOther {
+				if err := p.note(fs, id, f.Value, pos+int(l.start), minor, request); err != nil {
+					return pos, fields, err
+				}
 			}
 		}
-		if n == 0 {
-			return pos, fields, nil
+		if k == 0 {
+			break
 		}
-		// The name: a common one by its words (bit 0x20 set in every byte maps
-		// the two cases of a letter to the lower one, and only CTLs besides),
-		// else tchars checked one by one.
-		var first, mid, last uint64 // no common name is 8*maxNameWords bytes or longer
-		if n < 8*maxNameWords {
-			first, mid, last = nameWords(w, n)
+		pos += int(ls[k-1].end) + 2
+		if k < len(ls) {
+			break // fieldLines stopped before a line
 		}
-		// A CR in the name folds to '-', an HTAB to ')': the scan for the
-		// line's end, from its first byte, rules them out.
-		if c := &knownNames[nameSlot(first, last)]; first == c.first && mid == c.mid && last == c.last && n == int(c.n) {
-			id = c.id
-		} else {
-			tok := ascii.Token
-			name := b[pos : pos+n]
-			for _, c := range name {
-				tok &= ascii.Class[c]
-			}
-			if tok == 0 {
-				return pos, fields, nil
-			}
-			id = nameID(name)
-		}
-		i := pos + n + 1
-		if i < len(b) && b[i] == ' ' {
-			i++
-		}
-		if i >= len(b) || isOWS(b[i]) {
-			return pos, fields, nil
-		}
-		start := i
-		i = valueEnd(b, pos) // from the name on: no CTL but HTAB in the line
-		if i < start || i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
-			return pos, fields, nil
-		}
-		if i > start && isOWS(b[i-1]) {
-			return pos, fields, nil
-		}
-		if len(fields) == cap(fields) {
-			return pos, fields, nil
-		}
-		fields = fields[:len(fields)+1]
-		f := &fields[len(fields)-1]
-		f.Name, f.Value = b[pos:pos+n], b[start:i]
-		if id != fieldOther {
-			if err := p.note(fs, id, b[start:i], start, minor, request); err != nil {
-				return pos, fields, err
-			}
-		}
-		pos = i + 2
 	}
+	return pos, fields, nil
+}
+
+// tokenName returns what the field name is (nameID), or notCommon when
+// it is not a token.
+func tokenName(name []byte) fieldID {
+	if !ascii.IsTokenString(name) {
+		return notCommon
+	}
+	return nameID(name)
+}
+
+// plainName reports whether every byte of name is a letter, a digit or
+// '-': a token.
+func plainName(name []byte) bool {
+	for _, c := range name {
+		if c|0x20-'a' > 'z'-'a' && c-'0' > 9 && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// lineChunk is how many bytes fieldLines marks at a time: the longest
+// line it splits.
+const lineChunk = 256
+
+// maxSpanInput is the most bytes fieldLines splits in one call, so that
+// a lineSpan holds their offsets.
+const maxSpanInput = 1<<16 - 1
+
+// maxSpans is the most lines fieldLines splits in one call.
+const maxSpans = 16
+
+// maxNameBytes is the longest field name fieldLines splits.
+const maxNameBytes = 31
+
+// lineSpan is a field line that fieldLines found, by offsets in its
+// input b: the name is b[name:colon], the value b[start:end], and
+// b[end:end+2] is CRLF. id is what the name is when it is a common name
+// (commonName), else notCommon.
+type lineSpan struct {
+	name, colon, start, end uint16
+	id                      fieldID
+}
+
+// notCommon is the id of a lineSpan whose name is not a common one, or
+// not known to be.
+const notCommon fieldID = 0xff
+
+// lineSpans is where fieldLines records the lines.
+type lineSpans [maxSpans]lineSpan
+
+// fieldLinesGeneric is fieldLines in Go: from the start of b, while a
+// line's first stop byte (a CTL, HTAB included, or DEL) is a CR, less
+// than lineChunk bytes from its start, followed by LF; a colon precedes
+// it after 1 to maxNameBytes bytes; and the value (after the colon and at
+// most one SP) neither starts nor ends with SP. A name is looked up by
+// commonName when b holds the 8 bytes from its start; another is known
+// to be of no interest when it is a plainName and b holds the 32 bytes
+// from its start.
+func fieldLinesGeneric(b []byte, ls *lineSpans) int {
+	k, p := 0, 0
+	for k < len(ls) && p < len(b) {
+		lim := min(len(b), p+lineChunk)
+		e := p + ctlIndex(b[p:lim])
+		if e == lim || e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
+			break
+		}
+		c := p + bytes.IndexByte(b[p:min(e, p+maxNameBytes+1)], ':')
+		if c <= p {
+			break
+		}
+		start := c + 1
+		if start < e && b[start] == ' ' {
+			start++
+		}
+		if start < e && (b[start] == ' ' || b[e-1] == ' ') {
+			break
+		}
+		id := notCommon
+		if len(b)-p >= 8 {
+			if common, ok := commonName(b[p:], c-p); ok {
+				id = common
+			} else if len(b)-p >= 32 && plainName(b[p:c]) {
+				id = fieldOther
+			}
+		}
+		ls[k] = lineSpan{name: uint16(p), colon: uint16(c), start: uint16(start), end: uint16(e), id: id}
+		k++
+		p = e + 2
+	}
+	return k
 }

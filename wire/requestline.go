@@ -37,12 +37,14 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	if err != nil {
 		return err
 	}
-	n := end - pos - 1 // without the LF
-	if b[end-2] == '\r' {
-		n--
-	}
-	if maxLine >= 0 && n > maxLine {
-		return fail(ErrRequestLineTooLong, pos+maxLine)
+	if maxLine >= 0 && end-pos > maxLine+1 { // else short enough with its CR
+		n := end - pos - 1 // without the LF
+		if b[end-2] == '\r' {
+			n--
+		}
+		if n > maxLine {
+			return fail(ErrRequestLineTooLong, pos+maxLine)
+		}
 	}
 	st.next, st.search, st.fieldsAt = end, end, end
 	return nil
@@ -158,12 +160,12 @@ func kindAt(b []byte, i int, k Kind) Kind {
 // and returns the offset after its line ending. Left to right, it reports
 // the first byte that proves the line invalid, or ErrNeedMore.
 func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error) {
-	if !p.noLookAhead && lookAheadGETRoot(b, pos) {
-		h.Method, h.Target, h.Form, h.Minor = b[pos:pos+3], b[pos+4:pos+5], OriginForm, 1
-		return pos + 16, nil
-	}
 	i := pos
 	if !p.noLookAhead {
+		if m, sp := originLine(b, pos); m > 0 {
+			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
+			return sp + 11, nil
+		}
 		i += lookAheadMethod(b, pos)
 	}
 	if i == pos {
@@ -190,8 +192,8 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 		return 0, at(b, i, k)
 	}
 	h.Target = b[t:i]
-	if !p.noLookAhead && b[t] == '/' && len(b)-i >= 11 &&
-		binary.LittleEndian.Uint64(b[i+1:i+9]) == wordHTTP11 && b[i+9] == '\r' && b[i+10] == '\n' &&
+	if w := b[i:]; !p.noLookAhead && b[t] == '/' && len(w) >= 11 &&
+		binary.LittleEndian.Uint64(w[1:9]) == wordHTTP11 && binary.LittleEndian.Uint16(w[9:11]) == wordCRLF &&
 		string(h.Method) != "CONNECT" {
 		h.Form, h.Minor = OriginForm, 1 // the usual origin-form HTTP/1.1 line
 		return i + 11, nil
@@ -215,23 +217,47 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 	return end, nil
 }
 
+// originLineGeneric is originLine in Go.
+func originLineGeneric(b []byte, pos int) (m, sp int) {
+	if lookAheadGETRoot(b, pos) {
+		return 3, pos + 5
+	}
+	m = lookAheadMethod(b, pos)
+	if t := pos + m + 1; m == 0 || t >= len(b) || b[t] != '/' {
+		return 0, 0
+	}
+	sp = targetStopGeneric(b, pos+m+1)
+	if w := b[sp:]; len(w) < 11 || w[0] != ' ' ||
+		binary.LittleEndian.Uint64(w[1:9]) != wordHTTP11 || binary.LittleEndian.Uint16(w[9:11]) != wordCRLF {
+		return 0, 0
+	}
+	return m, sp
+}
+
 // targetEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII, a '%'
 // not followed by two hex digits), or len(b) when b ends first.
-// targetStop finds the candidates sixteen or eight bytes at a time.
+// targetStop finds the candidates sixteen or eight bytes at a time; the
+// common target without pct-encoding takes one call, inlined.
 func targetEnd(b []byte, i int) int {
+	if i = targetStop(b, i); i < len(b) && b[i] == '%' {
+		return pctTargetEnd(b, i)
+	}
+	return i
+}
+
+// pctTargetEnd is targetEnd from a '%' at b[i].
+func pctTargetEnd(b []byte, i int) int {
 	for {
-		i = targetStop(b, i)
-		if i == len(b) || b[i] != '%' {
-			return i
-		}
 		if i+2 >= len(b) {
 			return len(b) // need the two digits
 		}
 		if ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Hex == 0 {
 			return i
 		}
-		i += 3
+		if i = targetStop(b, i+3); i == len(b) || b[i] != '%' {
+			return i
+		}
 	}
 }
 
