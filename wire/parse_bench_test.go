@@ -40,18 +40,23 @@ func BenchmarkParseRequest(b *testing.B) {
 
 // BenchmarkParseRequestByteByByte feeds the browser head one more byte
 // per call, as a slow client would deliver it, and reports the cost of
-// the whole head. resume keeps the head between calls, so the parse goes
-// on where it stopped: the work is linear, and what it costs beyond
-// BenchmarkParseRequest/browser is the fixed cost of a call (cpu-ns/call
-// reports the whole cost per call). restart resets the head before each call, re-parsing from
-// byte 0 as fasthttp does: quadratic.
+// the whole head and per call (cpu-ns/call):
+//   - resume keeps the head between calls, so the parse goes on where it
+//     stopped: the work is linear, and what it costs beyond
+//     BenchmarkParseRequest/browser is the fixed cost of a call;
+//   - restart resets the head before each call, re-parsing from byte 0 as
+//     fasthttp does: quadratic;
+//   - floor makes the same calls to a function that only reports
+//     ErrNeedMore until the head is complete: the least that one call per
+//     byte can cost, whatever the parser.
 func BenchmarkParseRequestByteByByte(b *testing.B) {
 	buf := readFixture(b, "browser")
-	for _, restart := range []bool{false, true} {
-		b.Run(map[bool]string{false: "resume", true: "restart"}[restart], func(b *testing.B) {
+	for _, mode := range []string{"resume", "restart", "floor"} {
+		b.Run(mode, func(b *testing.B) {
 			var p Parser
 			var h RequestHead
 			storage := make([]Field, 64)
+			restart, floor := mode == "restart", mode == "floor"
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
 			stop := cpuClock(b)
@@ -61,7 +66,12 @@ func BenchmarkParseRequestByteByByte(b *testing.B) {
 					if restart {
 						h.Reset(storage)
 					}
-					_, err := p.ParseRequest(buf[:k], &h)
+					var err error
+					if floor {
+						_, err = needMoreUntil(buf[:k], len(buf))
+					} else {
+						_, err = p.ParseRequest(buf[:k], &h)
+					}
 					if err == nil {
 						break
 					}
@@ -73,6 +83,16 @@ func BenchmarkParseRequestByteByByte(b *testing.B) {
 			b.ReportMetric(stop()/float64(len(buf)), "cpu-ns/call")
 		})
 	}
+}
+
+// needMoreUntil reports ErrNeedMore until in holds n bytes.
+//
+//go:noinline
+func needMoreUntil(in []byte, n int) (int, error) {
+	if len(in) < n {
+		return 0, ErrNeedMore
+	}
+	return n, nil
 }
 
 // lookAheadMix returns 256 request heads in random order, pct percent of
