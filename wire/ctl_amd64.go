@@ -20,10 +20,10 @@ func valueEnd(b []byte, i int) int
 func targetStop(b []byte, i int) int
 
 // fieldLines records in ls the field lines of the most common shape at
-// the start of b (16 to maxSpanInput bytes), up to maxSpans, and returns
-// how many; fieldLinesGeneric is the same in Go. It walks from line to
-// line, finding their CRs in a mask of the stop bytes of lineChunk bytes
-// of b at a time, marked sixteen bytes at a time with SSE2
+// the start of b (at most maxSpanInput bytes, none when fewer than 16),
+// up to maxSpans, and returns how many; fieldLinesGeneric is the same in
+// Go. It walks from line to line, finding their CRs in a mask of the stop
+// bytes of lineChunk bytes of b at a time, marked with SSE2
 // (ctl_amd64.s).
 //
 //go:noescape

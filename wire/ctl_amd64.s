@@ -246,10 +246,13 @@ GLOBL plaindash<>(SB), RODATA|NOPTR, $16
 //
 // The frame holds the mask, five words (the last one zero: a line may
 // start two bytes past the bytes marked), then its start and its end, and
-// the address of knownNames.
+// the address of knownNames. Fewer than 16 bytes give no line.
 TEXT ·fieldLines(SB), NOSPLIT, $64-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
+	XORQ R10, R10
+	CMPQ BX, $16 // a colon search may load the sixteen bytes ending at b's end
+	JB   done
 	MOVQ ls+24(FP), DI
 	MOVOU stop40<>(SB), X1
 	MOVOU stopc1<>(SB), X2
@@ -259,7 +262,6 @@ TEXT ·fieldLines(SB), NOSPLIT, $64-40
 	LEAQ  ·knownNames(SB), AX
 	MOVQ  AX, 56(SP)
 	XORQ  DX, DX
-	XORQ  R10, R10
 
 remark:
 	// Mark b[DX:R13], R13 = min(DX+lineChunk, len(b)): 64 bytes per

@@ -13,8 +13,8 @@ func valueEnd(b []byte, i int) int { return valueEndGeneric(b, i) }
 func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
 
 // fieldLines records in ls the field lines of the most common shape at
-// the start of b (16 to maxSpanInput bytes), up to maxSpans, and returns
-// how many.
+// the start of b (at most maxSpanInput bytes, none when fewer than 16),
+// up to maxSpans, and returns how many.
 func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }
 
 // originLine reports the most common request line at b[pos:]: a common

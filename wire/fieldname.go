@@ -19,8 +19,8 @@ const (
 	fieldTransferEncoding
 )
 
-// commonNames are the field names recognised whole by fieldName, lower
-// case, and what they are. They are the names of the framing fields and
+// commonNames are the field names recognised whole (commonName, and
+// fieldLines through knownNames), lower case, and what they are. They are the names of the framing fields and
 // the names most frequent in requests and responses, of at most
 // 8*maxNameWords-1 bytes. Any case matches.
 var commonNames = []struct {
@@ -39,8 +39,8 @@ var commonNames = []struct {
 	{"x-forwarded-for", 0}, {"x-requested-with", 0},
 }
 
-// maxNameWords is how many 8-byte words of a line fieldName searches for
-// the colon: common names of up to 8*maxNameWords-1 bytes are recognised.
+// maxNameWords is how many 8-byte words of a name commonName compares:
+// common names of up to 8*maxNameWords-1 bytes are recognised.
 const maxNameWords = 3
 
 // knownName is a common name as the words commonName compares: the name

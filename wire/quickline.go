@@ -79,9 +79,13 @@ func plainName(name []byte) bool {
 // line it splits.
 const lineChunk = 256
 
-// maxSpanInput is the most bytes fieldLines splits in one call, so that
-// a lineSpan holds their offsets.
+// maxSpanInput is the most bytes given to fieldLines in one call, so
+// that a lineSpan holds their offsets. The lines it splits span at most
+// maxSpans*(lineChunk+1) of them.
 const maxSpanInput = 1<<16 - 1
+
+// The lines of one call must fit in the offsets of a lineSpan.
+var _ [maxSpanInput - maxSpans*(lineChunk+1)]struct{}
 
 // maxSpans is the most lines fieldLines splits in one call.
 const maxSpans = 16
@@ -114,6 +118,9 @@ type lineSpans [maxSpans]lineSpan
 // to be of no interest when it is a plainName and b holds the 32 bytes
 // from its start.
 func fieldLinesGeneric(b []byte, ls *lineSpans) int {
+	if len(b) < 16 {
+		return 0
+	}
 	k, p := 0, 0
 	for k < len(ls) && p < len(b) {
 		lim := min(len(b), p+lineChunk)

@@ -192,9 +192,7 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 		return 0, at(b, i, k)
 	}
 	h.Target = b[t:i]
-	if w := b[i:]; !p.noLookAhead && b[t] == '/' && len(w) >= 11 &&
-		binary.LittleEndian.Uint64(w[1:9]) == wordHTTP11 && binary.LittleEndian.Uint16(w[9:11]) == wordCRLF &&
-		string(h.Method) != "CONNECT" {
+	if !p.noLookAhead && b[t] == '/' && http11CRLF(b[i:]) && string(h.Method) != "CONNECT" {
 		h.Form, h.Minor = OriginForm, 1 // the usual origin-form HTTP/1.1 line
 		return i + 11, nil
 	}
@@ -227,11 +225,17 @@ func originLineGeneric(b []byte, pos int) (m, sp int) {
 		return 0, 0
 	}
 	sp = targetStopGeneric(b, pos+m+1)
-	if w := b[sp:]; len(w) < 11 || w[0] != ' ' ||
-		binary.LittleEndian.Uint64(w[1:9]) != wordHTTP11 || binary.LittleEndian.Uint16(w[9:11]) != wordCRLF {
+	if !http11CRLF(b[sp:]) {
 		return 0, 0
 	}
 	return m, sp
+}
+
+// http11CRLF reports whether w starts with " HTTP/1.1" CRLF, the end of
+// the usual request line, by two word compares.
+func http11CRLF(w []byte) bool {
+	return len(w) >= 11 && w[0] == ' ' &&
+		binary.LittleEndian.Uint64(w[1:9]) == wordHTTP11 && binary.LittleEndian.Uint16(w[9:11]) == wordCRLF
 }
 
 // targetEnd returns the offset of the first byte at or after b[i] that
