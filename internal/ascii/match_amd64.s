@@ -123,6 +123,25 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
+// SAVE keeps REGION's shift and mask in the frame (the two words below
+// the frame's top) and clears R8-R11 for the bitmaps.
+#define SAVE \
+	MOVQ R9, shift-8(SP) \
+	MOVQ R10, keep-16(SP) \
+	XORQ R8, R8 \
+	XORQ R9, R9 \
+	XORQ R10, R10 \
+	XORQ R11, R11
+
+// LOADSAVED brings SAVE's shift back into CX and its mask into DX, and
+// FIT(r) applies them to the bitmap in r.
+#define LOADSAVED \
+	MOVQ shift-8(SP), CX \
+	MOVQ keep-16(SP), DX
+#define FIT(r) \
+	SHRQ CX, r \
+	ANDQ DX, r
+
 // MASK4 compares the sixteen bytes at CX(SI) with each of the four
 // broadcast bytes in X4-X7 and ORs the four masks, shifted left by CX,
 // into R8-R11.
@@ -151,9 +170,7 @@ done:
 // func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)
 //
 // The four bytes of set are spread to one 32-bit lane each
-// (c0c0c0c0 c1c1c1c1 ...), then each lane is broadcast to a register. The
-// shift and mask of REGION wait in the frame while R8-R11 gather the
-// bitmaps.
+// (c0c0c0c0 c1c1c1c1 ...), then each lane is broadcast to a register.
 TEXT ·match4SSE2(SB), NOSPLIT, $16-48
 	MOVQ      b_base+0(FP), SI
 	MOVQ      b_len+8(FP), BX
@@ -167,25 +184,15 @@ TEXT ·match4SSE2(SB), NOSPLIT, $16-48
 	PSHUFD    $0x55, X4, X5
 	PSHUFD    $0x00, X4, X4
 	REGION
-	MOVQ      R9, shift-8(SP)
-	MOVQ      R10, keep-16(SP)
-	XORQ      R8, R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
+	SAVE
 	BLOCKS(MASK4)
 
 done:
-	MOVQ shift-8(SP), CX
-	MOVQ keep-16(SP), DX
-	SHRQ CX, R8
-	SHRQ CX, R9
-	SHRQ CX, R10
-	SHRQ CX, R11
-	ANDQ DX, R8
-	ANDQ DX, R9
-	ANDQ DX, R10
-	ANDQ DX, R11
+	LOADSAVED
+	FIT(R8)
+	FIT(R9)
+	FIT(R10)
+	FIT(R11)
 	MOVQ m+40(FP), AX
 	MOVQ R8, 0(AX)
 	MOVQ R9, 8(AX)
@@ -261,22 +268,14 @@ TEXT ·matchPath(SB), NOSPLIT, $16-56
 	MOVOU pathCTL<>(SB), X13
 	PXOR  X14, X14
 	REGION
-	MOVQ  R9, shift-8(SP)
-	MOVQ  R10, keep-16(SP)
-	XORQ  R8, R8
-	XORQ  R9, R9
-	XORQ  R10, R10
+	SAVE
 	BLOCKS(MASKPATH)
 
 done:
-	MOVQ shift-8(SP), CX
-	MOVQ keep-16(SP), DX
-	SHRQ CX, R8
-	SHRQ CX, R9
-	SHRQ CX, R10
-	ANDQ DX, R8
-	ANDQ DX, R9
-	ANDQ DX, R10
+	LOADSAVED
+	FIT(R8)
+	FIT(R9)
+	FIT(R10)
 	MOVQ R8, slash+32(FP)
 	MOVQ R9, dot+40(FP)
 	MOVQ R10, other+48(FP)
