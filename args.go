@@ -36,21 +36,22 @@ const maxIndexedArgs = 32
 // reused across Resets, otherwise; they must not be modified. The zero
 // value holds no pairs. An Args is not safe for concurrent use.
 type Args struct {
-	raw    []byte
-	pairs  [maxIndexedArgs]argPair // the first n pairs of raw
-	firsts [maxIndexedArgs]byte    // the first byte of each of them
-	n      int
-	rest   int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
-	plain  int        // raw[:plain] holds no "%" or "+"; plain <= rest
-	spare  [1]argPair // a pair found beyond the index
-	buf    []byte     // decoded names and values
+	raw   []byte
+	pairs [maxIndexedArgs]argPair // the first n pairs of raw
+	n     int
+	rest  int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
+	plain int        // raw[:plain] holds no "%" or "+"; plain <= rest
+	spare [1]argPair // a pair found beyond the index
+	buf   []byte     // decoded names and values
 }
 
 // argPair locates one non-empty pair in Args.raw, raw[start:end]: the name
 // is raw[start:eq], the value raw[eq+1:end] (empty when eq == end: no
-// "="). eq is -1 until the pair's first "=" has been looked for.
+// "="). eq is -1 until the pair's first "=" has been looked for. first is
+// raw[start], which a lookup compares before anything else.
 type argPair struct {
 	start, eq, end int
+	first          byte
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
@@ -85,9 +86,6 @@ func (a *Args) index() {
 // build does the work of index.
 func (a *Args) build() {
 	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
-	for i, p := range a.pairs[:a.n] {
-		a.firsts[i] = a.raw[p.start]
-	}
 	a.plain = a.rest
 	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
 		a.plain = i
@@ -106,11 +104,11 @@ func (a *Args) find(name string) *argPair {
 	if len(name) > 0 {
 		c = name[0]
 	}
-	for i, f := range a.firsts[:a.n] {
-		if f != c && f != '%' && f != '+' { // an escape may decode to c
+	for i := range a.pairs[:a.n] {
+		p := &a.pairs[i]
+		if f := p.first; f != c && f != '%' && f != '+' { // an escape may decode to c
 			continue
 		}
-		p := &a.pairs[i]
 		if p.end <= a.plain && plainArgName(name) {
 			if a.plainNameIs(p, name) {
 				return p
@@ -331,7 +329,7 @@ func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
 		for m := ascii.Match(raw, base, '&'); m != 0; m &= m - 1 {
 			end := base + bits.TrailingZeros64(m)
 			if end > start {
-				dst[n] = argPair{start, -1, end}
+				dst[n] = argPair{start, -1, end, raw[start]}
 				if n++; n == len(dst) {
 					return n, end + 1
 				}
@@ -340,7 +338,7 @@ func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
 		}
 	}
 	if start < len(raw) {
-		dst[n] = argPair{start, -1, len(raw)}
+		dst[n] = argPair{start, -1, len(raw), raw[start]}
 		n++
 	}
 	return n, len(raw)
