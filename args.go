@@ -28,8 +28,9 @@ const maxIndexedArgs = 32
 // name is compared only with the pairs that start with its first byte (or
 // an escape), and only the values returned are decoded. Pairs beyond the
 // 32nd are scanned again on each lookup that reaches them. Iterations
-// (All, Values) read the raw bytes once, in order, pair by pair, and
-// decode only the names and values that hold an escape.
+// (All, Values) go through the raw bytes once, in order, splitting each
+// pair from the bitmaps of "&", "=", "%" and "+" of the 64 bytes it
+// starts in, and decode only the names and values that hold an escape.
 //
 // Returned names and values are valid until the next Reset. They alias
 // the raw bytes when they need no decoding and an internal buffer,
