@@ -11,7 +11,8 @@ import (
 // to maxEmptyLines empty lines before it, and advances h.scan past it.
 // maxLine is the limit on the line without its CRLF, -1 for none. The
 // usual line (originLine) within the limit is parsed first, without
-// another call.
+// another call, unless a part of the line was scanned before (then the
+// new bytes are checked first, by precheck).
 func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	st := &h.scan
 	pos := st.next
@@ -20,7 +21,7 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 		if pos, err = p.skipEmptyLines(b, st); err != nil {
 			return err
 		}
-	} else if !p.noLookAhead {
+	} else if !p.noLookAhead && st.search <= pos {
 		// sp+9 ends " HTTP/1.1", the line without its CRLF.
 		if m, sp := originLine(b, pos); m > 0 && (maxLine < 0 || sp+9-pos <= maxLine) {
 			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
