@@ -28,6 +28,10 @@ func (p *Parser) note(fs *FieldSection, id fieldID, value []byte, off int, minor
 			fs.Expect100 = true
 		}
 	case fieldConnection:
+		if string(value) == "keep-alive" { // the usual value, without another call
+			fs.ConnectionKeepAlive = true
+			break
+		}
 		noteConnection(fs, value)
 	case fieldContentLength:
 		return noteContentLength(fs, value, off)
@@ -40,8 +44,8 @@ func (p *Parser) note(fs *FieldSection, id fieldID, value []byte, off int, minor
 // noteConnection sets the "close" and "keep-alive" options of a Connection
 // field, a comma-separated list of tokens (RFC 9110 §7.6.1).
 func noteConnection(fs *FieldSection, value []byte) {
-	switch { // the usual single option, without searching for commas
-	case string(value) == "keep-alive", len(value) == len("keep-alive") && ascii.EqualFoldLower(value, "keep-alive"):
+	switch { // a single option, without searching for commas
+	case len(value) == len("keep-alive") && ascii.EqualFoldLower(value, "keep-alive"):
 		fs.ConnectionKeepAlive = true
 		return
 	case len(value) == len("close") && ascii.EqualFoldLower(value, "close"):
@@ -160,8 +164,18 @@ func nextElement(value []byte) (elem, rest []byte) {
 // smuggling vector; brisk rejects instead of letting chunked win), as is
 // Transfer-Encoding in an HTTP/1.0 request (§6.1: the framing is faulty);
 // an HTTP/1.1 request needs Host (§3.2), and an empty Host needs a target
-// without authority (origin-form or asterisk-form).
+// without authority (origin-form or asterisk-form). The usual head, with
+// a Host value and no Transfer-Encoding, passes without another call.
 func (p *Parser) checkRequest(h *RequestHead) error {
+	if len(h.Host) > 0 && !h.TransferEncoding {
+		return nil
+	}
+	return p.checkRequestFields(h)
+}
+
+// checkRequestFields is checkRequest for a head without a Host value or
+// with Transfer-Encoding.
+func (p *Parser) checkRequestFields(h *RequestHead) error {
 	if err := checkFraming(&h.FieldSection, h.Minor, h.scan.fieldsAt); err != nil {
 		return err
 	}

@@ -9,7 +9,10 @@ import (
 
 // requestLine parses the request line of h at b[h.scan.next:], skipping up
 // to maxEmptyLines empty lines before it, and advances h.scan past it.
-// maxLine is the limit on the line without its CRLF, -1 for none.
+// maxLine is the limit on the line without its CRLF, -1 for none. The
+// usual line (originLine) within the limit is parsed first, without
+// another call, unless a part of the line was scanned before (then the
+// new bytes are checked first, by precheck).
 func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	st := &h.scan
 	pos := st.next
@@ -17,6 +20,13 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 		var err error
 		if pos, err = p.skipEmptyLines(b, st); err != nil {
 			return err
+		}
+	} else if !p.noLookAhead && st.search <= pos {
+		// sp+9 ends " HTTP/1.1", the line without its CRLF.
+		if m, sp := originLine(b, pos); m > 0 && (maxLine < 0 || sp+9-pos <= maxLine) {
+			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
+			st.next, st.search, st.fieldsAt = sp+11, sp+11, sp+11
+			return nil
 		}
 	}
 	if maxLine >= 0 && len(b)-pos > maxLine+2 {
@@ -162,10 +172,6 @@ func kindAt(b []byte, i int, k Kind) Kind {
 func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error) {
 	i := pos
 	if !p.noLookAhead {
-		if m, sp := originLine(b, pos); m > 0 {
-			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
-			return sp + 11, nil
-		}
 		i += lookAheadMethod(b, pos)
 	}
 	if i == pos {
