@@ -10,6 +10,14 @@
 // applied strictly: every leniency is a separate, documented, off-by-default
 // option of Parser.
 //
+// On amd64 the shapes most heads have are split by SSE2 assembly
+// (ctl_amd64.s): the usual request line in one call, and the field lines
+// of a field section in one call that marks the bytes ending values 16 at
+// a time and walks from line to line. Any other line takes the Go path,
+// which applies every rule and reports every error; so do other
+// architectures and the purego build tag. Each assembly function has a Go
+// twin it is tested against.
+//
 // The encoders (the Append functions) trust their input: nothing is escaped
 // or refused, so a field name or value that did not come from brisk's own
 // code must first pass ValidFieldName or ValidFieldValue, else a CR or LF
