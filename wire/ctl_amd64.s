@@ -50,6 +50,14 @@ GLOBL tgt25<>(SB), RODATA|NOPTR, $16
 	POR     X8, X0 \
 	PMOVMSKB X0, AX
 
+// TGTCONSTS loads the constants of TGTMASK.
+#define TGTCONSTS \
+	MOVOU tgt20<>(SB), X1 \
+	MOVOU ctl7f<>(SB), X2 \
+	MOVOU tgt23<>(SB), X5 \
+	MOVOU tgt25<>(SB), X6 \
+	PXOR  X3, X3
+
 // ARGS loads b and i, returns len(b) when i >= len(b) and jumps to short
 // (the Go form) when b has fewer than 16 bytes; else SI is at b[i], R8 at
 // the end of b.
@@ -128,11 +136,7 @@ done:
 // func targetStop(b []byte, i int) int
 TEXT ·targetStop(SB), NOSPLIT, $0-40
 	ARGS
-	MOVOU tgt20<>(SB), X1
-	MOVOU ctl7f<>(SB), X2
-	MOVOU tgt23<>(SB), X5
-	MOVOU tgt25<>(SB), X6
-	PXOR X3, X3
+	TGTCONSTS
 	SCAN16(TGTMASK)
 	SUBQ DI, SI
 	MOVQ SI, ret+32(FP)
@@ -480,24 +484,17 @@ plain:
 	MOVOU (SI)(DX*1), X0
 	PLAIN(X0)
 	NOTL AX
-	CMPQ R12, $16
-	JA   plain2
 	MOVQ R12, CX
-	MOVL $1, R9
-	SHLL CX, R9
-	DECL R9
-	TESTL R9, AX
-	JNZ  next
-	MOVB $const_fieldOther, lineSpan_id(DI)(R13*1)
-	JMP  next
-plain2:
-	TESTW AX, AX
+	CMPQ R12, $16
+	JBE  plainlast
+	TESTW AX, AX // a name of 17 to 31 bytes: its first 16 all plain
 	JNZ  next
 	MOVOU 16(SI)(DX*1), X0
 	PLAIN(X0)
 	NOTL AX
-	LEAQ -16(R12), CX
-	MOVL $1, R9
+	SUBQ $16, CX
+plainlast:
+	MOVL $1, R9 // the name's last CX bytes (1 to 16) in AX
 	SHLL CX, R9
 	DECL R9
 	TESTL R9, AX
@@ -592,11 +589,7 @@ target:
 	CMPB (SI), $0x2f
 	JNE  none
 	LEAQ (DI)(BX*1), R8
-	MOVOU tgt20<>(SB), X1
-	MOVOU ctl7f<>(SB), X2
-	MOVOU tgt23<>(SB), X5
-	MOVOU tgt25<>(SB), X6
-	PXOR X3, X3
+	TGTCONSTS
 	SCAN16(TGTMASK)
 	LEAQ 11(SI), AX
 	CMPQ AX, R8
