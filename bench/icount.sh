@@ -7,9 +7,14 @@
 #   DIR    package directory whose tests hold the benchmark (e.g. bench, wire)
 #   BENCH  -bench regexp matching exactly one benchmark
 #          (e.g. 'BenchmarkParse/fasthttp/browser$')
-#   FUNC   function whose inclusive count is divided by the iterations
-#          (default testing.(*B).runN: the whole loop, as for ns/op)
-#   N      iterations (environment, default 50000)
+#   FUNC   count only the instructions of this function and its callees,
+#          by its name as callgrind_annotate prints it
+#          (e.g. '(*Parser).ParseRequest'); default: the whole program
+#   N      iterations (environment, default 20000)
+#
+# The benchmark runs twice, N and 3N iterations, and the result is the
+# difference divided by 2N: what a run costs once (start-up, the
+# runtime.GC the testing package does before each run) cancels out.
 #
 # Example: for i in brisk fasthttp; do bench/icount.sh bench "BenchmarkArgsParse/$i\$"; done
 #
@@ -18,22 +23,34 @@
 # end without a result are retried (up to 30 times).
 set -euo pipefail
 
-dir=$1 bench=$2 fn=${3:-'testing.(*B).runN'} n=${N:-50000}
+dir=$1 bench=$2 fn=${3:-} n=${N:-20000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$0")/../$dir"
 CGO_ENABLED=0 go test -c -o "$tmp/t.test" .
-for try in $(seq 1 30); do
-	GODEBUG=asyncpreemptoff=1,cpu.avx512f=off GOMAXPROCS=1 GOGC=off \
-		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
-		"$tmp/t.test" -test.run '^$' -test.bench "$bench" -test.benchtime "${n}x" \
-		>"$tmp/out" 2>/dev/null || true # valgrind may fail at exit
-	if grep -q '^Benchmark' "$tmp/out"; then
-		ir=$(callgrind_annotate --inclusive=yes "$tmp/cg" 2>/dev/null |
-			grep -F "$fn " | head -1 | awk '{gsub(",", "", $1); print $1}')
-		echo "$bench $((ir / n)) instructions/op ($fn)"
-		exit 0
-	fi
-done
-echo "$bench: valgrind gave no result in 30 tries" >&2
-exit 1
+
+# count ITERATIONS prints the instructions of a run of that many iterations.
+count() {
+	for try in $(seq 1 30); do
+		GODEBUG=asyncpreemptoff=1,cpu.avx512f=off GOMAXPROCS=1 GOGC=off \
+			valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
+			"$tmp/t.test" -test.run '^$' -test.bench "$bench" -test.benchtime "${1}x" \
+			>"$tmp/out" 2>/dev/null || true # valgrind may fail at exit
+		if grep -q '^Benchmark' "$tmp/out"; then
+			if [ -z "$fn" ]; then
+				callgrind_annotate "$tmp/cg" 2>/dev/null | grep 'PROGRAM TOTALS' |
+					awk '{gsub(",", "", $1); print $1}'
+			else
+				callgrind_annotate --inclusive=yes "$tmp/cg" 2>/dev/null |
+					grep -F "$fn " | head -1 | awk '{gsub(",", "", $1); print $1}'
+			fi
+			return 0
+		fi
+	done
+	echo "$bench: valgrind gave no result in 30 tries" >&2
+	exit 1
+}
+
+a=$(count "$n")
+b=$(count $((3 * n)))
+echo "$bench $(((b - a) / (2 * n))) instructions/op (${fn:-whole program})"
