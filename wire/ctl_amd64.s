@@ -179,19 +179,17 @@ DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
 DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
 GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 
-// STOPS(off, bit) stores as the uint16 at bit(R11) the bits of the
-// sixteen bytes at off(SI)(R12*1) that are a CTL (HTAB included) or DEL.
-// XOR 0x40 maps those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the
-// saturating subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2
-// 0xC1, X4 zero.
-#define STOPS(off, bit) \
+// STOPS(off) sets the bits of AX (16) for the sixteen bytes at
+// off(SI)(R12*1) that are a CTL (HTAB included) or DEL. XOR 0x40 maps
+// those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the saturating
+// subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2 0xC1, X4 zero.
+#define STOPS(off) \
 	MOVOU   off(SI)(R12*1), X0 \
 	PXOR    X1, X0 \
 	PADDB   X2, X0 \
 	PSUBUSB X3, X0 \
 	PCMPEQB X4, X0 \
-	PMOVMSKB X0, AX \
-	MOVW    AX, bit(R11)
+	PMOVMSKB X0, AX
 
 DATA plaina<>+0(SB)/8, $0x6161616161616161
 DATA plaina<>+8(SB)/8, $0x6161616161616161
@@ -282,31 +280,53 @@ remark:
 	LEAQ  0(SP), R11
 	MOVQ  DX, R12
 round:
+	// Each word of the mask is built in R9 and stored once: read back
+	// whole, a word stored in parts would stall the load.
 	LEAQ 64(R12), CX
 	CMPQ CX, R13
-	JA   block
-	STOPS(0, 0)
-	STOPS(16, 2)
-	STOPS(32, 4)
-	STOPS(48, 6)
+	JA   part
+	STOPS(0)
+	MOVQ AX, R9
+	STOPS(16)
+	SHLQ $16, AX
+	ORQ  AX, R9
+	STOPS(32)
+	SHLQ $32, AX
+	ORQ  AX, R9
+	STOPS(48)
+	SHLQ $48, AX
+	ORQ  AX, R9
+	MOVQ R9, 0(R11)
 	ADDQ $8, R11
 	MOVQ CX, R12
 	JMP  round
+part:
+	// Fewer than 64 bytes left: R8 is the bit of R12 in the word.
+	XORQ R9, R9
+	XORQ R8, R8
 block:
 	LEAQ 16(R12), CX
 	CMPQ CX, R13
 	JA   tail
-	STOPS(0, 0)
-	ADDQ $2, R11
-	MOVQ CX, R12
+	STOPS(0)
+	MOVQ R8, CX
+	SHLQ CX, AX
+	ORQ  AX, R9
+	ADDQ $16, R8
+	ADDQ $16, R12
 	JMP  block
 tail:
 	CMPQ R12, R13
-	JAE  last
-	SUBQ R13, CX
+	JAE  partdone
+	SUBQ R13, CX // the bytes of the sixteen ending at R13 marked already
 	LEAQ -16(R13), R12
-	STOPS(0, 0)
-	SHRW CX, 0(R11)
+	STOPS(0)
+	SHRQ CX, AX
+	MOVQ R8, CX
+	SHLQ CX, AX
+	ORQ  AX, R9
+partdone:
+	MOVQ R9, 0(R11)
 last:
 	// The last byte of b stays unmarked: a CR there has no LF, and so a
 	// stop byte found is followed by another byte.
