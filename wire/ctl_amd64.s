@@ -3,22 +3,28 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-DATA ctl1f<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA ctl1f<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
-GLOBL ctl1f<>(SB), RODATA|NOPTR, $16
-
 DATA ctl7f<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
 DATA ctl7f<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
 GLOBL ctl7f<>(SB), RODATA|NOPTR, $16
 
-// CTLMASK sets the bits of AX for the bytes of X0 that are at most 0x1F
-// (the saturating subtraction of 0x1F leaves zero) or equal to 0x7F.
-#define CTLMASK \
-	MOVOU   X0, X4 \
-	PSUBUSB X1, X0 \
-	PCMPEQB X3, X0 \
-	PCMPEQB X2, X4 \
-	POR     X4, X0 \
+DATA stop40<>+0(SB)/8, $0x4040404040404040
+DATA stop40<>+8(SB)/8, $0x4040404040404040
+GLOBL stop40<>(SB), RODATA|NOPTR, $16
+
+DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
+DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
+GLOBL stopc1<>(SB), RODATA|NOPTR, $16
+
+// STOPMASK sets the bits of AX for the bytes of X0 that are a CTL (HTAB
+// included) or DEL, the bytes that end a field value. XOR 0x40 maps those
+// to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the saturating
+// subtraction of 0x20 leaves zero. X1 holds 0x40 (stop40), X2 0xC1
+// (stopc1), X3 0x20 (tgt20), X4 zero. X0 is clobbered.
+#define STOPMASK \
+	PXOR    X1, X0 \
+	PADDB   X2, X0 \
+	PSUBUSB X3, X0 \
+	PCMPEQB X4, X0 \
 	PMOVMSKB X0, AX
 
 DATA tgt20<>+0(SB)/8, $0x2020202020202020
@@ -112,10 +118,11 @@ found: \
 // after it.
 TEXT ·valueEnd(SB), NOSPLIT, $0-40
 	ARGS
-	MOVOU ctl1f<>(SB), X1
-	MOVOU ctl7f<>(SB), X2
-	PXOR X3, X3
-	SCAN16(CTLMASK)
+	MOVOU stop40<>(SB), X1
+	MOVOU stopc1<>(SB), X2
+	MOVOU tgt20<>(SB), X3
+	PXOR  X4, X4
+	SCAN16(STOPMASK)
 	CMPB (SI), $0x09
 	JNE  done
 	INCQ SI
@@ -171,25 +178,11 @@ DATA colon<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
 DATA colon<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
 GLOBL colon<>(SB), RODATA|NOPTR, $16
 
-DATA stop40<>+0(SB)/8, $0x4040404040404040
-DATA stop40<>+8(SB)/8, $0x4040404040404040
-GLOBL stop40<>(SB), RODATA|NOPTR, $16
 
-DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
-DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
-GLOBL stopc1<>(SB), RODATA|NOPTR, $16
-
-// STOPS(off) sets the bits of AX (16) for the sixteen bytes at
-// off(SI)(R12*1) that are a CTL (HTAB included) or DEL. XOR 0x40 maps
-// those to 0x3F-0x5F, adding 0xC1 to 0x00-0x20, which the saturating
-// subtraction of 0x20 (X3) leaves zero. X1 holds 0x40, X2 0xC1, X4 zero.
+// STOPS(off) is STOPMASK for the sixteen bytes at off(SI)(R12*1).
 #define STOPS(off) \
 	MOVOU   off(SI)(R12*1), X0 \
-	PXOR    X1, X0 \
-	PADDB   X2, X0 \
-	PSUBUSB X3, X0 \
-	PCMPEQB X4, X0 \
-	PMOVMSKB X0, AX
+	STOPMASK
 
 DATA plaina<>+0(SB)/8, $0x6161616161616161
 DATA plaina<>+8(SB)/8, $0x6161616161616161
