@@ -3,7 +3,7 @@ module github.com/brisk-http/brisk
 go 1.25.0
 
 require (
-	github.com/HdrHistogram/hdrhistogram-go v1.4.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/term v0.45.0 // indirect
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	golang.org/x/sys v0.47.0
+	golang.org/x/term v0.45.0
 )

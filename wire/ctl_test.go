@@ -89,12 +89,18 @@ func TestScanners(t *testing.T) {
 	}
 }
 
-// TestFieldLines checks fieldLines against its Go form fieldLinesGeneric
-// on a field section cut at every offset and length, with every byte
-// value at every position of a short one, and random ones of up to three
-// chunks with lines up to longer than a chunk: the same lines, names,
-// colons, values and ids.
+// TestFieldLines checks each form of fieldLines (fieldLinesImpls) against
+// the Go form fieldLinesGeneric on a field section cut at every offset and
+// length, with every byte value at every position of a short one, and
+// random ones of up to three chunks with lines up to longer than a chunk:
+// the same lines, names, colons, values and ids.
 func TestFieldLines(t *testing.T) {
+	for name, fieldLines := range fieldLinesImpls() {
+		t.Run(name, func(t *testing.T) { testFieldLines(t, fieldLines) })
+	}
+}
+
+func testFieldLines(t *testing.T, fieldLines func(b []byte, ls *lineSpans) int) {
 	check := func(b []byte) {
 		t.Helper()
 		if len(b) < 16 {
