@@ -32,7 +32,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 			}
 			break
 		}
-		if !p.noLookAhead {
+		if !p.noQuickFields {
 			var err error
 			if pos, fields, err = p.quickFields(b, pos, fields, fs, minor, request); err != nil {
 				return 0, err

@@ -95,23 +95,9 @@ func needMoreUntil(in []byte, n int) (int, error) {
 	return n, nil
 }
 
-// lookAheadMix returns 256 request heads in random order, pct percent of
-// them short "GET / HTTP/1.1" heads that the fast path recognises (the
-// shape of load-test and health-check traffic), the rest ordinary
-// requests with other methods and targets, mostly POSTs with a body's
-// fields.
-func lookAheadMix(pct int) [][]byte {
-	hits := []string{
-		"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
-		"GET / HTTP/1.1\r\nHost: server\r\nConnection: keep-alive\r\n\r\n",
-	}
-	misses := []string{
-		"POST /api/orders HTTP/1.1\r\nHost: api.example.org\r\nContent-Type: application/json\r\nContent-Length: 54\r\n\r\n",
-		"POST /login HTTP/1.1\r\nHost: example.org\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 27\r\n\r\n",
-		"PUT /items/7 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\n",
-		"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n",
-		"DELETE /items/7 HTTP/1.1\r\nHost: example.com\r\n\r\n",
-	}
+// lookAheadMix returns 256 heads in random order, pct percent of them
+// picked from hits, the rest from misses.
+func lookAheadMix(pct int, hits, misses []string) [][]byte {
 	r := rand.New(rand.NewPCG(1, uint64(pct)))
 	mix := make([][]byte, 256)
 	for i := range mix {
@@ -124,26 +110,76 @@ func lookAheadMix(pct int) [][]byte {
 	return mix
 }
 
+// BenchmarkLookAhead measures the request-line fast paths (a whole
+// "GET / HTTP/1.1" line by two words, the usual origin-form line by
+// originLine) on and off, over mixes with 100, 10, 1 and 0 percent of
+// short "GET / HTTP/1.1" heads (the shape of load-test and health-check
+// traffic), the rest ordinary requests with other methods and targets,
+// mostly POSTs with a body's fields. The field-line fast path stays on in
+// both, so that "off" differs only by the start line.
 func BenchmarkLookAhead(b *testing.B) {
+	hits := []string{
+		"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: server\r\nConnection: keep-alive\r\n\r\n",
+	}
+	misses := []string{
+		"POST /api/orders HTTP/1.1\r\nHost: api.example.org\r\nContent-Type: application/json\r\nContent-Length: 54\r\n\r\n",
+		"POST /login HTTP/1.1\r\nHost: example.org\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 27\r\n\r\n",
+		"PUT /items/7 HTTP/1.1\r\nHost: example.com\r\nContent-Length: 7\r\n\r\n",
+		"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n",
+		"DELETE /items/7 HTTP/1.1\r\nHost: example.com\r\n\r\n",
+	}
+	benchmarkLookAhead(b, hits, misses, func(p *Parser, buf []byte, storage []Field) error {
+		var h RequestHead
+		h.Reset(storage)
+		_, err := p.ParseRequest(buf, &h)
+		return err
+	})
+}
+
+// BenchmarkLookAheadStatus is BenchmarkLookAhead for the client's
+// status-line fast path ("HTTP/1.1 200 OK" by two words): hits are 200 OK
+// responses, misses other status codes, reason phrases and versions.
+func BenchmarkLookAheadStatus(b *testing.B) {
+	hits := []string{
+		"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\nServer: brisk\r\n\r\n",
+	}
+	misses := []string{
+		"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n",
+		"HTTP/1.1 204 No Content\r\nServer: brisk\r\n\r\n",
+		"HTTP/1.1 301 Moved Permanently\r\nLocation: /new\r\nContent-Length: 0\r\n\r\n",
+		"HTTP/1.0 200 OK\r\nContent-Length: 13\r\n\r\n",
+		"HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n",
+	}
+	benchmarkLookAhead(b, hits, misses, func(p *Parser, buf []byte, storage []Field) error {
+		var h ResponseHead
+		h.Reset(storage)
+		_, err := p.ParseResponse(buf, &h)
+		return err
+	})
+}
+
+// benchmarkLookAhead runs parse over mixes of hits and misses
+// (lookAheadMix) with the start-line fast paths on and off.
+func benchmarkLookAhead(b *testing.B, hits, misses []string, parse func(p *Parser, buf []byte, storage []Field) error) {
 	for _, on := range []bool{true, false} {
 		mode := map[bool]string{true: "on", false: "off"}[on]
 		for _, pct := range []int{100, 10, 1, 0} {
-			mix := lookAheadMix(pct)
+			mix := lookAheadMix(pct, hits, misses)
 			total := 0
 			for _, m := range mix {
 				total += len(m)
 			}
 			b.Run(fmt.Sprintf("%s/%d", mode, pct), func(b *testing.B) {
 				p := Parser{noLookAhead: !on}
-				var h RequestHead
 				storage := make([]Field, 16)
 				b.SetBytes(int64(total / len(mix)))
 				b.ReportAllocs()
 				defer cpuClock(b)()
 				i := 0
 				for b.Loop() {
-					h.Reset(storage)
-					if _, err := p.ParseRequest(mix[i&255], &h); err != nil {
+					if err := parse(&p, mix[i&255], storage); err != nil {
 						b.Fatal(err)
 					}
 					i++

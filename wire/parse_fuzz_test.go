@@ -73,7 +73,7 @@ func FuzzParseRequest(f *testing.F) {
 		if len(data) > 4096 {
 			return
 		}
-		for _, p := range []Parser{{}, {AllowBareLF: true, AllowEmptyHost: true, MaxRequestLineBytes: 64, MaxHeaderBytes: 512}, {noLookAhead: true}} {
+		for _, p := range []Parser{{}, {AllowBareLF: true, AllowEmptyHost: true, MaxRequestLineBytes: 64, MaxHeaderBytes: 512}, {noLookAhead: true, noQuickFields: true}} {
 			buf := data[:len(data):len(data)]
 			var h RequestHead
 			h.Reset(make([]Field, 128))
@@ -95,7 +95,7 @@ func FuzzParseResponse(f *testing.F) {
 		if len(data) > 4096 {
 			return
 		}
-		for _, p := range []Parser{{}, {AllowBareLF: true, MaxHeaderBytes: 512}, {noLookAhead: true}} {
+		for _, p := range []Parser{{}, {AllowBareLF: true, MaxHeaderBytes: 512}, {noLookAhead: true, noQuickFields: true}} {
 			buf := data[:len(data):len(data)]
 			var h ResponseHead
 			h.Reset(make([]Field, 128))

@@ -133,3 +133,9 @@ func headSplits(n int) [][]int {
 	}
 	return all
 }
+
+// strictPaths returns p with every fast path off.
+func (p Parser) strictPaths() Parser {
+	p.noLookAhead, p.noQuickFields = true, true
+	return p
+}

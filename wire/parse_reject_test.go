@@ -156,7 +156,7 @@ func TestParseRequestReject(t *testing.T) {
 			p := c.p
 			_, _, err := parseReq(&p, c.in)
 			assertKind(t, err, c.want)
-			p.noLookAhead = true
+			p = p.strictPaths()
 			_, _, err = parseReq(&p, c.in)
 			assertKind(t, err, c.want)
 		})

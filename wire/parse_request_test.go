@@ -164,7 +164,9 @@ func TestParseRequestSplit(t *testing.T) {
 			buf := []byte(c.in)
 			for _, la := range []bool{true, false} {
 				p := c.p
-				p.noLookAhead = !la
+				if !la {
+					p = p.strictPaths()
+				}
 				whole := feedRequest(t, &p, buf, nil)
 				if whole.kind != 0 {
 					t.Fatalf("whole: %v", whole)

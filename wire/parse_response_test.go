@@ -50,7 +50,10 @@ func TestParseResponseValid(t *testing.T) {
 			}
 			buf := []byte(c.in)
 			for _, la := range []bool{true, false} {
-				p.noLookAhead = !la
+				p := p
+				if !la {
+					p = p.strictPaths()
+				}
 				whole := feedResponse(t, &p, buf, nil)
 				for k := 1; k < n; k++ {
 					if r := feedResponse(t, &p, buf[:k], nil); r.kind != ErrNeedMore {

@@ -38,9 +38,11 @@ type Parser struct {
 	// so an empty Host is ErrHost (400).
 	AllowEmptyHost bool
 
-	// noLookAhead turns the fast paths off; benchmarks use it to measure
-	// what a miss costs.
-	noLookAhead bool
+	// noLookAhead turns the start-line fast paths off (lookahead.go,
+	// originLine), noQuickFields the field-line one (quickFields):
+	// benchmarks measure what a miss costs with them, tests run the strict
+	// paths alone (strictPaths).
+	noLookAhead, noQuickFields bool
 }
 
 // maxEmptyLines is how many empty lines (CRLF) before a request line are
