@@ -2,7 +2,6 @@ package brisk
 
 import (
 	"bytes"
-	"encoding/binary"
 	"iter"
 	"math/bits"
 	"slices"
@@ -27,8 +26,7 @@ const maxIndexedArgs = 32
 // time, and where the first "%" or "+" is: names and values before it are
 // used as they are (a name is compared without looking for its "="), a
 // name is compared only with the pairs that start with its first byte (or
-// an escape), found among the first bytes of eight pairs at once, and
-// only the values returned are decoded. Pairs beyond the
+// an escape), and only the values returned are decoded. Pairs beyond the
 // 32nd are scanned again on each lookup that reaches them. Iterations
 // (All, Values) go through the raw bytes once, in order, splitting each
 // pair from the bitmaps of "&", "=", "%" and "+" of the 64 bytes it
@@ -39,21 +37,22 @@ const maxIndexedArgs = 32
 // reused across Resets, otherwise; they must not be modified. The zero
 // value holds no pairs. An Args is not safe for concurrent use.
 type Args struct {
-	raw    []byte
-	pairs  [maxIndexedArgs]argPair // the first n pairs of raw
-	firsts [maxIndexedArgs]byte    // firsts[i] = raw[pairs[i].start]
-	n      int
-	rest   int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
-	plain  int        // raw[:plain] holds no "%" or "+"; plain <= rest
-	spare  [1]argPair // a pair found beyond the index
-	buf    []byte     // decoded names and values
+	raw   []byte
+	pairs [maxIndexedArgs]argPair // the first n pairs of raw
+	n     int
+	rest  int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
+	plain int        // raw[:plain] holds no "%" or "+"; plain <= rest
+	spare [1]argPair // a pair found beyond the index
+	buf   []byte     // decoded names and values
 }
 
 // argPair locates one non-empty pair in Args.raw, raw[start:end]: the name
 // is raw[start:eq], the value raw[eq+1:end] (empty when eq == end: no
-// "="). eq is -1 until the pair's first "=" has been looked for.
+// "="). eq is -1 until the pair's first "=" has been looked for. first is
+// raw[start], which a lookup compares before anything else.
 type argPair struct {
 	start, eq, end int
+	first          byte
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
@@ -87,7 +86,7 @@ func (a *Args) index() {
 
 // build does the work of index.
 func (a *Args) build() {
-	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:], a.firsts[:])
+	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
 	a.plain = a.rest
 	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
 		a.plain = i
@@ -106,26 +105,22 @@ func (a *Args) find(name string) *argPair {
 	if len(name) > 0 {
 		c = name[0]
 	}
-	for k := 0; k < a.n; k += 8 {
-		for m := a.candidates(k, c); m != 0; m &= m - 1 {
-			i := k + bits.TrailingZeros64(m)>>3
-			if i >= a.n { // firsts[n:] are left from earlier Resets
-				break
-			}
-			p := &a.pairs[i]
-			if p.end <= a.plain && plainArgName(name) {
-				if a.plainNameIs(p, name) {
-					return p
-				}
-			} else if a.nameIs(p, name) {
+	for i := range a.pairs[:a.n] {
+		p := &a.pairs[i]
+		if f := p.first; f != c && f != '%' && f != '+' { // an escape may decode to c
+			continue
+		}
+		if p.end <= a.plain && plainArgName(name) {
+			if a.plainNameIs(p, name) {
 				return p
 			}
+		} else if a.nameIs(p, name) {
+			return p
 		}
 	}
-	var first [1]byte
 	for off := a.rest; off < len(a.raw); {
 		var n int
-		if n, off = splitPairs(a.raw, off, a.spare[:], first[:]); n == 0 {
+		if n, off = splitPairs(a.raw, off, a.spare[:]); n == 0 {
 			break
 		}
 		if p := &a.spare[0]; a.nameIs(p, name) {
@@ -133,20 +128,6 @@ func (a *Args) find(name string) *argPair {
 		}
 	}
 	return nil
-}
-
-// candidates returns which of the pairs k to k+7 (k a multiple of 8,
-// below n) start with c or with an escape ("%", "+", which may decode to
-// c): bit 7 of byte j is set for pair k+j, the other bits are clear. The
-// bits of the pairs from n on, whose first bytes are left from earlier
-// Resets, mean nothing. It compares the eight first bytes at once, in
-// one word: for each byte b, (b&0x7f)+0x7f | b has bit 7 set exactly when
-// b != 0.
-func (a *Args) candidates(k int, c byte) uint64 {
-	const low7, ones = 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
-	w := binary.LittleEndian.Uint64(a.firsts[k : k+8])
-	x, y, z := w^uint64(c)*ones, w^'%'*ones, w^'+'*ones
-	return ^((x&low7 + low7 | x) & (y&low7 + low7 | y) & (z&low7 + low7 | z)) &^ low7
 }
 
 // plainNameIs reports whether p, a pair without escapes, is named name, a
@@ -339,19 +320,17 @@ func (a *Args) partIs(s, e int, esc bool, name string) bool {
 }
 
 // splitPairs stores the non-empty pairs of raw from offset off on in dst,
-// in order, until dst is full or raw ends, with eq unknown (-1), and the
-// first byte of each in firsts (as long as dst). It returns how many it
-// stored and the offset after them: just past the "&" ending the last
-// one, or len(raw). It takes the bitmap of the "&" of 64
+// in order, until dst is full or raw ends, with eq unknown (-1). It
+// returns how many it stored and the offset after them: just past the "&"
+// ending the last one, or len(raw). It takes the bitmap of the "&" of 64
 // bytes at a time (ascii.Match) and visits its set bits.
-func splitPairs(raw []byte, off int, dst []argPair, firsts []byte) (n, next int) {
-	firsts = firsts[:len(dst)]
+func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
 	start := off // of the pair being read
 	for base := off; base < len(raw); base += 64 {
 		for m := ascii.Match(raw, base, '&'); m != 0; m &= m - 1 {
 			end := base + bits.TrailingZeros64(m)
 			if end > start {
-				dst[n], firsts[n] = argPair{start, -1, end}, raw[start]
+				dst[n] = argPair{start, -1, end, raw[start]}
 				if n++; n == len(dst) {
 					return n, end + 1
 				}
@@ -360,7 +339,7 @@ func splitPairs(raw []byte, off int, dst []argPair, firsts []byte) (n, next int)
 		}
 	}
 	if start < len(raw) {
-		dst[n], firsts[n] = argPair{start, -1, len(raw)}, raw[start]
+		dst[n] = argPair{start, -1, len(raw), raw[start]}
 		n++
 	}
 	return n, len(raw)
