@@ -112,6 +112,18 @@ func TestArgsReset(t *testing.T) {
 	if a.Peek("a") != nil || string(a.Peek("b")) != "3" || string(a.Raw()) != "b=3" {
 		t.Fatal("state kept across Reset")
 	}
+	// The first bytes of the 9 pairs before stay in the index past the 1
+	// pair after: none may be taken for a pair.
+	a.Reset([]byte("x=1&y=2&z=3&a=4&c=5&d=6&e=7&f=8&g=9"))
+	if string(a.Peek("g")) != "9" {
+		t.Fatal("ninth pair")
+	}
+	a.Reset([]byte("b=3"))
+	for _, name := range []string{"x", "y", "a", "g", "c"} {
+		if a.Peek(name) != nil || a.Has(name) {
+			t.Fatalf("pair %q kept across Reset", name)
+		}
+	}
 }
 
 func TestArgsValueCapacity(t *testing.T) {

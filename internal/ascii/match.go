@@ -22,7 +22,7 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 		*m = [4]uint64{}
 		return
 	}
-	match4(b, i, set, m)
+	match4(b, i, &set, m)
 }
 
 // MatchPath returns the bitmaps, as Match does, of the bytes of a
@@ -30,10 +30,10 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 // offset i on: "/" (slash), "." (dot) and the bytes to decode or refuse
 // (other): "%", "\\", the control characters %x00-1F and DEL.
 func MatchPath(b []byte, i int) (slash, dot, other uint64) {
-	if uint(i) >= uint(len(b)) {
-		return 0, 0, 0
+	if uint(i) < uint(len(b)) {
+		slash, dot, other = matchPath(b, i)
 	}
-	return matchPath(b, i)
+	return
 }
 
 // matchPathGeneric is matchPath one byte at a time.

@@ -8,16 +8,12 @@ package ascii
 //go:noescape
 func match(b []byte, i int, c byte) uint64
 
-// match4 is Match4 for i < len(b), with SSE2; match_other.go has it in
+// match4 is Match4 for i < len(b), with SSE2 (match_amd64.s reads the
+// four bytes of set as one word, set[0] lowest); match_other.go has it in
 // Go.
-func match4(b []byte, i int, set [4]byte, m *[4]uint64) {
-	match4SSE2(b, i, uint32(set[0])|uint32(set[1])<<8|uint32(set[2])<<16|uint32(set[3])<<24, m)
-}
-
-// match4SSE2 is match4 with the four bytes packed, set[0] lowest.
 //
 //go:noescape
-func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)
+func match4(b []byte, i int, set *[4]byte, m *[4]uint64)
 
 // matchPath is MatchPath for i < len(b), with SSE2; matchPathGeneric is
 // the same in Go.

@@ -167,15 +167,16 @@ done:
 	ORQ      R12, R10 \
 	ORQ      R13, R11
 
-// func match4SSE2(b []byte, i int, set uint32, m *[4]uint64)
+// func match4(b []byte, i int, set *[4]byte, m *[4]uint64)
 //
 // The four bytes of set are spread to one 32-bit lane each
 // (c0c0c0c0 c1c1c1c1 ...), then each lane is broadcast to a register.
-TEXT ·match4SSE2(SB), NOSPLIT, $16-48
+TEXT ·match4(SB), NOSPLIT, $16-48
 	MOVQ      b_base+0(FP), SI
 	MOVQ      b_len+8(FP), BX
 	MOVQ      i+24(FP), R8
-	MOVL      set+32(FP), AX
+	MOVQ      set+32(FP), AX
+	MOVL      (AX), AX
 	MOVL      AX, X4
 	PUNPCKLBW X4, X4
 	PUNPCKLWL X4, X4

@@ -6,7 +6,7 @@ package ascii
 func match(b []byte, i int, c byte) uint64 { return matchGeneric(b, i, c) }
 
 // match4 is Match4 for i < len(b), one byte at a time.
-func match4(b []byte, i int, set [4]byte, m *[4]uint64) {
+func match4(b []byte, i int, set *[4]byte, m *[4]uint64) {
 	for j, c := range set {
 		m[j] = matchGeneric(b, i, c)
 	}
