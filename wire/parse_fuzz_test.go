@@ -113,3 +113,36 @@ func FuzzParseResponse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFastPaths checks that the fast paths change nothing but speed: each
+// head parses to the same outcome (length, error kind and offset, parsed
+// parts) with the start-line and field-line fast paths on and off in all
+// four combinations, as a request and as a response.
+func FuzzFastPaths(f *testing.F) {
+	addHeadSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, _ uint16) {
+		if len(data) > 4096 {
+			return
+		}
+		buf := data[:len(data):len(data)]
+		var req, resp [4]result
+		for i, p := range []Parser{{}, {noLookAhead: true}, {noQuickFields: true}, {noLookAhead: true, noQuickFields: true}} {
+			var h RequestHead
+			h.Reset(make([]Field, 128))
+			n, err := p.ParseRequest(buf, &h)
+			req[i] = outcome(n, err, describeRequest(&h))
+			var rh ResponseHead
+			rh.Reset(make([]Field, 128))
+			n, err = p.ParseResponse(buf, &rh)
+			resp[i] = outcome(n, err, describeResponse(&rh))
+		}
+		for i := 1; i < len(req); i++ {
+			if req[i] != req[0] {
+				t.Fatalf("request, fast paths off (case %d): %v\nall on: %v", i, req[i], req[0])
+			}
+			if resp[i] != resp[0] {
+				t.Fatalf("response, fast paths off (case %d): %v\nall on: %v", i, resp[i], resp[0])
+			}
+		}
+	})
+}
