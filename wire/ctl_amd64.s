@@ -366,10 +366,15 @@ last:
 	MOVQ AX, 0(SP)(R11*8)
 
 walk:
-	// R8: the line's first stop byte, which must be the CR of its CRLF:
-	// the first bit set from DX in the word of the mask that holds it
-	// (R11) or in the next ones.
-	MOVQ DX, CX
+	// R8: the line's first stop byte other than HTAB, which must be the
+	// CR of its CRLF: the first bit set from R9 (DX, then past each HTAB)
+	// in the word of the mask that holds it (R11) or in the next ones.
+	// R14 is set for an odd line: one with an HTAB, or of another shape
+	// than the one split here.
+	XORL R14, R14
+	MOVQ DX, R9
+find:
+	MOVQ R9, CX
 	SUBQ 40(SP), CX
 	MOVQ CX, R11
 	SHRQ $6, R11
@@ -377,12 +382,16 @@ walk:
 	SHRQ CX, AX
 	BSFQ AX, R8
 	JZ   stopnext
-	ADDQ DX, R8
+	ADDQ R9, R8
 stopdone:
 	CMPQ R8, DX
 	JE   done
+	CMPB (SI)(R8*1), $0x09
+	JEQ  htab
 	CMPW (SI)(R8*1), $0x0a0d
 	JNE  done
+	TESTL R14, R14
+	JNZ  odd
 
 	// R9: the line's first colon, which must end a name before the CR.
 	LEAQ 16(DX), AX
@@ -398,15 +407,15 @@ stopdone:
 	MOVOU 16(SI)(DX*1), X0
 	COLONS(X0)
 	BSFL AX, R9
-	JZ   done
+	JZ   odd
 colon16:
 	ADDQ $16, R9
 colonfound:
 	ADDQ DX, R9
 	CMPQ R9, R8
-	JAE  done
+	JAE  odd
 	CMPQ R9, DX
-	JE   done
+	JE   odd
 
 	// R12: the value's start, after at most one SP; the value must
 	// neither start nor end with SP. b[R8] is the CR: a byte may be read
@@ -416,12 +425,12 @@ colonfound:
 	JNE  leading
 	INCQ R12
 	CMPB (SI)(R12*1), $0x20
-	JE   done
+	JE   odd
 leading:
 	CMPQ R12, R8
 	JAE  store
 	CMPB -1(SI)(R8*1), $0x20
-	JE   done
+	JE   odd
 
 store:
 	IMUL3Q $lineSpan__size, R10, R13
@@ -493,6 +502,23 @@ done:
 	MOVQ R10, ret+40(FP)
 	RET
 
+htab:
+	// An HTAB in the line: an odd line; the stop bytes after it.
+	MOVL $1, R14
+	LEAQ 1(R8), R9
+	JMP  find
+
+odd:
+	// A line of another shape, ended by CRLF: its span for the strict
+	// rules (quickFields), and on to the next.
+	IMUL3Q $lineSpan__size, R10, R13
+	MOVW DX, lineSpan_name(DI)(R13*1)
+	MOVW $0, lineSpan_colon(DI)(R13*1)
+	MOVW $0, lineSpan_start(DI)(R13*1)
+	MOVW R8, lineSpan_end(DI)(R13*1)
+	MOVB $const_oddLine, lineSpan_id(DI)(R13*1)
+	JMP  next
+
 stopnext:
 	INCQ R11
 	CMPQ R11, $4
@@ -556,7 +582,7 @@ colontail:
 	SUBQ BX, CX
 	SHRL CX, AX
 	BSFL AX, R9
-	JZ   done
+	JZ   odd
 	JMP  colonfound
 
 colontail2:
@@ -566,7 +592,7 @@ colontail2:
 	COLONS(X0)
 	SHRL CX, AX
 	BSFL AX, R9
-	JZ   done
+	JZ   odd
 	JMP  colon16
 
 // func originLine(b []byte, pos int) (m, sp int)

@@ -41,38 +41,54 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 				continue
 			}
 		}
-		line := b[pos:]
-		colon, v0, v1, stop, id, k := splitFieldLine(line)
-		if k != 0 {
-			if k == ErrNeedMore {
-				st.tokenDone = bytes.IndexByte(line, ':') >= 0
-				break
-			}
-			return 0, fail(k, pos+stop)
+		end, f, err := p.fieldLine(b, pos, fields, fs, minor, request)
+		fields = f
+		if needMore(err) {
+			st.tokenDone = bytes.IndexByte(b[pos:], ':') >= 0
+			break
 		}
-		end := pos + stop + 2
-		if line[stop] == '\n' {
-			if !p.AllowBareLF {
-				return 0, fail(ErrLineEnding, pos+stop)
-			}
-			end--
-		}
-		if len(fields) == cap(fields) {
-			return 0, fail(ErrTooManyFields, pos)
-		}
-		fields = fields[:len(fields)+1]
-		f := &fields[len(fields)-1]
-		f.Name, f.Value = line[:colon], line[v0:v1]
-		if id != fieldOther {
-			if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
-				return 0, err
-			}
+		if err != nil {
+			return 0, err
 		}
 		pos = end
 	}
 	fs.Fields = fields
 	st.next, st.search = pos, len(b)
 	return 0, ErrNeedMore
+}
+
+// fieldLine parses the field line at b[pos:] by the strict rules
+// (splitFieldLine), appends it to fields within their capacity, notes an
+// interpreted field in fs, and returns the offset after its line ending;
+// ErrNeedMore when b ends first. minor and request are fieldSection's.
+func (p *Parser) fieldLine(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
+	line := b[pos:]
+	colon, v0, v1, stop, id, k := splitFieldLine(line)
+	if k == ErrNeedMore {
+		return 0, fields, ErrNeedMore
+	}
+	if k != 0 {
+		return 0, fields, fail(k, pos+stop)
+	}
+	end := pos + stop + 2
+	if line[stop] == '\n' {
+		if !p.AllowBareLF {
+			return 0, fields, fail(ErrLineEnding, pos+stop)
+		}
+		end--
+	}
+	if len(fields) == cap(fields) {
+		return 0, fields, fail(ErrTooManyFields, pos)
+	}
+	fields = fields[:len(fields)+1]
+	f := &fields[len(fields)-1]
+	f.Name, f.Value = line[:colon], line[v0:v1]
+	if id != fieldOther {
+		if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
+			return 0, fields, err
+		}
+	}
+	return end, fields, nil
 }
 
 // splitFieldLine splits the field line at the start of b, field-name ":"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -95,9 +96,9 @@ func needMoreUntil(in []byte, n int) (int, error) {
 	return n, nil
 }
 
-// lookAheadMix returns 256 heads in random order, pct percent of them
+// fastPathMix returns 256 heads in random order, pct percent of them
 // picked from hits, the rest from misses.
-func lookAheadMix(pct int, hits, misses []string) [][]byte {
+func fastPathMix(pct int, hits, misses []string) [][]byte {
 	r := rand.New(rand.NewPCG(1, uint64(pct)))
 	mix := make([][]byte, 256)
 	for i := range mix {
@@ -130,12 +131,33 @@ func BenchmarkLookAhead(b *testing.B) {
 		"GET /search?q=a%20b HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n",
 		"PROPFIND /items/7 HTTP/1.1\r\nHost: example.com\r\n\r\n",
 	}
-	benchmarkLookAhead(b, hits, misses, func(p *Parser, buf []byte, storage []Field) error {
-		var h RequestHead
-		h.Reset(storage)
-		_, err := p.ParseRequest(buf, &h)
-		return err
-	})
+	benchmarkFastPath(b, hits, misses, Parser{noLookAhead: true}, parseRequestHead)
+}
+
+// BenchmarkQuickFields is BenchmarkLookAhead for the field-line fast path
+// (fieldLines and quickFields): hits are heads whose field lines all have
+// the usual shape; misses have one line of another shape each (an HTAB
+// after the colon, two SPs, a line longer than lineChunk), which the
+// strict rules parse. The start-line fast paths stay on in both.
+func BenchmarkQuickFields(b *testing.B) {
+	hits := []string{
+		"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nUser-Agent: curl/8.5.0\r\n\r\n",
+		"POST /api/orders HTTP/1.1\r\nHost: api.example.org\r\nContent-Type: application/json\r\nContent-Length: 54\r\nX-Request-Id: 7f3a9c\r\n\r\n",
+	}
+	misses := []string{
+		strings.Replace(hits[0], "Accept: ", "Accept:\t", 1),
+		strings.Replace(hits[1], "Content-Type: ", "Content-Type:  ", 1),
+		strings.Replace(hits[0], "Accept: ", "Authorization: Bearer "+strings.Repeat("eyJhbGciOi", 30)+"\r\nAccept: ", 1),
+	}
+	benchmarkFastPath(b, hits, misses, Parser{noQuickFields: true}, parseRequestHead)
+}
+
+// parseRequestHead parses buf as a request head into storage.
+func parseRequestHead(p *Parser, buf []byte, storage []Field) error {
+	var h RequestHead
+	h.Reset(storage)
+	_, err := p.ParseRequest(buf, &h)
+	return err
 }
 
 // BenchmarkLookAheadStatus is BenchmarkLookAhead for the client's
@@ -153,7 +175,7 @@ func BenchmarkLookAheadStatus(b *testing.B) {
 		"HTTP/1.0 200 OK\r\nContent-Length: 13\r\n\r\n",
 		"HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n",
 	}
-	benchmarkLookAhead(b, hits, misses, func(p *Parser, buf []byte, storage []Field) error {
+	benchmarkFastPath(b, hits, misses, Parser{noLookAhead: true}, func(p *Parser, buf []byte, storage []Field) error {
 		var h ResponseHead
 		h.Reset(storage)
 		_, err := p.ParseResponse(buf, &h)
@@ -161,19 +183,22 @@ func BenchmarkLookAheadStatus(b *testing.B) {
 	})
 }
 
-// benchmarkLookAhead runs parse over mixes of hits and misses
-// (lookAheadMix) with the start-line fast paths on and off.
-func benchmarkLookAhead(b *testing.B, hits, misses []string, parse func(p *Parser, buf []byte, storage []Field) error) {
+// benchmarkFastPath runs parse over mixes of hits and misses
+// (fastPathMix) with a fast path on (the zero Parser) and off (off).
+func benchmarkFastPath(b *testing.B, hits, misses []string, off Parser, parse func(p *Parser, buf []byte, storage []Field) error) {
 	for _, on := range []bool{true, false} {
 		mode := map[bool]string{true: "on", false: "off"}[on]
 		for _, pct := range []int{100, 10, 1, 0} {
-			mix := lookAheadMix(pct, hits, misses)
+			mix := fastPathMix(pct, hits, misses)
 			total := 0
 			for _, m := range mix {
 				total += len(m)
 			}
 			b.Run(fmt.Sprintf("%s/%d", mode, pct), func(b *testing.B) {
-				p := Parser{noLookAhead: !on}
+				p := Parser{}
+				if !on {
+					p = off
+				}
 				storage := make([]Field, 16)
 				b.SetBytes(int64(total / len(mix)))
 				b.ReportAllocs()

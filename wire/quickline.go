@@ -13,7 +13,10 @@ import (
 // them to fields within its capacity, notes the interpreted ones in fs (as
 // fieldSection does) and returns the offset of the first line it did not
 // parse, for fieldSection: the end of the head, or a line that
-// splitFieldLine parses or rejects, so errors are reported in one place.
+// splitFieldLine parses or rejects. A line that ends in CRLF within
+// lineChunk bytes but has another shape (an HTAB, several SPs, a long
+// name) is parsed here by the strict rules (fieldLine), so that one such
+// line does not end the walk: errors are those of fieldSection.
 //
 // fieldLines splits up to maxSpans lines in one call and finds their
 // common names; what is left here is checking the other names and storing
@@ -25,6 +28,13 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		k := fieldLines(h, &ls)
 		for i := range ls[:k] {
 			l := &ls[i]
+			if l.id == oddLine {
+				var err error
+				if _, fields, err = p.fieldLine(b, pos+int(l.name), fields, fs, minor, request); err != nil {
+					return pos + int(l.name), fields, err
+				}
+				continue
+			}
 			name := h[l.name:l.colon]
 			id := l.id
 			if id == notCommon {
@@ -106,14 +116,21 @@ type lineSpan struct {
 // not known to be.
 const notCommon fieldID = 0xff
 
+// oddLine is the id of a lineSpan of a line that ends in CRLF but has
+// not the shape fieldLines splits (an HTAB, several SPs, no colon early):
+// quickFields parses it by the strict rules, without ending the walk.
+const oddLine fieldID = 0xfe
+
 // lineSpans is where fieldLines records the lines.
 type lineSpans [maxSpans]lineSpan
 
 // fieldLinesGeneric is fieldLines in Go: from the start of b, while a
-// line's first stop byte (a CTL, HTAB included, or DEL) is a CR, less
-// than lineChunk bytes from its start, followed by LF; a colon precedes
-// it after 1 to maxNameBytes bytes; and the value (after the colon and at
-// most one SP) neither starts nor ends with SP. A name is looked up by
+// line's first stop byte (a CTL, HTAB included, or DEL) other than HTAB
+// is a CR, less than lineChunk bytes from its start and not at it,
+// followed by LF. A line is odd (oddLine, only name and end set) when it
+// holds an HTAB or does not have the usual shape: a colon after 1 to
+// maxNameBytes bytes, and a value (after the colon and at most one SP)
+// that neither starts nor ends with SP. A name is looked up by
 // commonName when b holds the 8 bytes from its start; another is known
 // to be of no interest when it is a plainName and b holds the 32 bytes
 // from its start.
@@ -124,20 +141,23 @@ func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 	k, p := 0, 0
 	for k < len(ls) && p < len(b) {
 		lim := min(len(b), p+lineChunk)
-		e := p + ctlIndex(b[p:lim])
-		if e == lim || e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
+		e, odd := p+ctlIndex(b[p:lim]), false
+		for e > p && e < lim && b[e] == '\t' {
+			e, odd = e+1+ctlIndex(b[e+1:lim]), true
+		}
+		if e == p || e == lim || e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
 			break
 		}
 		c := p + bytes.IndexByte(b[p:min(e, p+maxNameBytes+1)], ':')
-		if c <= p {
-			break
-		}
 		start := c + 1
 		if start < e && b[start] == ' ' {
 			start++
 		}
-		if start < e && (b[start] == ' ' || b[e-1] == ' ') {
-			break
+		if odd || c <= p || start < e && (b[start] == ' ' || b[e-1] == ' ') {
+			ls[k] = lineSpan{name: uint16(p), end: uint16(e), id: oddLine}
+			k++
+			p = e + 2
+			continue
 		}
 		id := notCommon
 		if len(b)-p >= 8 {
