@@ -428,7 +428,7 @@ func (d *ChunkedDecoder) fillTrailers(p []byte) {
 	d.Trailers = d.Trailers[:0]
 	for len(p) > 0 {
 		colon, v0, v1, stop, _, _ := splitFieldLine(p)
-		d.Trailers = append(d.Trailers, Field{Name: p[:colon], Value: p[v0:v1]})
+		d.Trailers = append(d.Trailers, Field{Name: p[:colon:colon], Value: p[v0:v1:v1]})
 		p = p[stop+2:]
 	}
 }

@@ -42,6 +42,9 @@ func feedChunked(t *testing.T, d *ChunkedDecoder, in []byte, cuts []int) chunkRe
 		if d.Done() {
 			res.done, res.body = true, string(body)
 			for _, f := range d.Trailers {
+				if cap(f.Name) != len(f.Name) || cap(f.Value) != len(f.Value) {
+					t.Fatalf("trailer %q: %q has capacity %d, %d", f.Name, f.Value, cap(f.Name), cap(f.Value))
+				}
 				res.trailers += string(f.Name) + "=" + string(f.Value) + ";"
 			}
 			if !bytes.Equal(buf[c:], in[res.used:next]) {

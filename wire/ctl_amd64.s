@@ -27,6 +27,36 @@ GLOBL stopc1<>(SB), RODATA|NOPTR, $16
 	PCMPEQB X4, X0 \
 	PMOVMSKB X0, AX
 
+// FIND(from, next) sets R8 to the first stop byte at or after from, the
+// first bit set from it in the word of fieldLines' mask that holds it
+// (R11), or jumps to next for the next words (NEXTWORD).
+#define FIND(from, next) \
+	MOVQ from, CX \
+	SUBQ 40(SP), CX \
+	MOVQ CX, R11 \
+	SHRQ $6, R11 \
+	MOVQ 0(SP)(R11*8), AX \
+	SHRQ CX, AX \
+	BSFQ AX, R8 \
+	JZ   next \
+	ADDQ from, R8
+
+// NEXTWORD(next, found) is the label next of FIND: R8 is the first stop
+// byte in the words of the mask after R11, and the walk goes on at found,
+// or at nostop when there is none.
+#define NEXTWORD(next, found) \
+next: \
+	INCQ R11 \
+	CMPQ R11, $4 \
+	JAE  nostop \
+	MOVQ 0(SP)(R11*8), AX \
+	BSFQ AX, R8 \
+	JZ   next \
+	SHLQ $6, R11 \
+	ADDQ R11, R8 \
+	ADDQ 40(SP), R8 \
+	JMP  found
+
 DATA tgt20<>+0(SB)/8, $0x2020202020202020
 DATA tgt20<>+8(SB)/8, $0x2020202020202020
 GLOBL tgt20<>(SB), RODATA|NOPTR, $16
@@ -366,32 +396,14 @@ last:
 	MOVQ AX, 0(SP)(R11*8)
 
 walk:
-	// R8: the line's first stop byte other than HTAB, which must be the
-	// CR of its CRLF: the first bit set from R9 (DX, then past each HTAB)
-	// in the word of the mask that holds it (R11) or in the next ones.
-	// R14 is set for an odd line: one with an HTAB, or of another shape
-	// than the one split here.
-	XORL R14, R14
-	MOVQ DX, R9
-find:
-	MOVQ R9, CX
-	SUBQ 40(SP), CX
-	MOVQ CX, R11
-	SHRQ $6, R11
-	MOVQ 0(SP)(R11*8), AX
-	SHRQ CX, AX
-	BSFQ AX, R8
-	JZ   stopnext
-	ADDQ R9, R8
+	// R8: the line's first stop byte, which must be the CR of its CRLF
+	// (or an HTAB: htab).
+	FIND(DX, stopnext)
 stopdone:
 	CMPQ R8, DX
 	JE   done
-	CMPB (SI)(R8*1), $0x09
-	JEQ  htab
 	CMPW (SI)(R8*1), $0x0a0d
-	JNE  done
-	TESTL R14, R14
-	JNZ  odd
+	JNE  nocrlf
 
 	// R9: the line's first colon, which must end a name before the CR.
 	LEAQ 16(DX), AX
@@ -502,11 +514,20 @@ done:
 	MOVQ R10, ret+40(FP)
 	RET
 
+nocrlf:
+	CMPB (SI)(R8*1), $0x09
+	JNE  done
 htab:
-	// An HTAB in the line: an odd line; the stop bytes after it.
-	MOVL $1, R14
+	// An HTAB in the line: an odd line if the first stop byte
+	// after it, not an HTAB, is the CR of a CRLF.
 	LEAQ 1(R8), R9
-	JMP  find
+	FIND(R9, htabnext)
+htabdone:
+	CMPW (SI)(R8*1), $0x0a0d
+	JEQ  odd
+	CMPB (SI)(R8*1), $0x09
+	JEQ  htab
+	JMP  done
 
 odd:
 	// A line of another shape, ended by CRLF: its span for the strict
@@ -519,17 +540,8 @@ odd:
 	MOVB $const_oddLine, lineSpan_id(DI)(R13*1)
 	JMP  next
 
-stopnext:
-	INCQ R11
-	CMPQ R11, $4
-	JAE  nostop
-	MOVQ 0(SP)(R11*8), AX
-	BSFQ AX, R8
-	JZ   stopnext
-	SHLQ $6, R11
-	ADDQ R11, R8
-	ADDQ 40(SP), R8
-	JMP  stopdone
+	NEXTWORD(stopnext, stopdone)
+	NEXTWORD(htabnext, htabdone)
 
 nostop:
 	// No stop byte in the mask from DX: mark from DX unless the mask

@@ -2,7 +2,9 @@ package wire
 
 // Field is one field line (RFC 9112 §5). Name is exactly as received; Value
 // has leading and trailing whitespace (SP, HTAB) removed. Both alias the
-// parsed input and are valid as long as it is.
+// parsed input and are valid as long as it is; the capacity of each is its
+// length, so appending to one copies it rather than writing over the
+// input.
 type Field struct {
 	Name, Value []byte
 }

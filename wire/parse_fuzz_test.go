@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -42,6 +43,9 @@ func checkSane(t *testing.T, buf []byte, n int, fs *FieldSection) {
 	for _, f := range fs.Fields {
 		if len(f.Name) == 0 {
 			t.Fatalf("empty field name")
+		}
+		if cap(f.Name) != len(f.Name) || cap(f.Value) != len(f.Value) {
+			t.Fatalf("field %q: %q has capacity %d, %d: appending would write over the input", f.Name, f.Value, cap(f.Name), cap(f.Value))
 		}
 	}
 }
@@ -125,16 +129,20 @@ func FuzzFastPaths(f *testing.F) {
 			return
 		}
 		buf := data[:len(data):len(data)]
-		var req, resp [4]result
+		type parsed struct {
+			result
+			err string // with the offset
+		}
+		var req, resp [4]parsed
 		for i, p := range []Parser{{}, {noLookAhead: true}, {noQuickFields: true}, {noLookAhead: true, noQuickFields: true}} {
 			var h RequestHead
 			h.Reset(make([]Field, 128))
 			n, err := p.ParseRequest(buf, &h)
-			req[i] = outcome(n, err, describeRequest(&h))
+			req[i] = parsed{outcome(n, err, describeRequest(&h)), fmt.Sprint(err)}
 			var rh ResponseHead
 			rh.Reset(make([]Field, 128))
 			n, err = p.ParseResponse(buf, &rh)
-			resp[i] = outcome(n, err, describeResponse(&rh))
+			resp[i] = parsed{outcome(n, err, describeResponse(&rh)), fmt.Sprint(err)}
 		}
 		for i := 1; i < len(req); i++ {
 			if req[i] != req[0] {

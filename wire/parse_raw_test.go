@@ -47,3 +47,25 @@ func TestRawFieldSection(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldCapacity checks that every field name and value, from the fast
+// and the strict paths alike, has its length as capacity: appending to one
+// must copy it, not write over the bytes after it in the input.
+func TestFieldCapacity(t *testing.T) {
+	heads := []string{"GET / HTTP/1.1\r\nHost: a\r\nAccept:\tx\r\nX:  y\r\nUser-Agent: z\r\n\r\nbody"}
+	for _, name := range fixtureNames {
+		heads = append(heads, string(readFixture(t, name)))
+	}
+	for _, head := range heads {
+		for _, p := range []Parser{{}, Parser{}.strictPaths()} {
+			buf := []byte(head)
+			var h RequestHead
+			h.Reset(make([]Field, 32))
+			n, err := p.ParseRequest(buf, &h)
+			if err != nil {
+				t.Fatalf("%q: %v", head, err)
+			}
+			checkSane(t, buf, n, &h.FieldSection)
+		}
+	}
+}

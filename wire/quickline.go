@@ -28,18 +28,20 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		k := fieldLines(h, &ls)
 		for i := range ls[:k] {
 			l := &ls[i]
-			if l.id == oddLine {
-				var err error
-				if _, fields, err = p.fieldLine(b, pos+int(l.name), fields, fs, minor, request); err != nil {
-					return pos + int(l.name), fields, err
-				}
-				continue
-			}
-			name := h[l.name:l.colon]
 			id := l.id
-			if id == notCommon {
-				if id = tokenName(name); id == notCommon {
-					return pos + int(l.name), fields, nil
+			if id >= oddLine {
+				if id == notCommon {
+					id = tokenName(h[l.name:l.colon])
+				}
+				if id >= oddLine { // an odd line, or a name that is not a token
+					var err error
+					if _, fields, err = p.fieldLine(h, int(l.name), fields, fs, minor, request); err != nil {
+						if e, ok := err.(*Error); ok {
+							e.Offset += pos
+						}
+						return pos + int(l.name), fields, err
+					}
+					continue
 				}
 			}
 			if len(fields) >= cap(fields) {
@@ -47,7 +49,7 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 			}
 			fields = fields[:len(fields)+1]
 			f := &fields[len(fields)-1]
-			f.Name, f.Value = name, h[l.start:l.end]
+			f.Name, f.Value = h[l.name:l.colon:l.colon], h[l.start:l.end:l.end]
 			if id != fieldOther {
 				if err := p.note(fs, id, f.Value, pos+int(l.start), minor, request); err != nil {
 					return pos, fields, err

@@ -1,6 +1,9 @@
 package wire
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestQuickFields checks the field-line fast path (quickFields, with the
 // odd lines it hands to the strict rules) against the strict path alone:
@@ -24,11 +27,15 @@ func TestQuickFields(t *testing.T) {
 		"E:\r\n                          ",
 	}
 	const pre = "GET / HTTP/1.1\r\n"
-	parse := func(p Parser, b []byte) result {
+	type parsed struct {
+		result
+		err string // with the offset
+	}
+	parse := func(p Parser, b []byte) parsed {
 		var h RequestHead
 		h.Reset(make([]Field, 0, 4))
 		n, err := p.ParseRequest(b, &h)
-		return outcome(n, err, describeRequest(&h))
+		return parsed{outcome(n, err, describeRequest(&h)), fmt.Sprint(err)}
 	}
 	for _, section := range sections {
 		var p Parser
