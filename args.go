@@ -81,8 +81,9 @@ func (a *Args) Peek(name string) []byte {
 		return nil
 	}
 	v := a.raw[min(eq+1, end):end:end]
-	if hasFormEscape(v) {
-		return a.decode(eq+1, end)
+	if hasFormEscape(v) { // decode's work, inlined here: part must stay small
+		b := AppendFormDecoded(a.buf, v)
+		v, a.buf = b[len(a.buf):len(b):len(b)], b
 	}
 	return v
 }
@@ -349,11 +350,13 @@ func (a *Args) part(s, e int, esc bool) []byte {
 	return a.decode(s, e)
 }
 
-// decode returns raw[s:e] decoded into a's buffer (see part).
+// decode returns raw[s:e] decoded into a's buffer (see part). It is not
+// inlined into part, which inlines into the iterations.
 func (a *Args) decode(s, e int) []byte {
-	n := len(a.buf)
-	a.buf = AppendFormDecoded(a.buf, a.raw[s:e])
-	return a.buf[n:len(a.buf):len(a.buf)]
+	b := AppendFormDecoded(a.buf, a.raw[s:e])
+	v := b[len(a.buf):len(b):len(b)]
+	a.buf = b
+	return v
 }
 
 // partIs reports whether raw[s:e], decoded when esc, is name.
