@@ -100,7 +100,7 @@ func (a *Args) Has(name string) bool {
 // or an escape, then with the pairs past them, scanned one by one.
 func (a *Args) find(name string) (eq, end int) {
 	if a.rest < 0 { // once per Reset
-		a.n, a.rest = splitPairs(a.raw, &a.pairs, &a.firsts)
+		a.n, a.rest = splitPairs(a.raw, a.pairs[:], &a.firsts)
 	}
 	c := byte('=') // the first byte of a pair whose name is empty
 	if len(name) > 0 {
@@ -375,7 +375,8 @@ func (a *Args) partIs(s, e int, esc bool, name string) bool {
 // gathered in a register and stored eight at a time, as whole words, so
 // that a lookup reading them right after does not wait on eight byte
 // stores.
-func splitPairs(raw []byte, dst *[maxIndexedArgs]argPair, f *firstBytes) (n, next int) {
+func splitPairs(raw []byte, dst []argPair, f *firstBytes) (n, next int) {
+	dst = dst[:maxIndexedArgs]
 	start := 0   // of the pair being read
 	var w uint64 // the first bytes since the last store, highest last
 	for base := 0; base < len(raw); base += 64 {
