@@ -13,6 +13,9 @@ import (
 // of. Pairs beyond it are still found, by scanning again on each lookup.
 const maxIndexedArgs = 32
 
+// firstWords is how many words the first bytes of the indexed pairs take.
+const firstWords = maxIndexedArgs / 8
+
 // Args is a query string (RFC 3986 §3.4) or an
 // application/x-www-form-urlencoded body (WHATWG URL Standard §5.1),
 // parsed lazily and without allocating: "name=value" pairs separated by
@@ -23,11 +26,13 @@ const maxIndexedArgs = 32
 //
 // Reset does no work. The first lookup (Peek, Has) finds where the first
 // 32 pairs start and end, from the bitmap of the "&" of 64 bytes at a
-// time, and where the first "%" or "+" is: names and values before it are
-// used as they are (a name is compared without looking for its "="), a
-// name is compared only with the pairs that start with its first byte (or
-// an escape), and only the values returned are decoded. Pairs beyond the
-// 32nd are scanned again on each lookup that reaches them. Iterations
+// time, and keeps their first bytes eight to a word. A lookup compares
+// its name only with the pairs that start with the name's first byte (or
+// an escape), found eight at a time, byte by byte up to the first
+// difference: a pair's name is decoded only when an escape comes before
+// it, and its "=" is not looked for. Only the value returned is decoded,
+// when it holds an escape. Pairs beyond the 32nd are scanned again on
+// each lookup that reaches them. Iterations
 // (All, Values) go through the raw bytes once, in order, splitting each
 // pair from the bitmaps of "&", "=", "%" and "+" of the 64 bytes it
 // starts in, and decode only the names and values that hold an escape.
@@ -37,22 +42,26 @@ const maxIndexedArgs = 32
 // reused across Resets, otherwise; they must not be modified. The zero
 // value holds no pairs. An Args is not safe for concurrent use.
 type Args struct {
-	raw   []byte
-	pairs [maxIndexedArgs]argPair // the first n pairs of raw
-	n     int
-	rest  int        // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
-	plain int        // raw[:plain] holds no "%" or "+"; plain <= rest
-	spare [1]argPair // a pair found beyond the index
-	buf   []byte     // decoded names and values
+	raw    []byte
+	pairs  [maxIndexedArgs]argPair // the first n pairs of raw
+	firsts firstBytes              // their first bytes
+	n      int
+	rest   int    // raw[rest:] holds the pairs after pairs[:n]; -1: not indexed yet
+	buf    []byte // decoded names and values
 }
 
 // argPair locates one non-empty pair in Args.raw, raw[start:end]: the name
-// is raw[start:eq], the value raw[eq+1:end] (empty when eq == end: no
-// "="). eq is -1 until the pair's first "=" has been looked for. first is
-// raw[start], which a lookup compares before anything else.
-type argPair struct {
-	start, eq, end int
-	first          byte
+// ends at its first "=", or at end when it has none.
+type argPair struct{ start, end int }
+
+// firstBytes holds the first byte of each indexed pair, eight to a word
+// (pair i in byte i%8 of first[i/8], lowest first), and the bytes of
+// those that are "%" or "+" (an escape, which may decode to any byte) set
+// to 0x80 in esc, so that a lookup finds the pairs that may have a name
+// with a few operations per eight pairs. Bytes past the last pair are
+// zero in both.
+type firstBytes struct {
+	first, esc [firstWords]uint64
 }
 
 // Reset makes a hold the pairs of raw, which it aliases (not copies) and
@@ -67,95 +76,132 @@ func (a *Args) Raw() []byte { return a.raw }
 // Peek returns the decoded value of the first pair named name, or nil when
 // there is none; a pair without "=" gives an empty, non-nil value.
 func (a *Args) Peek(name string) []byte {
-	if p := a.find(name); p != nil {
-		return a.value(p)
+	eq, end := a.find(name)
+	if end < 0 {
+		return nil
 	}
-	return nil
+	v := a.raw[min(eq+1, end):end:end]
+	if hasFormEscape(v) { // decode's work, inlined here: part must stay small
+		b := AppendFormDecoded(a.buf, v)
+		v, a.buf = b[len(a.buf):len(b):len(b)], b
+	}
+	return v
 }
 
 // Has reports whether a pair named name exists.
-func (a *Args) Has(name string) bool { return a.find(name) != nil }
-
-// index locates the first pairs of raw and the first escape among them,
-// once per Reset.
-func (a *Args) index() {
-	if a.rest < 0 {
-		a.build()
-	}
+func (a *Args) Has(name string) bool {
+	_, end := a.find(name)
+	return end >= 0
 }
 
-// build does the work of index.
-func (a *Args) build() {
-	a.n, a.rest = splitPairs(a.raw, 0, a.pairs[:])
-	a.plain = a.rest
-	if i := bytes.IndexByte(a.raw[:a.plain], '%'); i >= 0 {
-		a.plain = i
+// find returns the offsets of the first "=" (end when there is none) and
+// of the end of the first pair named name, or end -1 when there is none.
+// It compares name with the indexed pairs that start with its first byte
+// or an escape, then with the pairs past them, scanned one by one.
+func (a *Args) find(name string) (eq, end int) {
+	if a.rest < 0 { // once per Reset
+		a.n, a.rest = splitPairs(a.raw, a.pairs[:], &a.firsts)
 	}
-	if i := bytes.IndexByte(a.raw[:a.plain], '+'); i >= 0 {
-		a.plain = i
-	}
-}
-
-// find returns the first pair named name, or nil: it looks through the
-// indexed pairs, then scans on past them. The result is valid until the
-// next call.
-func (a *Args) find(name string) *argPair {
-	a.index()
 	c := byte('=') // the first byte of a pair whose name is empty
 	if len(name) > 0 {
 		c = name[0]
 	}
-	for i := range a.pairs[:a.n] {
-		p := &a.pairs[i]
-		if f := p.first; f != c && f != '%' && f != '+' { // an escape may decode to c
-			continue
+	for k, left := 0, a.n; left > 0; k, left = k+1, left-8 {
+		m := zeroBytes(a.firsts.first[k&(firstWords-1)]^bcast(c)) | a.firsts.esc[k&(firstWords-1)]
+		if left < 8 {
+			m &= lowBits(uint(8 * left))
 		}
-		if p.end <= a.plain && plainArgName(name) {
-			if a.plainNameIs(p, name) {
-				return p
+		for ; m != 0; m &= m - 1 {
+			p := a.pairs[(k*8+bits.TrailingZeros64(m)>>3)&(maxIndexedArgs-1)]
+			switch n := rawNameIs(a.raw[p.start:p.end], name); {
+			case n >= 0:
+				return p.start + n, p.end
+			case n == nameEscaped:
+				if eq, ok := a.pairNamed(p.start, p.end, name); ok {
+					return eq, p.end
+				}
 			}
-		} else if a.nameIs(p, name) {
-			return p
 		}
 	}
-	for off := a.rest; off < len(a.raw); {
-		var n int
-		if n, off = splitPairs(a.raw, off, a.spare[:]); n == 0 {
+	raw := a.raw
+	for off := a.rest; off < len(raw); {
+		end := len(raw)
+		if j := bytes.IndexByte(raw[off:], '&'); j >= 0 {
+			end = off + j
+		}
+		if end > off {
+			if eq, ok := a.pairNamed(off, end, name); ok {
+				return eq, end
+			}
+		}
+		off = end + 1
+	}
+	return -1, -1
+}
+
+// pairNamed reports whether the pair raw[s:end] is named name, decoded,
+// and returns the offset of its first "=", or end when it has none.
+func (a *Args) pairNamed(s, end int, name string) (eq int, ok bool) {
+	eq = end
+	if i := bytes.IndexByte(a.raw[s:end], '='); i >= 0 {
+		eq = s + i
+	}
+	return eq, formDecodedEqual(a.raw[s:eq], name)
+}
+
+// bcast returns a word with c in each of its eight bytes.
+func bcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
+
+// zeroBytes returns x with 0x80 in each byte that is zero in x and 0 in
+// the others.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^(x&low7 + low7 | x | low7)
+}
+
+// nameEscaped is what rawNameIs returns when only decoding tells.
+const nameEscaped = -2
+
+// rawNameIs compares name with the name of pair p, byte by byte, up to
+// the first byte that differs or has a meaning in args. It returns the
+// length of p's name when it is name, nameEscaped when p's name has an
+// escape before any difference (then only decoding tells), and -1 when it
+// is not name. A name that holds "%", "+" or "=" is never its raw bytes:
+// it gives nameEscaped or -1.
+func rawNameIs(p []byte, name string) int {
+	i, n := 0, min(len(p), len(name))
+	for ; i < n; i++ {
+		if c := p[i]; c != name[i] || argSpecialByte[c] != 0 {
 			break
 		}
-		if p := &a.spare[0]; a.nameIs(p, name) {
-			return p
+	}
+	switch {
+	case i == len(name):
+		// p's name starts with name, and has no escape there: it is
+		// name if it ends here, longer than name decoded otherwise.
+		if i == len(p) || p[i] == '=' {
+			return i
 		}
+	case i < len(p) && (p[i] == '%' || p[i] == '+'):
+		return nameEscaped
 	}
-	return nil
-}
-
-// plainNameIs reports whether p, a pair without escapes, is named name, a
-// plainArgName, without looking for the pair's "=": the pair must start
-// with name followed by "=" or by its end. It sets p.eq when it is.
-func (a *Args) plainNameIs(p *argPair, name string) bool {
-	e := p.start + len(name)
-	if e > p.end || e < p.end && a.raw[e] != '=' || string(a.raw[p.start:e]) != name {
-		return false
-	}
-	p.eq = e
-	return true
-}
-
-// plainArgName reports whether name is non-empty and free of "%", "&",
-// "+" and "=": a pair has that name only if its raw name is name itself.
-func plainArgName(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c < 64 && argSpecial>>c&1 != 0 {
-			return false
-		}
-	}
-	return len(name) > 0
+	return -1
 }
 
 // argSpecial has the bits of "%", "&", "+" and "=", the bytes with a
 // meaning in args; all are below 64, so one shift tests a byte.
 const argSpecial uint64 = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
+
+// argSpecialByte is 1 at "%", "&", "+" and "=" (argSpecial) and 0 at
+// every other byte, indexed by byte (a string constant: no mutable state).
+const argSpecialByte = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // Values returns an iterator over the decoded values of all pairs named
 // name, in order.
@@ -304,11 +350,13 @@ func (a *Args) part(s, e int, esc bool) []byte {
 	return a.decode(s, e)
 }
 
-// decode returns raw[s:e] decoded into a's buffer (see part).
+// decode returns raw[s:e] decoded into a's buffer (see part). It is not
+// inlined into part, which inlines into the iterations.
 func (a *Args) decode(s, e int) []byte {
-	n := len(a.buf)
-	a.buf = AppendFormDecoded(a.buf, a.raw[s:e])
-	return a.buf[n:len(a.buf):len(a.buf)]
+	b := AppendFormDecoded(a.buf, a.raw[s:e])
+	v := b[len(a.buf):len(b):len(b)]
+	a.buf = b
+	return v
 }
 
 // partIs reports whether raw[s:e], decoded when esc, is name.
@@ -319,60 +367,52 @@ func (a *Args) partIs(s, e int, esc bool, name string) bool {
 	return formDecodedEqual(a.raw[s:e], name)
 }
 
-// splitPairs stores the non-empty pairs of raw from offset off on in dst,
-// in order, until dst is full or raw ends, with eq unknown (-1). It
-// returns how many it stored and the offset after them: just past the "&"
-// ending the last one, or len(raw). It takes the bitmap of the "&" of 64
-// bytes at a time (ascii.Match) and visits its set bits.
-func splitPairs(raw []byte, off int, dst []argPair) (n, next int) {
-	start := off // of the pair being read
-	for base := off; base < len(raw); base += 64 {
+// splitPairs stores the first non-empty pairs of raw in dst, in order,
+// until dst is full or raw ends, and their first bytes in f. It returns
+// how many it stored and the offset after them: just past the "&" ending
+// the last one, or len(raw). It takes the bitmap of the "&" of 64 bytes at
+// a time (ascii.Match) and visits its set bits. The first bytes are
+// gathered in a register and stored eight at a time, as whole words, so
+// that a lookup reading them right after does not wait on eight byte
+// stores.
+func splitPairs(raw []byte, dst []argPair, f *firstBytes) (n, next int) {
+	dst = dst[:maxIndexedArgs]
+	start := 0   // of the pair being read
+	var w uint64 // the first bytes since the last store, highest last
+	for base := 0; base < len(raw); base += 64 {
 		for m := ascii.Match(raw, base, '&'); m != 0; m &= m - 1 {
 			end := base + bits.TrailingZeros64(m)
 			if end > start {
-				dst[n] = argPair{start, -1, end, raw[start]}
-				if n++; n == len(dst) {
-					return n, end + 1
+				dst[n&(maxIndexedArgs-1)] = argPair{start, end}
+				w = w>>8 | uint64(raw[start])<<56
+				if n++; n&7 == 0 {
+					f.store(n/8-1, w)
+					if n == maxIndexedArgs {
+						return n, end + 1
+					}
 				}
 			}
 			start = end + 1
 		}
 	}
 	if start < len(raw) {
-		dst[n] = argPair{start, -1, len(raw), raw[start]}
+		dst[n&(maxIndexedArgs-1)] = argPair{start, len(raw)}
+		w = w>>8 | uint64(raw[start])<<56
 		n++
+	}
+	switch r := n & 7; {
+	case r != 0:
+		f.store(n/8, w>>(64-8*r))
+	case start < len(raw): // the last pair filled a word
+		f.store(n/8-1, w)
 	}
 	return n, len(raw)
 }
 
-// locateEq sets p.eq, if not yet known, to the offset of the first "=" in
-// p, or p.end when there is none.
-func (a *Args) locateEq(p *argPair) {
-	if p.eq >= 0 {
-		return
-	}
-	p.eq = p.end
-	for i := p.start; i < p.end; i++ {
-		if a.raw[i] == '=' {
-			p.eq = i
-			return
-		}
-	}
-}
-
-// nameIs reports whether the decoded name of p is name.
-func (a *Args) nameIs(p *argPair, name string) bool {
-	a.locateEq(p)
-	return a.partIs(p.start, p.eq, p.eq > a.plain, name)
-}
-
-// value returns the decoded value of p.
-func (a *Args) value(p *argPair) []byte {
-	a.locateEq(p)
-	if p.eq == p.end {
-		return a.raw[p.end:p.end:p.end]
-	}
-	return a.part(p.eq+1, p.end, p.end > a.plain && hasFormEscape(a.raw[p.eq+1:p.end]))
+// store sets word k of f to w, the first bytes of pairs 8k to 8k+7.
+func (f *firstBytes) store(k int, w uint64) {
+	f.first[k&(firstWords-1)] = w
+	f.esc[k&(firstWords-1)] = zeroBytes(w^bcast('%')) | zeroBytes(w^bcast('+'))
 }
 
 // hasFormEscape reports whether b holds "%" or "+".

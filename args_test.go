@@ -58,6 +58,38 @@ func TestArgsPeek(t *testing.T) {
 	}
 }
 
+func TestRawNameIs(t *testing.T) {
+	tests := []struct {
+		name, pair, key string
+		want            int
+	}{
+		{"equal_then_eq", "id=1", "id", 2},
+		{"equal_no_eq", "id", "id", 2},
+		{"empty_name", "=1", "", 0},
+		{"empty_name_no_match", "a=1", "", -1},
+		{"differs", "ix=1", "id", -1},
+		{"pair_name_shorter", "i=1", "id", -1},
+		{"pair_shorter_no_eq", "i", "id", -1},
+		{"pair_name_longer", "idx=1", "id", -1},
+		{"longer_by_escape", "id%41=1", "id", -1},
+		{"escape_at_difference", "i%64=1", "id", nameEscaped},
+		{"plus_at_difference", "a+b=1", "a b", nameEscaped},
+		{"escape_first", "%69d=1", "id", nameEscaped},
+		{"key_has_eq", "a=b=1", "a=b", -1},
+		{"key_has_percent", "%41=1", "%41", nameEscaped},
+		{"key_has_plus", "a+b=1", "a+b", nameEscaped},
+		{"key_has_amp", "a=1", "a&", -1},
+		{"value_is_not_name", "x=id", "id", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rawNameIs([]byte(tt.pair), tt.key); got != tt.want {
+				t.Fatalf("rawNameIs(%q, %q) = %d, want %d", tt.pair, tt.key, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestArgsIterators(t *testing.T) {
 	var a Args
 	a.Reset([]byte("a=1&b=x+y&&a=%32&c&a=3"))
@@ -99,6 +131,34 @@ func TestArgsBeyondIndex(t *testing.T) {
 	}
 	if a.Len() != n {
 		t.Fatalf("Len = %d, want %d", a.Len(), n)
+	}
+}
+
+// TestArgsEveryCount peeks at every pair of queries of 1 to 34 pairs,
+// ending with and without "&", so that the first bytes are stored at
+// every position in their words, and the last word is full or not.
+func TestArgsEveryCount(t *testing.T) {
+	for n := 1; n <= maxIndexedArgs+2; n++ {
+		for _, tail := range []string{"", "&"} {
+			var b strings.Builder
+			for i := range n {
+				if i > 0 {
+					b.WriteByte('&')
+				}
+				fmt.Fprintf(&b, "%c%d=v%d", 'a'+i%3, i, i)
+			}
+			b.WriteString(tail)
+			var a Args
+			a.Reset([]byte(b.String()))
+			for i := n - 1; i >= 0; i-- {
+				if got := a.Peek(fmt.Sprintf("%c%d", 'a'+i%3, i)); string(got) != fmt.Sprintf("v%d", i) {
+					t.Fatalf("%d pairs %q: Peek of pair %d = %q", n, tail, i, got)
+				}
+			}
+			if a.Has("\x00") || a.Has("a") {
+				t.Fatalf("%d pairs %q: Has of a missing name", n, tail)
+			}
+		}
 	}
 }
 
