@@ -197,9 +197,11 @@ func TestArgsValueCapacity(t *testing.T) {
 	}
 }
 
-// FuzzArgs compares Args with net/url.ParseQuery on inputs both accept.
+// FuzzArgs compares Args with net/url.ParseQuery on inputs both accept,
+// and Peek with All: for every name, after the index is built too.
 func FuzzArgs(f *testing.F) {
-	for _, s := range []string{"a=1&b=2", "a=%zz", "q=caf%C3%A9+au+lait&a=1&a=2", "&&=&a", "a%62=c"} {
+	for _, s := range []string{"a=1&b=2", "a=%zz", "q=caf%C3%A9+au+lait&a=1&a=2", "&&=&a", "a%62=c",
+		strings.Repeat("a%62=1&ab=2&+a=3&", 12) + "z=4&ab=5"} {
 		f.Add(s, "a")
 	}
 	f.Fuzz(func(t *testing.T, raw, name string) {
@@ -222,6 +224,17 @@ func FuzzArgs(f *testing.F) {
 		}
 		if n != a.Len() {
 			t.Fatalf("All yields %d pairs, Len = %d", n, a.Len())
+		}
+		first := map[string]string{} // each name's first value, by All
+		for k, v := range a.All() {
+			if _, ok := first[string(k)]; !ok {
+				first[string(k)] = string(v)
+			}
+		}
+		for k, v := range first { // lookups after the index is built
+			if got := a.Peek(k); got == nil || string(got) != v {
+				t.Fatalf("Peek(%q) in %q = %q, All gives %q first", k, raw, got, v)
+			}
 		}
 		if strings.Contains(raw, ";") {
 			return // net/url rejects ";" separators
