@@ -21,9 +21,10 @@ func valueEnd(b []byte, i int) int
 //go:noescape
 func targetStop(b []byte, i int) int
 
-// fieldLines records in ls the field lines of the most common shape at
-// the start of b (at most maxSpanInput bytes, none when fewer than 16),
-// up to maxSpans, and returns how many; fieldLinesGeneric is the same in
+// fieldLines records in ls the field lines that end in CRLF at the start
+// of b (at most maxSpanInput bytes, none when fewer than 16), split when
+// they have the most common shape, as odd spans otherwise, up to
+// maxSpans, and returns how many; fieldLinesGeneric is the same in
 // Go. It walks from line to line, finding their CRs in a mask of the stop
 // bytes of lineChunk bytes of b at a time, marked with AVX2 when the CPU
 // has it, else SSE2 (fieldLinesAsm).

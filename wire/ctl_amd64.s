@@ -274,11 +274,12 @@ GLOBL plaindash<>(SB), RODATA|NOPTR, $16
 // The walk over the lines finds a line's CR as the first bit set from
 // its start in a mask of the stop bytes of lineChunk bytes of b, marked
 // from the start of the first line that ends past the bytes marked
-// before (remark; the last byte of b is never marked); its colon is
-// searched in its first 32 bytes, 16 at a time (by a load that ends at
-// the end of b when those end past it); its name is looked up in
-// knownNames, and another one checked by PLAIN. It stops at the first
-// line of another shape, as fieldLinesGeneric does.
+// before (remark; the last byte of b is never marked), past the HTABs
+// before it (htab); its colon is searched in its first 32 bytes, 16 at a
+// time (by a load that ends at the end of b when those end past it); its
+// name is looked up in knownNames, and another one checked by PLAIN. A
+// line of another shape that ends in CRLF gets an odd span (odd); the
+// walk stops at a line without CRLF in reach, as fieldLinesGeneric does.
 //
 // The frame holds the mask, five words (the last one zero: a line may
 // start two bytes past the bytes marked), then its start and its end, and

@@ -12,9 +12,10 @@ func valueEnd(b []byte, i int) int { return valueEndGeneric(b, i) }
 // or '%'; or len(b), also when i >= len(b).
 func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
 
-// fieldLines records in ls the field lines of the most common shape at
-// the start of b (at most maxSpanInput bytes, none when fewer than 16),
-// up to maxSpans, and returns how many.
+// fieldLines records in ls the field lines that end in CRLF at the start
+// of b (at most maxSpanInput bytes, none when fewer than 16), split when
+// they have the most common shape, as odd spans otherwise, up to
+// maxSpans, and returns how many.
 func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }
 
 // originLine reports the most common request line at b[pos:]: a common

@@ -84,7 +84,7 @@ func (p *Parser) fieldLine(b []byte, pos int, fields []Field, fs *FieldSection, 
 	f := &fields[len(fields)-1]
 	f.Name, f.Value = line[:colon:colon], line[v0:v1:v1]
 	if id != fieldOther {
-		if err := p.note(fs, id, line[v0:v1], pos+v0, minor, request); err != nil {
+		if err := p.note(fs, id, f.Value, pos+v0, minor, request); err != nil {
 			return 0, fields, err
 		}
 	}

@@ -48,6 +48,9 @@ func checkSane(t *testing.T, buf []byte, n int, fs *FieldSection) {
 			t.Fatalf("field %q: %q has capacity %d, %d: appending would write over the input", f.Name, f.Value, cap(f.Name), cap(f.Value))
 		}
 	}
+	if cap(fs.Host) != len(fs.Host) {
+		t.Fatalf("Host %q has capacity %d", fs.Host, cap(fs.Host))
+	}
 }
 
 // fuzzSplit compares the whole parse with byte-by-byte feeding and with a

@@ -48,11 +48,15 @@ func TestRawFieldSection(t *testing.T) {
 	}
 }
 
-// TestFieldCapacity checks that every field name and value, from the fast
-// and the strict paths alike, has its length as capacity: appending to one
-// must copy it, not write over the bytes after it in the input.
+// TestFieldCapacity checks that every field name and value, and Host,
+// from the fast and the strict paths alike, has its length as capacity:
+// appending to one must copy it, not write over the bytes after it in the
+// input.
 func TestFieldCapacity(t *testing.T) {
-	heads := []string{"GET / HTTP/1.1\r\nHost: a\r\nAccept:\tx\r\nX:  y\r\nUser-Agent: z\r\n\r\nbody"}
+	heads := []string{
+		"GET / HTTP/1.1\r\nHost: a\r\nAccept:\tx\r\nX:  y\r\nUser-Agent: z\r\n\r\nbody",
+		"GET / HTTP/1.1\r\nHost:\texample.com\r\n\r\n",
+	}
 	for _, name := range fixtureNames {
 		heads = append(heads, string(readFixture(t, name)))
 	}

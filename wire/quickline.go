@@ -6,17 +6,17 @@ import (
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
-// quickFields parses field lines from b[pos:] while they have the most
-// common shape: a name of 1 to maxNameBytes tchars, ":", at most one SP, a
-// value of field-vchars and SPs that neither starts nor ends with SP, CRLF,
-// all within lineChunk bytes, and 16 bytes or more left in b. It appends
-// them to fields within its capacity, notes the interpreted ones in fs (as
-// fieldSection does) and returns the offset of the first line it did not
-// parse, for fieldSection: the end of the head, or a line that
-// splitFieldLine parses or rejects. A line that ends in CRLF within
-// lineChunk bytes but has another shape (an HTAB, several SPs, a long
-// name) is parsed here by the strict rules (fieldLine), so that one such
-// line does not end the walk: errors are those of fieldSection.
+// quickFields parses field lines from b[pos:] while they end in CRLF
+// within lineChunk bytes and 16 bytes or more are left in b. Those of the
+// most common shape (a name of 1 to maxNameBytes tchars, ":", at most one
+// SP, a value of field-vchars and SPs that neither starts nor ends with SP)
+// it stores itself; the others (an HTAB, several SPs, a long name, a name
+// that is not a token) it parses by the strict rules (fieldLine), so that
+// one such line does not end the walk. It appends the fields to fields
+// within its capacity, notes the interpreted ones in fs (as fieldSection
+// does) and returns the offset of the first line it did not parse, for
+// fieldSection: the end of the head, or a line that fieldSection parses
+// or rejects. Its errors are those of fieldSection.
 //
 // fieldLines splits up to maxSpans lines in one call and finds their
 // common names; what is left here is checking the other names and storing
@@ -29,20 +29,15 @@ func (p *Parser) quickFields(b []byte, pos int, fields []Field, fs *FieldSection
 		for i := range ls[:k] {
 			l := &ls[i]
 			id := l.id
-			if id >= oddLine {
-				if id == notCommon {
-					id = tokenName(h[l.name:l.colon])
+			if id == notCommon {
+				id = tokenName(h[l.name:l.colon])
+			}
+			if id >= oddLine { // an odd line, or a name that is not a token
+				var err error
+				if _, fields, err = p.fieldLine(b, pos+int(l.name), fields, fs, minor, request); err != nil {
+					return pos + int(l.name), fields, err
 				}
-				if id >= oddLine { // an odd line, or a name that is not a token
-					var err error
-					if _, fields, err = p.fieldLine(h, int(l.name), fields, fs, minor, request); err != nil {
-						if e, ok := err.(*Error); ok {
-							e.Offset += pos
-						}
-						return pos + int(l.name), fields, err
-					}
-					continue
-				}
+				continue
 			}
 			if len(fields) >= cap(fields) {
 				return pos + int(l.name), fields, nil
@@ -106,9 +101,11 @@ const maxSpans = 16
 const maxNameBytes = 31
 
 // lineSpan is a field line that fieldLines found, by offsets in its
-// input b: the name is b[name:colon], the value b[start:end], and
-// b[end:end+2] is CRLF. id is what the name is when it is a common name
-// (commonName), else notCommon.
+// input b: the line is b[name:end] and b[end:end+2] is CRLF. When id is
+// oddLine, the line has another shape and colon and start are 0; else
+// the name is b[name:colon], the value b[start:end], and id what the name
+// is when it is a common name (commonName), else fieldOther for another
+// plain name or notCommon.
 type lineSpan struct {
 	name, colon, start, end uint16
 	id                      fieldID
