@@ -36,6 +36,27 @@ func MatchPath(b []byte, i int) (slash, dot, other uint64) {
 	return
 }
 
+// PlainPath reports whether the request path b holds none of the bytes
+// that MatchPath puts in other ("%", "\\", the control characters
+// %x00-1F and DEL) and no "/" followed by "/" or ".": whether a decoder
+// can take b as it is, but for its first byte. It reads all of b in one
+// call (sixteen bytes at a time on amd64) and stops at the first such
+// byte.
+func PlainPath(b []byte) bool { return plainPath(b) }
+
+// plainPathGeneric is plainPath one byte at a time.
+func plainPathGeneric(b []byte) bool {
+	for k, c := range b {
+		switch {
+		case c == '%' || c == '\\' || c < 0x20 || c == 0x7f:
+			return false
+		case (c == '/' || c == '.') && k > 0 && b[k-1] == '/':
+			return false
+		}
+	}
+	return true
+}
+
 // matchPathGeneric is matchPath one byte at a time.
 func matchPathGeneric(b []byte, i int) (slash, dot, other uint64) {
 	for k := i; k < len(b) && k < i+64; k++ {

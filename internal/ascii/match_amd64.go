@@ -20,3 +20,8 @@ func match4(b []byte, i int, set *[4]byte, m *[4]uint64)
 //
 //go:noescape
 func matchPath(b []byte, i int) (slash, dot, other uint64)
+
+// plainPath is PlainPath, with SSE2; plainPathGeneric is the same in Go.
+//
+//go:noescape
+func plainPath(b []byte) bool
