@@ -318,22 +318,19 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 }
 
 // argWindow holds the bitmaps of the "&", "=" and escapes ("%", "+") of
-// the 64 bytes of raw from a pair's start on (ascii.Match4), for the
+// the 64 bytes of raw from a pair's start on (ascii.MatchArgs), for the
 // iterations: the pairs that end in the window are split by a few
 // operations on them, and the end of raw, when in the window, counts as
 // an "&". A pair that runs past the window starts the next one; one
 // longer than the window is read one byte at a time (scanPair).
 type argWindow struct{ amps, eqs, esc uint64 }
 
-// newArgWindow returns the window of the 64 bytes of raw from i on.
+// newArgWindow returns the window of the 64 bytes of raw from i on
+// (i < len(raw)).
 func newArgWindow(raw []byte, i int) argWindow {
-	var m [4]uint64
-	ascii.Match4(raw, i, [4]byte{'&', '=', '%', '+'}, &m)
-	w := argWindow{m[0], m[1], m[2] | m[3]}
-	if n := uint(len(raw) - i); n < 64 {
-		w.amps |= 1 << n
-	}
-	return w
+	amps, eqs, esc := ascii.MatchArgs(raw, i)
+	// The end of raw, when in the window: a shift by 64 or more gives 0.
+	return argWindow{amps | 1<<uint(len(raw)-i), eqs, esc}
 }
 
 // split returns, for the pair at bits st to end-1 of w (st < end < 64),

@@ -25,6 +25,24 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 	match4(b, i, &set, m)
 }
 
+// MatchArgs returns the bitmaps, as Match does, of the bytes that split
+// and escape a query or form body (name=value pairs joined by "&") among
+// the 64 bytes of b from offset i on: "&" (amps), "=" (eqs), and "%" or
+// "+" (esc). It is Match4 with '&', '=', '%' and '+', the last two ORed,
+// in fewer instructions.
+func MatchArgs(b []byte, i int) (amps, eqs, esc uint64) {
+	if uint(i) < uint(len(b)) {
+		amps, eqs, esc = matchArgs(b, i)
+	}
+	return
+}
+
+// matchArgsGeneric is matchArgs one byte at a time.
+func matchArgsGeneric(b []byte, i int) (amps, eqs, esc uint64) {
+	return matchGeneric(b, i, '&'), matchGeneric(b, i, '='),
+		matchGeneric(b, i, '%') | matchGeneric(b, i, '+')
+}
+
 // MatchPath returns the bitmaps, as Match does, of the bytes of a
 // request path that a decoder must look at among the 64 bytes of b from
 // offset i on: "/" (slash), "." (dot) and the bytes to decode or refuse

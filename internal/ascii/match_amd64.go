@@ -25,3 +25,9 @@ func matchPath(b []byte, i int) (slash, dot, other uint64)
 //
 //go:noescape
 func plainPath(b []byte) bool
+
+// matchArgs is MatchArgs for i < len(b), with SSE2; matchArgsGeneric is
+// the same in Go.
+//
+//go:noescape
+func matchArgs(b []byte, i int) (amps, eqs, esc uint64)

@@ -392,3 +392,68 @@ plain_yes:
 plain_no:
 	MOVB $0, ret+24(FP)
 	RET
+
+DATA argsAmp<>+0(SB)/8, $0x2626262626262626
+DATA argsAmp<>+8(SB)/8, $0x2626262626262626
+GLOBL argsAmp<>(SB), RODATA|NOPTR, $16
+
+DATA argsEq<>+0(SB)/8, $0x3d3d3d3d3d3d3d3d
+DATA argsEq<>+8(SB)/8, $0x3d3d3d3d3d3d3d3d
+GLOBL argsEq<>(SB), RODATA|NOPTR, $16
+
+DATA argsPlus<>+0(SB)/8, $0x2b2b2b2b2b2b2b2b
+DATA argsPlus<>+8(SB)/8, $0x2b2b2b2b2b2b2b2b
+GLOBL argsPlus<>(SB), RODATA|NOPTR, $16
+
+// MASKARGS marks the sixteen bytes at CX(SI): "&" into R8, "=" into R9
+// and "%" or "+" into R10, each mask shifted left by CX.
+#define MASKARGS \
+	MOVOU    (SI)(CX*1), X0 \
+	MOVOU    X0, X1 \
+	MOVOU    X0, X2 \
+	MOVOU    X0, X3 \
+	PCMPEQB  X4, X0 \
+	PCMPEQB  X5, X1 \
+	PCMPEQB  X6, X2 \
+	PCMPEQB  X7, X3 \
+	POR      X3, X2 \
+	PMOVMSKB X0, AX \
+	PMOVMSKB X1, DX \
+	PMOVMSKB X2, R12 \
+	SHLQ     CX, AX \
+	SHLQ     CX, DX \
+	SHLQ     CX, R12 \
+	ORQ      AX, R8 \
+	ORQ      DX, R9 \
+	ORQ      R12, R10
+
+// func matchArgs(b []byte, i int) (amps, eqs, esc uint64)
+//
+// As match4 with three bitmaps, the last for two bytes: REGION's shift
+// and mask stay in R11 and R13, so it needs no frame.
+TEXT ·matchArgs(SB), NOSPLIT, $0-56
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), BX
+	MOVQ  i+24(FP), R8
+	MOVOU argsAmp<>(SB), X4
+	MOVOU argsEq<>(SB), X5
+	MOVOU pathPercent<>(SB), X6
+	MOVOU argsPlus<>(SB), X7
+	REGION
+	MOVQ  R9, R11
+	MOVQ  R10, R13
+	XORQ  R8, R8
+	XORQ  R9, R9
+	XORQ  R10, R10
+	BLOCKS(MASKARGS)
+	MOVQ  R11, CX
+	SHRQ  CX, R8
+	SHRQ  CX, R9
+	SHRQ  CX, R10
+	ANDQ  R13, R8
+	ANDQ  R13, R9
+	ANDQ  R13, R10
+	MOVQ  R8, amps+32(FP)
+	MOVQ  R9, eqs+40(FP)
+	MOVQ  R10, esc+48(FP)
+	RET

@@ -40,6 +40,9 @@ func TestMatchPageEdges(t *testing.T) {
 				if got, want := PlainPath(b[i:]), plainPathGeneric(b[i:]); got != want {
 					t.Fatalf("PlainPath(mid[%d:%d]) = %v", start+i, start+n, got)
 				}
+				if a, e, x := MatchArgs(b, i); [3]uint64{a, e, x} != argsBits(b, i) {
+					t.Fatalf("MatchArgs(mid[%d:%d], %d) = %x %x %x", start, start+n, i, a, e, x)
+				}
 				var got4 [4]uint64
 				Match4(b, i, [4]byte{'&', 'a', '=', 0}, &got4)
 				if want := matchGeneric(b, i, 'a'); got4[1] != want {
@@ -53,4 +56,9 @@ func TestMatchPageEdges(t *testing.T) {
 func pathBits(b []byte, i int) [3]uint64 {
 	s, d, o := matchPathGeneric(b, i)
 	return [3]uint64{s, d, o}
+}
+
+func argsBits(b []byte, i int) [3]uint64 {
+	a, e, x := matchArgsGeneric(b, i)
+	return [3]uint64{a, e, x}
 }

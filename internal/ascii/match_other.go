@@ -17,3 +17,6 @@ func matchPath(b []byte, i int) (slash, dot, other uint64) { return matchPathGen
 
 // plainPath is PlainPath.
 func plainPath(b []byte) bool { return plainPathGeneric(b) }
+
+// matchArgs is MatchArgs for i < len(b).
+func matchArgs(b []byte, i int) (amps, eqs, esc uint64) { return matchArgsGeneric(b, i) }

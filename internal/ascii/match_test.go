@@ -34,6 +34,44 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// TestMatchArgs compares MatchArgs with its Go form at every offset of
+// slices of every length up to 140, over bytes drawn mostly from the ones
+// it marks, and over every byte value.
+func TestMatchArgs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	check := func(b []byte, i int) {
+		t.Helper()
+		a, e, x := MatchArgs(b, i)
+		wa, we, wx := matchArgsGeneric(b, i)
+		if i >= len(b) {
+			wa, we, wx = 0, 0, 0
+		}
+		if a != wa || e != we || x != wx {
+			t.Fatalf("MatchArgs(%q, %d) = %x %x %x, want %x %x %x", b, i, a, e, x, wa, we, wx)
+		}
+	}
+	for n := 0; n <= 140; n++ {
+		b := make([]byte, n)
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = byte(rng.UintN(256))
+			} else {
+				b[k] = "&=%+a\x00\xa6"[rng.IntN(7)]
+			}
+		}
+		for i := 0; i <= n+1; i++ {
+			check(b, i)
+		}
+	}
+	var all [256]byte
+	for c := range all {
+		all[c] = byte(c)
+	}
+	for i := 0; i < 256; i += 16 {
+		check(all[:], i)
+	}
+}
+
 // TestMatchByteValues checks every byte value, with bytes that differ
 // from it in one bit around it.
 func TestMatchByteValues(t *testing.T) {
