@@ -38,11 +38,13 @@ import "github.com/brisk-http/brisk/internal/ascii"
 // Other bytes, including decoded non-ASCII ones, are kept; validating the
 // raw target's grammar is the request-line parser's job (RFC 9112 §3.2).
 func DecodePath(dst, rawPath []byte) ([]byte, error) {
-	if len(rawPath) > 0 && rawPath[0] != '/' {
-		return dst, ErrPathStart
-	}
-	if cleanPath(rawPath) && len(rawPath) > 0 {
-		return append(dst, rawPath...), nil // nothing to decode or remove
+	if len(rawPath) > 0 {
+		if rawPath[0] != '/' {
+			return dst, ErrPathStart
+		}
+		if ascii.PlainPath(rawPath) { // cleanPath: nothing to decode or remove
+			return append(dst, rawPath...), nil
+		}
 	}
 	out := append(dst, '/')
 	root := len(out) // out[root:] is the path after the leading "/"
