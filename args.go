@@ -207,17 +207,30 @@ const argSpecialByte = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00
 // name, in order.
 func (a *Args) Values(name string) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		var ps pairScanner
-		for i := 0; i < len(a.raw); {
-			start := i
-			eq, end, esc := ps.next(a.raw, i)
-			i = end + 1
-			if end == start || !a.partIs(start, eq, esc&escName != 0, name) {
-				continue
+		raw := a.raw
+		for i := 0; i < len(raw); {
+			w := newArgWindow(raw, i)
+			st := uint(0) // the start of the next pair, in the window
+			for amps := w.amps; amps != 0; amps &= amps - 1 {
+				end := uint(bits.TrailingZeros64(amps)) & 63
+				if end > st {
+					eq, escName, escValue := w.split(st, end)
+					if a.partIs(i+int(st), i+int(eq), escName, name) &&
+						!yield(a.part(i+int(min(eq+1, end)), i+int(end), escValue)) {
+						return
+					}
+				}
+				st = end + 1
 			}
-			if !yield(a.part(min(eq+1, end), end, esc&escValue != 0)) {
-				return
+			if st == 0 { // a pair longer than the window
+				eq, end, esc := scanPair(raw, i)
+				if a.partIs(i, eq, esc&escName != 0, name) &&
+					!yield(a.part(min(eq+1, end), end, esc&escValue != 0)) {
+					return
+				}
+				st = uint(end - i + 1)
 			}
+			i += int(st)
 		}
 	}
 }
@@ -226,17 +239,29 @@ func (a *Args) Values(name string) iter.Seq[[]byte] {
 // raw bytes once, in order, without the index that lookups build.
 func (a *Args) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
-		var ps pairScanner
-		for i := 0; i < len(a.raw); {
-			start := i
-			eq, end, esc := ps.next(a.raw, i)
-			i = end + 1
-			if end == start {
-				continue
+		raw := a.raw
+		for i := 0; i < len(raw); {
+			w := newArgWindow(raw, i)
+			st := uint(0) // the start of the next pair, in the window
+			for amps := w.amps; amps != 0; amps &= amps - 1 {
+				end := uint(bits.TrailingZeros64(amps)) & 63
+				if end > st {
+					eq, escName, escValue := w.split(st, end)
+					if !yield(a.part(i+int(st), i+int(eq), escName),
+						a.part(i+int(min(eq+1, end)), i+int(end), escValue)) {
+						return
+					}
+				}
+				st = end + 1
 			}
-			if !yield(a.part(start, eq, esc&escName != 0), a.part(min(eq+1, end), end, esc&escValue != 0)) {
-				return
+			if st == 0 { // a pair longer than the window
+				eq, end, esc := scanPair(raw, i)
+				if !yield(a.part(i, eq, esc&escName != 0), a.part(min(eq+1, end), end, esc&escValue != 0)) {
+					return
+				}
+				st = uint(end - i + 1)
 			}
+			i += int(st)
 		}
 	}
 }
@@ -292,54 +317,34 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 	return eq, len(raw), esc
 }
 
-// pairScanner reads the pairs of raw in order, for the iterations. It
-// holds the bitmaps of the "&", "=" and escapes ("%", "+") of a block of
-// 64 bytes (ascii.Match4), so that a pair that ends within the block is
-// split by a few operations on them; a pair that runs past the block is
-// read one byte at a time. The zero value is ready to use.
-type pairScanner struct {
-	base, end      int // the block: raw[base:end]
-	amps, eqs, esc uint64
+// argWindow holds the bitmaps of the "&", "=" and escapes ("%", "+") of
+// the 64 bytes of raw from a pair's start on (ascii.MatchArgs), for the
+// iterations: the pairs that end in the window are split by a few
+// operations on them, and the end of raw, when in the window, counts as
+// an "&". A pair that runs past the window starts the next one; one
+// longer than the window is read one byte at a time (scanPair).
+type argWindow struct{ amps, eqs, esc uint64 }
+
+// newArgWindow returns the window of the 64 bytes of raw from i on
+// (i < len(raw)).
+func newArgWindow(raw []byte, i int) argWindow {
+	amps, eqs, esc := ascii.MatchArgs(raw, i)
+	// The end of raw, when in the window: a shift by 64 or more gives 0.
+	return argWindow{amps | 1<<uint(len(raw)-i), eqs, esc}
 }
 
-// next returns the pair that starts at raw[i] as scanPair does: the
-// offsets of its first "=" (end when there is none) and of its end, and
-// which of its name and value hold an escape.
-func (s *pairScanner) next(raw []byte, i int) (eq, end int, esc uint8) {
-	if i >= s.end { // the iterations go forward: i is never before the block
-		var m [4]uint64
-		ascii.Match4(raw, i, [4]byte{'&', '=', '%', '+'}, &m)
-		s.base, s.end = i, i+64
-		s.amps, s.eqs, s.esc = m[0], m[1], m[2]|m[3]
-	}
-	k := uint(i-s.base) & 63
-	var n uint // the pair's length
-	switch amps := s.amps >> k; {
-	case amps != 0:
-		n = uint(bits.TrailingZeros64(amps))
-	case s.end >= len(raw):
-		n = uint(len(raw) - i)
-	default:
-		return scanPair(raw, i)
-	}
-	in := lowBits(n) // the pair's bits, shifted down to bit 0
-	e := n           // the "=", or the end
-	if w := s.eqs >> k & in; w != 0 {
-		e = uint(bits.TrailingZeros64(w))
-	}
-	if x := s.esc >> k & in; x != 0 {
-		if x&lowBits(e) != 0 {
-			esc |= escName
-		}
-		if x>>e != 0 {
-			esc |= escValue
-		}
-	}
-	return i + int(e), i + int(n), esc
+// split returns, for the pair at bits st to end-1 of w (st < end < 64),
+// the offset in w of its first "=" (end when there is none) and whether
+// its name and its value hold an escape.
+func (w *argWindow) split(st, end uint) (eq uint, escName, escValue bool) {
+	in := lowBits(end) &^ lowBits(st) // the pair's bits
+	eq = uint(bits.TrailingZeros64(w.eqs&in|1<<(end&63))) & 63
+	x := w.esc & in
+	return eq, x&lowBits(eq) != 0, x>>eq != 0
 }
 
-// lowBits returns a word with its n lowest bits set; n <= 64.
-func lowBits(n uint) uint64 { return 1<<n - 1 }
+// lowBits returns a word with its n lowest bits set; n < 64.
+func lowBits(n uint) uint64 { return 1<<(n&63) - 1 }
 
 // part returns raw[s:e], decoded when esc (it holds an escape), with its
 // capacity capped so that a caller's append cannot overwrite later values.

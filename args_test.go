@@ -2,7 +2,9 @@ package brisk
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -248,4 +250,53 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("Peek(%q) in %q = %q, net/url says %q", name, raw, got, want)
 		}
 	})
+}
+
+// TestArgsIterationReference compares All and Values with a plain
+// reference (split at "&", then at the first "=", decode with
+// refFormDecode) on random queries of every length up to 200, with pairs
+// that end in, at the end of and past a 64-byte window, and pairs longer
+// than a window.
+func TestArgsIterationReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for n := 0; n <= 200; n++ {
+		for range 20 {
+			b := make([]byte, n)
+			long := rng.IntN(3) == 0 // few "&": pairs longer than 64 bytes
+			for k := range b {
+				switch r := rng.IntN(12); {
+				case r == 0 && !long || r == 0 && rng.IntN(8) == 0:
+					b[k] = '&'
+				case r == 1:
+					b[k] = '='
+				default:
+					b[k] = "a%+2F"[rng.IntN(5)]
+				}
+			}
+			var want, got []string
+			var wantA, gotA []string
+			for _, p := range strings.Split(string(b), "&") {
+				if p == "" {
+					continue
+				}
+				k, v, _ := strings.Cut(p, "=")
+				k, v = string(refFormDecode([]byte(k))), string(refFormDecode([]byte(v)))
+				want = append(want, k+"\x00"+v)
+				if k == "a" {
+					wantA = append(wantA, v)
+				}
+			}
+			var a Args
+			a.Reset(b)
+			for k, v := range a.All() {
+				got = append(got, string(k)+"\x00"+string(v))
+			}
+			for v := range a.Values("a") {
+				gotA = append(gotA, string(v))
+			}
+			if !slices.Equal(got, want) || !slices.Equal(gotA, wantA) {
+				t.Fatalf("%q: All = %q, want %q; Values(a) = %q, want %q", b, got, want, gotA, wantA)
+			}
+		}
+	}
 }

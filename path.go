@@ -38,11 +38,13 @@ import "github.com/brisk-http/brisk/internal/ascii"
 // Other bytes, including decoded non-ASCII ones, are kept; validating the
 // raw target's grammar is the request-line parser's job (RFC 9112 §3.2).
 func DecodePath(dst, rawPath []byte) ([]byte, error) {
-	if len(rawPath) > 0 && rawPath[0] != '/' {
-		return dst, ErrPathStart
-	}
-	if cleanPath(rawPath) && len(rawPath) > 0 {
-		return append(dst, rawPath...), nil // nothing to decode or remove
+	if len(rawPath) > 0 {
+		if rawPath[0] != '/' {
+			return dst, ErrPathStart
+		}
+		if ascii.PlainPath(rawPath) { // cleanPath: nothing to decode or remove
+			return append(dst, rawPath...), nil
+		}
 	}
 	out := append(dst, '/')
 	root := len(out) // out[root:] is the path after the leading "/"
@@ -94,21 +96,10 @@ const upperHex = "0123456789ABCDEF"
 // empty or starts with "/", holds no byte DecodePath decodes or refuses
 // ("%", "\\", CTLs), and no "/" followed by "/" or "." (a conservative test
 // for empty and dot-segments: "/.well-known" is not clean, though it
-// decodes to itself). It reads the bitmaps of those bytes, 64 at a time
-// (ascii.MatchPath).
+// decodes to itself). It reads p once, sixteen bytes at a time
+// (ascii.PlainPath).
 func cleanPath(p []byte) bool {
-	if len(p) > 0 && p[0] != '/' {
-		return false
-	}
-	var carry uint64 // 1 when the previous block ends with "/"
-	for base := 0; base < len(p); base += 64 {
-		slash, dot, other := ascii.MatchPath(p, base)
-		if other != 0 || (slash|dot)&(slash<<1|carry) != 0 {
-			return false
-		}
-		carry = slash >> 63
-	}
-	return true
+	return (len(p) == 0 || p[0] == '/') && ascii.PlainPath(p)
 }
 
 // pathSpecialTable is 1 at the bytes DecodePath must look at: "%", "/",

@@ -25,6 +25,24 @@ func Match4(b []byte, i int, set [4]byte, m *[4]uint64) {
 	match4(b, i, &set, m)
 }
 
+// MatchArgs returns the bitmaps, as Match does, of the bytes that split
+// and escape a query or form body (name=value pairs joined by "&") among
+// the 64 bytes of b from offset i on: "&" (amps), "=" (eqs), and "%" or
+// "+" (esc). It is Match4 with '&', '=', '%' and '+', the last two ORed,
+// in fewer instructions.
+func MatchArgs(b []byte, i int) (amps, eqs, esc uint64) {
+	if uint(i) < uint(len(b)) {
+		amps, eqs, esc = matchArgs(b, i)
+	}
+	return
+}
+
+// matchArgsGeneric is matchArgs one byte at a time.
+func matchArgsGeneric(b []byte, i int) (amps, eqs, esc uint64) {
+	return matchGeneric(b, i, '&'), matchGeneric(b, i, '='),
+		matchGeneric(b, i, '%') | matchGeneric(b, i, '+')
+}
+
 // MatchPath returns the bitmaps, as Match does, of the bytes of a
 // request path that a decoder must look at among the 64 bytes of b from
 // offset i on: "/" (slash), "." (dot) and the bytes to decode or refuse
@@ -34,6 +52,27 @@ func MatchPath(b []byte, i int) (slash, dot, other uint64) {
 		slash, dot, other = matchPath(b, i)
 	}
 	return
+}
+
+// PlainPath reports whether the request path b holds none of the bytes
+// that MatchPath puts in other ("%", "\\", the control characters
+// %x00-1F and DEL) and no "/" followed by "/" or ".": whether a decoder
+// can take b as it is, but for its first byte. It reads all of b in one
+// call (sixteen bytes at a time on amd64) and stops at the first such
+// byte.
+func PlainPath(b []byte) bool { return plainPath(b) }
+
+// plainPathGeneric is plainPath one byte at a time.
+func plainPathGeneric(b []byte) bool {
+	for k, c := range b {
+		switch {
+		case c == '%' || c == '\\' || c < 0x20 || c == 0x7f:
+			return false
+		case (c == '/' || c == '.') && k > 0 && b[k-1] == '/':
+			return false
+		}
+	}
+	return true
 }
 
 // matchPathGeneric is matchPath one byte at a time.

@@ -20,3 +20,14 @@ func match4(b []byte, i int, set *[4]byte, m *[4]uint64)
 //
 //go:noescape
 func matchPath(b []byte, i int) (slash, dot, other uint64)
+
+// plainPath is PlainPath, with SSE2; plainPathGeneric is the same in Go.
+//
+//go:noescape
+func plainPath(b []byte) bool
+
+// matchArgs is MatchArgs for i < len(b), with SSE2; matchArgsGeneric is
+// the same in Go.
+//
+//go:noescape
+func matchArgs(b []byte, i int) (amps, eqs, esc uint64)

@@ -281,3 +281,179 @@ done:
 	MOVQ R9, dot+40(FP)
 	MOVQ R10, other+48(FP)
 	RET
+
+// PLAIN marks the sixteen bytes at addr: "/" into AX, "/" or "." into DX,
+// and "%", backslash, %x00-1F and DEL into R12 (as MASKPATH). Uses X0-X5.
+#define PLAIN(addr) \
+	MOVOU    addr, X0 \
+	MOVOU    X0, X1 \
+	MOVOU    X0, X2 \
+	MOVOU    X0, X3 \
+	MOVOU    X0, X4 \
+	MOVOU    X0, X5 \
+	PCMPEQB  X8, X1 \
+	PCMPEQB  X9, X2 \
+	PCMPEQB  X10, X3 \
+	PCMPEQB  X11, X4 \
+	PCMPEQB  X12, X5 \
+	PSUBUSB  X13, X0 \
+	PCMPEQB  X14, X0 \
+	POR      X4, X3 \
+	POR      X5, X3 \
+	POR      X0, X3 \
+	POR      X1, X2 \
+	PMOVMSKB X1, AX \
+	PMOVMSKB X2, DX \
+	PMOVMSKB X3, R12
+
+// func plainPath(b []byte) bool
+//
+// A byte is bad when PLAIN puts it in R12, or in DX with a "/" before it:
+// (R12 | DX & (AX<<1 | carry)), where carry is 1 when the byte before the
+// sixteen is "/". Sixteen bytes at a time, then the last sixteen of b
+// with the bits of the bytes already checked shifted out; a b shorter
+// than sixteen is loaded as match does (within its memory page).
+TEXT ·plainPath(SB), NOSPLIT, $0-25
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), BX
+	MOVOU pathSlash<>(SB), X8
+	MOVOU pathDot<>(SB), X9
+	MOVOU pathPercent<>(SB), X10
+	MOVOU pathBackslash<>(SB), X11
+	MOVOU pathDEL<>(SB), X12
+	MOVOU pathCTL<>(SB), X13
+	PXOR  X14, X14
+	CMPQ  BX, $16
+	JB    plain_short
+	XORQ  CX, CX
+	XORQ  R11, R11
+
+plain_loop:
+	LEAQ 16(CX), DI
+	CMPQ DI, BX
+	JA   plain_tail
+	PLAIN((SI)(CX*1))
+	MOVQ AX, R13
+	SHLQ $1, R13
+	ORQ  R11, R13
+	ANDQ DX, R13
+	ORQ  R12, R13
+	JNZ  plain_no
+	SHRQ $15, AX
+	MOVQ AX, R11
+	MOVQ DI, CX
+	JMP  plain_loop
+
+plain_tail:
+	CMPQ CX, BX
+	JAE  plain_yes
+	LEAQ -16(BX), DI
+	PLAIN((SI)(DI*1))
+	SHLQ  $1, AX
+	ANDQ  DX, AX
+	ORQ   R12, AX
+	SUBQ  DI, CX
+	SHRQ  CX, AX
+	TESTQ AX, AX
+	JNZ   plain_no
+	JMP   plain_yes
+
+plain_short:
+	TESTQ BX, BX
+	JZ    plain_yes
+	XORQ  CX, CX
+	MOVQ  SI, DI
+	ANDQ  $4095, DI
+	CMPQ  DI, $4080
+	JBE   plain_load
+	LEAQ  -16(SI)(BX*1), SI
+	MOVQ  $16, CX
+	SUBQ  BX, CX
+
+plain_load:
+	PLAIN((SI))
+	SHRQ CX, AX
+	SHRQ CX, DX
+	SHRQ CX, R12
+	SHLQ $1, AX
+	ANDQ DX, AX
+	ORQ  R12, AX
+	MOVQ BX, CX
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	ANDQ DX, AX
+	JNZ  plain_no
+
+plain_yes:
+	MOVB $1, ret+24(FP)
+	RET
+
+plain_no:
+	MOVB $0, ret+24(FP)
+	RET
+
+DATA argsAmp<>+0(SB)/8, $0x2626262626262626
+DATA argsAmp<>+8(SB)/8, $0x2626262626262626
+GLOBL argsAmp<>(SB), RODATA|NOPTR, $16
+
+DATA argsEq<>+0(SB)/8, $0x3d3d3d3d3d3d3d3d
+DATA argsEq<>+8(SB)/8, $0x3d3d3d3d3d3d3d3d
+GLOBL argsEq<>(SB), RODATA|NOPTR, $16
+
+DATA argsPlus<>+0(SB)/8, $0x2b2b2b2b2b2b2b2b
+DATA argsPlus<>+8(SB)/8, $0x2b2b2b2b2b2b2b2b
+GLOBL argsPlus<>(SB), RODATA|NOPTR, $16
+
+// MASKARGS marks the sixteen bytes at CX(SI): "&" into R8, "=" into R9
+// and "%" or "+" into R10, each mask shifted left by CX.
+#define MASKARGS \
+	MOVOU    (SI)(CX*1), X0 \
+	MOVOU    X0, X1 \
+	MOVOU    X0, X2 \
+	MOVOU    X0, X3 \
+	PCMPEQB  X4, X0 \
+	PCMPEQB  X5, X1 \
+	PCMPEQB  X6, X2 \
+	PCMPEQB  X7, X3 \
+	POR      X3, X2 \
+	PMOVMSKB X0, AX \
+	PMOVMSKB X1, DX \
+	PMOVMSKB X2, R12 \
+	SHLQ     CX, AX \
+	SHLQ     CX, DX \
+	SHLQ     CX, R12 \
+	ORQ      AX, R8 \
+	ORQ      DX, R9 \
+	ORQ      R12, R10
+
+// func matchArgs(b []byte, i int) (amps, eqs, esc uint64)
+//
+// As match4 with three bitmaps, the last for two bytes: REGION's shift
+// and mask stay in R11 and R13, so it needs no frame.
+TEXT ·matchArgs(SB), NOSPLIT, $0-56
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), BX
+	MOVQ  i+24(FP), R8
+	MOVOU argsAmp<>(SB), X4
+	MOVOU argsEq<>(SB), X5
+	MOVOU pathPercent<>(SB), X6
+	MOVOU argsPlus<>(SB), X7
+	REGION
+	MOVQ  R9, R11
+	MOVQ  R10, R13
+	XORQ  R8, R8
+	XORQ  R9, R9
+	XORQ  R10, R10
+	BLOCKS(MASKARGS)
+	MOVQ  R11, CX
+	SHRQ  CX, R8
+	SHRQ  CX, R9
+	SHRQ  CX, R10
+	ANDQ  R13, R8
+	ANDQ  R13, R9
+	ANDQ  R13, R10
+	MOVQ  R8, amps+32(FP)
+	MOVQ  R9, eqs+40(FP)
+	MOVQ  R10, esc+48(FP)
+	RET

@@ -20,6 +20,9 @@ func TestMatchPageEdges(t *testing.T) {
 	}
 	for k := range mid {
 		mid[k] = "&a=/.%"[k%6]
+		if k < 64 || k >= page-64 {
+			mid[k] = "a/b"[k%3] // plain, so that PlainPath reads it all
+		}
 	}
 	for n := 1; n < 16; n++ {
 		for _, start := range []int{0, 1, page - 16 - n, page - 16, page - n} {
@@ -34,6 +37,12 @@ func TestMatchPageEdges(t *testing.T) {
 				if s, d, o := MatchPath(b, i); [3]uint64{s, d, o} != pathBits(b, i) {
 					t.Fatalf("MatchPath(mid[%d:%d], %d) = %x %x %x", start, start+n, i, s, d, o)
 				}
+				if got, want := PlainPath(b[i:]), plainPathGeneric(b[i:]); got != want {
+					t.Fatalf("PlainPath(mid[%d:%d]) = %v", start+i, start+n, got)
+				}
+				if a, e, x := MatchArgs(b, i); [3]uint64{a, e, x} != argsBits(b, i) {
+					t.Fatalf("MatchArgs(mid[%d:%d], %d) = %x %x %x", start, start+n, i, a, e, x)
+				}
 				var got4 [4]uint64
 				Match4(b, i, [4]byte{'&', 'a', '=', 0}, &got4)
 				if want := matchGeneric(b, i, 'a'); got4[1] != want {
@@ -47,4 +56,9 @@ func TestMatchPageEdges(t *testing.T) {
 func pathBits(b []byte, i int) [3]uint64 {
 	s, d, o := matchPathGeneric(b, i)
 	return [3]uint64{s, d, o}
+}
+
+func argsBits(b []byte, i int) [3]uint64 {
+	a, e, x := matchArgsGeneric(b, i)
+	return [3]uint64{a, e, x}
 }

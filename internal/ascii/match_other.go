@@ -14,3 +14,9 @@ func match4(b []byte, i int, set *[4]byte, m *[4]uint64) {
 
 // matchPath is MatchPath for i < len(b).
 func matchPath(b []byte, i int) (slash, dot, other uint64) { return matchPathGeneric(b, i) }
+
+// plainPath is PlainPath.
+func plainPath(b []byte) bool { return plainPathGeneric(b) }
+
+// matchArgs is MatchArgs for i < len(b).
+func matchArgs(b []byte, i int) (amps, eqs, esc uint64) { return matchArgsGeneric(b, i) }

@@ -34,6 +34,44 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// TestMatchArgs compares MatchArgs with its Go form at every offset of
+// slices of every length up to 140, over bytes drawn mostly from the ones
+// it marks, and over every byte value.
+func TestMatchArgs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	check := func(b []byte, i int) {
+		t.Helper()
+		a, e, x := MatchArgs(b, i)
+		wa, we, wx := matchArgsGeneric(b, i)
+		if i >= len(b) {
+			wa, we, wx = 0, 0, 0
+		}
+		if a != wa || e != we || x != wx {
+			t.Fatalf("MatchArgs(%q, %d) = %x %x %x, want %x %x %x", b, i, a, e, x, wa, we, wx)
+		}
+	}
+	for n := 0; n <= 140; n++ {
+		b := make([]byte, n)
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = byte(rng.UintN(256))
+			} else {
+				b[k] = "&=%+a\x00\xa6"[rng.IntN(7)]
+			}
+		}
+		for i := 0; i <= n+1; i++ {
+			check(b, i)
+		}
+	}
+	var all [256]byte
+	for c := range all {
+		all[c] = byte(c)
+	}
+	for i := 0; i < 256; i += 16 {
+		check(all[:], i)
+	}
+}
+
 // TestMatchByteValues checks every byte value, with bytes that differ
 // from it in one bit around it.
 func TestMatchByteValues(t *testing.T) {
@@ -93,5 +131,72 @@ func TestMatchPath(t *testing.T) {
 		if ws, wd, wo := matchPathGeneric(all[:], i); s != ws || d != wd || o != wo {
 			t.Fatalf("bytes %#x-: %x %x %x, want %x %x %x", i, s, d, o, ws, wd, wo)
 		}
+	}
+}
+
+// TestPlainPath compares PlainPath with a byte-by-byte reference on
+// slices of every length up to 140, over bytes drawn mostly from the ones
+// it looks at, with the bad byte or pair at every position (and none),
+// so that each sixteen, the last sixteen and a short slice see them.
+func TestPlainPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const plain = "/a/b.c/d-e/"
+	for n := 0; n <= 140; n++ {
+		b := make([]byte, n)
+		for range 40 {
+			for k := range b {
+				if rng.IntN(8) == 0 {
+					b[k] = "/.%\\\x00\x1f\x20\x7f\x80\xff"[rng.IntN(10)]
+				} else {
+					b[k] = plain[rng.IntN(len(plain))]
+				}
+			}
+			checkPlainPath(t, b)
+		}
+		for k := range b { // plain but for one byte or pair at k
+			for _, bad := range []string{"%", "\\", "\x00", "\x1f", "\x7f", "//", "/.", "\x20", "\x80", "./", "a."} {
+				for j := range b {
+					b[j] = "ab-"[j%3]
+				}
+				copy(b[k:], bad)
+				checkPlainPath(t, b)
+			}
+		}
+	}
+	for c := range 256 {
+		for _, n := range []int{1, 16, 40} {
+			b := make([]byte, n)
+			for j := range b {
+				b[j] = 'a'
+			}
+			b[n-1] = byte(c)
+			checkPlainPath(t, b)
+		}
+	}
+}
+
+// plainPathRef is PlainPath written plainly.
+func plainPathRef(b []byte) bool {
+	for k, c := range b {
+		if c == '%' || c == '\\' || c < 0x20 || c == 0x7f {
+			return false
+		}
+		if k > 0 && b[k-1] == '/' && (c == '/' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPlainPath compares PlainPath and plainPathGeneric with
+// plainPathRef on b.
+func checkPlainPath(t *testing.T, b []byte) {
+	t.Helper()
+	want := plainPathRef(b)
+	if got := PlainPath(b); got != want {
+		t.Fatalf("PlainPath(%q) = %v, want %v", b, got, want)
+	}
+	if got := plainPathGeneric(b); got != want {
+		t.Fatalf("plainPathGeneric(%q) = %v, want %v", b, got, want)
 	}
 }
