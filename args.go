@@ -58,8 +58,9 @@ type argPair struct{ start, end int }
 // (pair i in byte i%8 of first[i/8], lowest first), and the bytes of
 // those that are "%" or "+" (an escape, which may decode to any byte) set
 // to 0x80 in esc, so that a lookup finds the pairs that may have a name
-// with a few operations per eight pairs. Bytes past the last pair are
-// zero in both.
+// with a few operations per eight pairs (ascii.Zero may mark a byte after
+// a match too: that pair is only compared in vain). In the word of the
+// last pair, the bytes past it are zero in both; later words are stale.
 type firstBytes struct {
 	first, esc [firstWords]uint64
 }
@@ -107,7 +108,7 @@ func (a *Args) find(name string) (eq, end int) {
 		c = name[0]
 	}
 	for k, left := 0, a.n; left > 0; k, left = k+1, left-8 {
-		m := zeroBytes(a.firsts.first[k&(firstWords-1)]^bcast(c)) | a.firsts.esc[k&(firstWords-1)]
+		m := ascii.Zero(a.firsts.first[k&(firstWords-1)]^ascii.Repeat(c)) | a.firsts.esc[k&(firstWords-1)]
 		if left < 8 {
 			m &= lowBits(uint(8 * left))
 		}
@@ -149,16 +150,6 @@ func (a *Args) pairNamed(s, end int, name string) (eq int, ok bool) {
 	return eq, formDecodedEqual(a.raw[s:eq], name)
 }
 
-// bcast returns a word with c in each of its eight bytes.
-func bcast(c byte) uint64 { return uint64(c) * 0x0101010101010101 }
-
-// zeroBytes returns x with 0x80 in each byte that is zero in x and 0 in
-// the others.
-func zeroBytes(x uint64) uint64 {
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	return ^(x&low7 + low7 | x | low7)
-}
-
 // nameEscaped is what rawNameIs returns when only decoding tells.
 const nameEscaped = -2
 
@@ -171,7 +162,7 @@ const nameEscaped = -2
 func rawNameIs(p []byte, name string) int {
 	i, n := 0, min(len(p), len(name))
 	for ; i < n; i++ {
-		if c := p[i]; c != name[i] || argSpecialByte[c] != 0 {
+		if c := p[i]; c != name[i] || ascii.Class[c]&ascii.Form != 0 {
 			break
 		}
 	}
@@ -187,21 +178,6 @@ func rawNameIs(p []byte, name string) int {
 	}
 	return -1
 }
-
-// argSpecial has the bits of "%", "&", "+" and "=", the bytes with a
-// meaning in args; all are below 64, so one shift tests a byte.
-const argSpecial uint64 = 1<<'%' | 1<<'&' | 1<<'+' | 1<<'='
-
-// argSpecialByte is 1 at "%", "&", "+" and "=" (argSpecial) and 0 at
-// every other byte, indexed by byte (a string constant: no mutable state).
-const argSpecialByte = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // Values returns an iterator over the decoded values of all pairs named
 // name, in order.
@@ -297,7 +273,7 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 	for ; i < len(raw); i++ {
 		c := raw[i]
 		switch {
-		case c >= 64 || argSpecial>>c&1 == 0:
+		case ascii.Class[c]&ascii.Form == 0:
 		case c == '&':
 			if eq < 0 {
 				eq = i
@@ -417,7 +393,7 @@ func splitPairs(raw []byte, dst []argPair, f *firstBytes) (n, next int) {
 // store sets word k of f to w, the first bytes of pairs 8k to 8k+7.
 func (f *firstBytes) store(k int, w uint64) {
 	f.first[k&(firstWords-1)] = w
-	f.esc[k&(firstWords-1)] = zeroBytes(w^bcast('%')) | zeroBytes(w^bcast('+'))
+	f.esc[k&(firstWords-1)] = ascii.Zero(w^ascii.Repeat('%')) | ascii.Zero(w^ascii.Repeat('+'))
 }
 
 // hasFormEscape reports whether b holds "%" or "+".

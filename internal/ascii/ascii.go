@@ -23,6 +23,10 @@ const (
 	// QDText marks qdtext (RFC 9110 §5.6.4): FieldVChar but DQUOTE and
 	// backslash.
 	QDText
+	// Form marks the bytes with a meaning in a query string or an
+	// application/x-www-form-urlencoded body (WHATWG URL Standard §5.1):
+	// "%", "&", "+" and "=".
+	Form
 )
 
 const (
@@ -43,7 +47,7 @@ func classes() (t [256]uint8) {
 	for _, s := range []struct {
 		set string
 		bit uint8
-	}{{tcharSet, Token}, {hostSet, Host}, {digits, Digit}, {hexSet, Hex}} {
+	}{{tcharSet, Token}, {hostSet, Host}, {digits, Digit}, {hexSet, Hex}, {"%&+=", Form}} {
 		for i := 0; i < len(s.set); i++ {
 			t[s.set[i]] |= s.bit
 		}
