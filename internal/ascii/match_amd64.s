@@ -2,9 +2,9 @@
 
 #include "textflag.h"
 
-// How match and match4 read the block of b at offset i (i < len(b)), n =
-// min(len(b)-i, 64) bytes: they compare sixteen bytes at a time and make
-// a 16-bit mask of each (PCMPEQB, PMOVMSKB), shifted to its place in a
+// How match and matchArgs read the block of b at offset i (i < len(b)),
+// n = min(len(b)-i, 64) bytes: they compare sixteen bytes at a time and
+// make a 16-bit mask of each (PCMPEQB, PMOVMSKB), shifted to its place in a
 // 64-bit bitmap of a region of b that holds the block, then shift that
 // bitmap right to start at b[i] and clear the bits past n. The region:
 //   - the 64 bytes from i, when b has them;
@@ -19,8 +19,7 @@
 //
 // REGION sets SI to the region's start, BX to its length (16 to 64; 16
 // for a short b), R9 to the right shift and R10 to the mask of the n bits
-// kept. In: SI = &b[0], BX =
-// len(b), R8 = i. Uses CX and DX.
+// kept. In: SI = &b[0], BX = len(b), R8 = i. Uses CX and DX.
 #define REGION \
 	MOVQ BX, DX \
 	SUBQ R8, DX \
@@ -123,84 +122,6 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
-// SAVE keeps REGION's shift and mask in the frame (the two words below
-// the frame's top) and clears R8-R11 for the bitmaps.
-#define SAVE \
-	MOVQ R9, shift-8(SP) \
-	MOVQ R10, keep-16(SP) \
-	XORQ R8, R8 \
-	XORQ R9, R9 \
-	XORQ R10, R10 \
-	XORQ R11, R11
-
-// LOADSAVED brings SAVE's shift back into CX and its mask into DX, and
-// FIT(r) applies them to the bitmap in r.
-#define LOADSAVED \
-	MOVQ shift-8(SP), CX \
-	MOVQ keep-16(SP), DX
-#define FIT(r) \
-	SHRQ CX, r \
-	ANDQ DX, r
-
-// MASK4 compares the sixteen bytes at CX(SI) with each of the four
-// broadcast bytes in X4-X7 and ORs the four masks, shifted left by CX,
-// into R8-R11.
-#define MASK4 \
-	MOVOU    (SI)(CX*1), X0 \
-	MOVOU    X0, X1 \
-	MOVOU    X0, X2 \
-	MOVOU    X0, X3 \
-	PCMPEQB  X4, X0 \
-	PCMPEQB  X5, X1 \
-	PCMPEQB  X6, X2 \
-	PCMPEQB  X7, X3 \
-	PMOVMSKB X0, AX \
-	PMOVMSKB X1, DX \
-	PMOVMSKB X2, R12 \
-	PMOVMSKB X3, R13 \
-	SHLQ     CX, AX \
-	SHLQ     CX, DX \
-	SHLQ     CX, R12 \
-	SHLQ     CX, R13 \
-	ORQ      AX, R8 \
-	ORQ      DX, R9 \
-	ORQ      R12, R10 \
-	ORQ      R13, R11
-
-// func match4(b []byte, i int, set *[4]byte, m *[4]uint64)
-//
-// The four bytes of set are spread to one 32-bit lane each
-// (c0c0c0c0 c1c1c1c1 ...), then each lane is broadcast to a register.
-TEXT ·match4(SB), NOSPLIT, $16-48
-	MOVQ      b_base+0(FP), SI
-	MOVQ      b_len+8(FP), BX
-	MOVQ      i+24(FP), R8
-	MOVQ      set+32(FP), AX
-	MOVL      (AX), AX
-	MOVL      AX, X4
-	PUNPCKLBW X4, X4
-	PUNPCKLWL X4, X4
-	PSHUFD    $0xff, X4, X7
-	PSHUFD    $0xaa, X4, X6
-	PSHUFD    $0x55, X4, X5
-	PSHUFD    $0x00, X4, X4
-	REGION
-	SAVE
-	BLOCKS(MASK4)
-
-done:
-	LOADSAVED
-	FIT(R8)
-	FIT(R9)
-	FIT(R10)
-	FIT(R11)
-	MOVQ m+40(FP), AX
-	MOVQ R8, 0(AX)
-	MOVQ R9, 8(AX)
-	MOVQ R10, 16(AX)
-	MOVQ R11, 24(AX)
-	RET
-
 DATA pathSlash<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
 DATA pathSlash<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
 GLOBL pathSlash<>(SB), RODATA|NOPTR, $16
@@ -225,65 +146,10 @@ DATA pathCTL<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA pathCTL<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL pathCTL<>(SB), RODATA|NOPTR, $16
 
-// MASKPATH marks the sixteen bytes at CX(SI): "/" into R8, "." into R9
-// and "%", backslash, %x00-1F and DEL into R10 (the saturating
-// subtraction of 0x1F leaves zero exactly for the bytes up to 0x1F), each
-// mask shifted left by CX.
-#define MASKPATH \
-	MOVOU    (SI)(CX*1), X0 \
-	MOVOU    X0, X1 \
-	MOVOU    X0, X2 \
-	MOVOU    X0, X3 \
-	MOVOU    X0, X4 \
-	MOVOU    X0, X5 \
-	PCMPEQB  X8, X1 \
-	PCMPEQB  X9, X2 \
-	PCMPEQB  X10, X3 \
-	PCMPEQB  X11, X4 \
-	PCMPEQB  X12, X5 \
-	PSUBUSB  X13, X0 \
-	PCMPEQB  X14, X0 \
-	POR      X4, X3 \
-	POR      X5, X3 \
-	POR      X0, X3 \
-	PMOVMSKB X1, AX \
-	PMOVMSKB X2, DX \
-	PMOVMSKB X3, R12 \
-	SHLQ     CX, AX \
-	SHLQ     CX, DX \
-	SHLQ     CX, R12 \
-	ORQ      AX, R8 \
-	ORQ      DX, R9 \
-	ORQ      R12, R10
-
-// func matchPath(b []byte, i int) (slash, dot, other uint64)
-TEXT ·matchPath(SB), NOSPLIT, $16-56
-	MOVQ  b_base+0(FP), SI
-	MOVQ  b_len+8(FP), BX
-	MOVQ  i+24(FP), R8
-	MOVOU pathSlash<>(SB), X8
-	MOVOU pathDot<>(SB), X9
-	MOVOU pathPercent<>(SB), X10
-	MOVOU pathBackslash<>(SB), X11
-	MOVOU pathDEL<>(SB), X12
-	MOVOU pathCTL<>(SB), X13
-	PXOR  X14, X14
-	REGION
-	SAVE
-	BLOCKS(MASKPATH)
-
-done:
-	LOADSAVED
-	FIT(R8)
-	FIT(R9)
-	FIT(R10)
-	MOVQ R8, slash+32(FP)
-	MOVQ R9, dot+40(FP)
-	MOVQ R10, other+48(FP)
-	RET
-
 // PLAIN marks the sixteen bytes at addr: "/" into AX, "/" or "." into DX,
-// and "%", backslash, %x00-1F and DEL into R12 (as MASKPATH). Uses X0-X5.
+// and "%", backslash, %x00-1F and DEL into R12 (the saturating subtraction
+// of 0x1F in X13 leaves zero exactly for the bytes up to 0x1F). Wants the
+// path* constants in X8-X13 and zero in X14. Uses X0-X5.
 #define PLAIN(addr) \
 	MOVOU    addr, X0 \
 	MOVOU    X0, X1 \
@@ -429,8 +295,10 @@ GLOBL argsPlus<>(SB), RODATA|NOPTR, $16
 
 // func matchArgs(b []byte, i int) (amps, eqs, esc uint64)
 //
-// As match4 with three bitmaps, the last for two bytes: REGION's shift
-// and mask stay in R11 and R13, so it needs no frame.
+// REGION, then BLOCKS(MASKARGS) into three bitmaps (the last for two
+// bytes); REGION's shift and mask, kept in R11 and R13 (so it needs no
+// frame), then bring each bitmap to start at b[i] and clear the bits past
+// n.
 TEXT ·matchArgs(SB), NOSPLIT, $0-56
 	MOVQ  b_base+0(FP), SI
 	MOVQ  b_len+8(FP), BX

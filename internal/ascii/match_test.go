@@ -5,13 +5,11 @@ import (
 	"testing"
 )
 
-// TestMatch compares Match and Match4 with a byte-by-byte reference at
-// every offset of slices of every length up to 140, over random bytes
-// drawn mostly from the searched ones, so that every block position and
-// every region (the 64 bytes from i, the last 64, all of b, a short b)
-// sees matches.
+// TestMatch compares Match with a byte-by-byte reference at every offset
+// of slices of every length up to 140, over random bytes drawn mostly
+// from the searched ones, so that every block position and every region
+// (the 64 bytes from i, the last 64, all of b, a short b) sees matches.
 func TestMatch(t *testing.T) {
-	set := [4]byte{'&', '=', 0, '+'}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 0; n <= 140; n++ {
 		b := make([]byte, n)
@@ -19,15 +17,9 @@ func TestMatch(t *testing.T) {
 			b[k] = "&=\x00+a"[rng.IntN(5)]
 		}
 		for i := 0; i <= n+1; i++ {
-			var got4 [4]uint64
-			Match4(b, i, set, &got4)
-			for j, c := range set {
-				want := matchGeneric(b, i, c)
-				if got := Match(b, i, c); got != want {
+			for _, c := range []byte{'&', '=', 0, '+'} {
+				if got, want := Match(b, i, c), matchGeneric(b, i, c); got != want {
 					t.Fatalf("Match(len %d, %d, %q) = %x, want %x", n, i, c, got, want)
-				}
-				if got4[j] != want {
-					t.Fatalf("Match4(len %d, %d)[%d] = %x, want %x", n, i, j, got4[j], want)
 				}
 			}
 		}
@@ -82,54 +74,9 @@ func TestMatchByteValues(t *testing.T) {
 			b[k] = byte(c) ^ byte(rng.IntN(2))<<uint(rng.IntN(8))
 		}
 		for _, i := range []int{0, 1, 36, 50, 90} {
-			set := [4]byte{byte(c), 0, 0xff, byte(rng.UintN(256))}
-			var got4 [4]uint64
-			Match4(b, i, set, &got4)
-			for j, s := range set {
-				if want := matchGeneric(b, i, s); got4[j] != want {
-					t.Fatalf("Match4(%x, %d, %x)[%d] = %x, want %x", b, i, set, j, got4[j], want)
-				}
-			}
 			if got, want := Match(b, i, byte(c)), matchGeneric(b, i, byte(c)); got != want {
 				t.Fatalf("Match(%x, %d, %#x) = %x, want %x", b, i, c, got, want)
 			}
-		}
-	}
-}
-
-// TestMatchPath compares MatchPath with its Go form at every offset of
-// slices of every length up to 140, over bytes drawn mostly from the ones
-// it marks, and over every byte value.
-func TestMatchPath(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for n := 0; n <= 140; n++ {
-		b := make([]byte, n)
-		for k := range b {
-			if rng.IntN(4) == 0 {
-				b[k] = byte(rng.UintN(256))
-			} else {
-				b[k] = "/.%\\\x00\x1f\x20\x7fa"[rng.IntN(9)]
-			}
-		}
-		for i := 0; i <= n+1; i++ {
-			s, d, o := MatchPath(b, i)
-			ws, wd, wo := matchPathGeneric(b, i)
-			if i >= n {
-				ws, wd, wo = 0, 0, 0
-			}
-			if s != ws || d != wd || o != wo {
-				t.Fatalf("MatchPath(%q, %d) = %x %x %x, want %x %x %x", b, i, s, d, o, ws, wd, wo)
-			}
-		}
-	}
-	var all [256]byte
-	for c := range all {
-		all[c] = byte(c)
-	}
-	for i := 0; i < 256; i += 64 {
-		s, d, o := MatchPath(all[:], i)
-		if ws, wd, wo := matchPathGeneric(all[:], i); s != ws || d != wd || o != wo {
-			t.Fatalf("bytes %#x-: %x %x %x, want %x %x %x", i, s, d, o, ws, wd, wo)
 		}
 	}
 }
