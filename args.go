@@ -32,10 +32,11 @@ const firstWords = maxIndexedArgs / 8
 // difference: a pair's name is decoded only when an escape comes before
 // it, and its "=" is not looked for. Only the value returned is decoded,
 // when it holds an escape. Pairs beyond the 32nd are scanned again on
-// each lookup that reaches them. Iterations
-// (All, Values) go through the raw bytes once, in order, splitting each
-// pair from the bitmaps of "&", "=", "%" and "+" of the 64 bytes it
-// starts in, and decode only the names and values that hold an escape.
+// each lookup that reaches them. Iterations (All, Values) go through the
+// pairs in order, splitting each from the bitmaps of "&", "=", "%" and
+// "+" of the 64 bytes it starts in (a pair longer than that by vector
+// scans of its bytes), and decode only the names and values that hold an
+// escape.
 //
 // Returned names and values are valid until the next Reset. They alias
 // the raw bytes when they need no decoding and an internal buffer,
@@ -264,33 +265,32 @@ const (
 	escValue             // the value holds "%" or "+"
 )
 
-// scanPair reads the pair that starts at raw[i], one byte at a time: it
-// returns the offsets of its first "=" (end when there is none) and of its
-// end (the "&" after it, or len(raw)), and which of its name and value
-// hold an escape (escName, escValue).
+// scanPair splits the pair that starts at raw[i], one longer than an
+// argWindow, by bytes.IndexByte (vector code): it returns the offsets of
+// its first "=" (end when there is none) and of its end (the "&" after
+// it, or len(raw)), and which of its name and value hold an escape
+// (escName, escValue).
 func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
-	eq, part := -1, uint8(escName)
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case ascii.Class[c]&ascii.Form == 0:
-		case c == '&':
-			if eq < 0 {
-				eq = i
-			}
-			return eq, i, esc
-		case c == '=':
-			if eq < 0 {
-				eq, part = i, escValue
-			}
-		default: // "%" or "+"
-			esc |= part
-		}
+	end = len(raw)
+	if j := bytes.IndexByte(raw[i:], '&'); j >= 0 {
+		end = i + j
 	}
-	if eq < 0 {
-		eq = len(raw)
+	eq = end
+	if j := bytes.IndexByte(raw[i:end], '='); j >= 0 {
+		eq = i + j
 	}
-	return eq, len(raw), esc
+	if longEscape(raw[i:eq]) {
+		esc |= escName
+	}
+	if longEscape(raw[eq:end]) {
+		esc |= escValue
+	}
+	return eq, end, esc
+}
+
+// longEscape is hasFormEscape for long parts: two vector scans.
+func longEscape(b []byte) bool {
+	return bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '+') >= 0
 }
 
 // argWindow holds the bitmaps of the "&", "=" and escapes ("%", "+") of
@@ -298,7 +298,7 @@ func scanPair(raw []byte, i int) (eq, end int, esc uint8) {
 // iterations: the pairs that end in the window are split by a few
 // operations on them, and the end of raw, when in the window, counts as
 // an "&". A pair that runs past the window starts the next one; one
-// longer than the window is read one byte at a time (scanPair).
+// longer than the window is split by scanPair.
 type argWindow struct{ amps, eqs, esc uint64 }
 
 // newArgWindow returns the window of the 64 bytes of raw from i on

@@ -200,10 +200,11 @@ func TestArgsValueCapacity(t *testing.T) {
 }
 
 // FuzzArgs compares Args with net/url.ParseQuery on inputs both accept,
-// and Peek with All: for every name, after the index is built too.
+// and Peek and Values with All: for every name, after the index is built
+// too.
 func FuzzArgs(f *testing.F) {
 	for _, s := range []string{"a=1&b=2", "a=%zz", "q=caf%C3%A9+au+lait&a=1&a=2", "&&=&a", "a%62=c",
-		strings.Repeat("a%62=1&ab=2&+a=3&", 12) + "z=4&ab=5"} {
+		strings.Repeat("a%62=1&ab=2&+a=3&", 12) + "z=4&ab=5", "a=" + strings.Repeat("x%41+", 40) + "&b=1"} {
 		f.Add(s, "a")
 	}
 	f.Fuzz(func(t *testing.T, raw, name string) {
@@ -237,6 +238,18 @@ func FuzzArgs(f *testing.F) {
 			if got := a.Peek(k); got == nil || string(got) != v {
 				t.Fatalf("Peek(%q) in %q = %q, All gives %q first", k, raw, got, v)
 			}
+		}
+		var values, want []string // Values(name) is All filtered by name
+		for v := range a.Values(name) {
+			values = append(values, string(v))
+		}
+		for k, v := range a.All() {
+			if string(k) == name {
+				want = append(want, string(v))
+			}
+		}
+		if !slices.Equal(values, want) {
+			t.Fatalf("Values(%q) in %q = %q, All gives %q", name, raw, values, want)
 		}
 		if strings.Contains(raw, ";") {
 			return // net/url rejects ";" separators

@@ -92,14 +92,14 @@ func keepEncoded(b byte) bool {
 
 const upperHex = "0123456789ABCDEF"
 
-// cleanPath reports whether DecodePath would return p unchanged: p is
-// empty or starts with "/", holds no byte DecodePath decodes or refuses
+// cleanPath reports whether DecodePath would return p unchanged: p starts
+// with "/", holds no byte DecodePath decodes or refuses
 // ("%", "\\", CTLs), and no "/" followed by "/" or "." (a conservative test
 // for empty and dot-segments: "/.well-known" is not clean, though it
 // decodes to itself). It reads p once, sixteen bytes at a time
 // (ascii.PlainPath).
 func cleanPath(p []byte) bool {
-	return (len(p) == 0 || p[0] == '/') && ascii.PlainPath(p)
+	return len(p) > 0 && p[0] == '/' && ascii.PlainPath(p)
 }
 
 // pathSpecialTable is 1 at the bytes DecodePath must look at: "%", "/",

@@ -95,8 +95,11 @@ func FuzzDecodePath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		p, err := DecodePath(nil, []byte(raw))
-		if cleanPath([]byte(raw)) && raw != "" {
-			// The fast path returns raw as it is: it must be normalized.
+		if cleanPath([]byte(raw)) {
+			// The fast path returns raw as it is: DecodePath must too.
+			if err != nil || string(p) != raw {
+				t.Fatalf("cleanPath(%q), but DecodePath gives %q, %v", raw, p, err)
+			}
 			checkNormalized(t, raw, []byte(raw))
 			if bytes.Contains([]byte(raw), []byte("%")) {
 				t.Fatalf("cleanPath(%q) with %%", raw)
