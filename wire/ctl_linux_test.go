@@ -2,8 +2,9 @@ package wire
 
 import (
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/brisk-http/brisk/internal/guardpage"
 )
 
 // TestScannersPageEdges puts field sections and request lines against
@@ -11,16 +12,8 @@ import (
 // (fieldLines in each form, originLine, valueEnd, targetStop) that strayed
 // outside its slice would fault. Each result is compared with the Go form.
 func TestScannersPageEdges(t *testing.T) {
-	const page = 4096
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer syscall.Munmap(mem)
-	mid := mem[page : 2*page]
-	if err := syscall.Mprotect(mid, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
-		t.Skip("mprotect:", err)
-	}
+	const page = guardpage.Size
+	mid := guardpage.New(t)
 	section := "Host: example.com\r\nAccept:\t*/*\r\nX-Long: " + strings.Repeat("v", 240) +
 		"\r\nConnection:  close\r\nUser-Agent: " + strings.Repeat("u", 70) + "\r\nA: b\r\n\r\n"
 	line := "GET /cookies/catalog/item.php?id=81273 HTTP/1.1\r\nHost: a\r\n"

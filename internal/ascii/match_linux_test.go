@@ -1,24 +1,17 @@
 package ascii
 
 import (
-	"syscall"
 	"testing"
+
+	"github.com/brisk-http/brisk/internal/guardpage"
 )
 
 // TestMatchPageEdges puts short slices against inaccessible pages on both
 // sides and runs Match, MatchArgs and PlainPath on them at every offset: a
 // load that strayed outside the slice's page would fault.
 func TestMatchPageEdges(t *testing.T) {
-	const page = 4096
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer syscall.Munmap(mem)
-	mid := mem[page : 2*page]
-	if err := syscall.Mprotect(mid, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
-		t.Skip("mprotect:", err)
-	}
+	const page = guardpage.Size
+	mid := guardpage.New(t)
 	for k := range mid {
 		mid[k] = "&a=/.%"[k%6]
 		if k < 64 || k >= page-64 {
