@@ -3,17 +3,18 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-DATA ctl7f<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA ctl7f<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
-GLOBL ctl7f<>(SB), RODATA|NOPTR, $16
+// BYTES16(name, word) defines name<> as sixteen read-only bytes, the
+// eight of word twice: a byte repeated in each lane of an XMM register.
+#define BYTES16(name, word) \
+	DATA name<>+0(SB)/8, $word \
+	DATA name<>+8(SB)/8, $word \
+	GLOBL name<>(SB), RODATA|NOPTR, $16
 
-DATA stop40<>+0(SB)/8, $0x4040404040404040
-DATA stop40<>+8(SB)/8, $0x4040404040404040
-GLOBL stop40<>(SB), RODATA|NOPTR, $16
+BYTES16(ctl7f, 0x7f7f7f7f7f7f7f7f)
 
-DATA stopc1<>+0(SB)/8, $0xc1c1c1c1c1c1c1c1
-DATA stopc1<>+8(SB)/8, $0xc1c1c1c1c1c1c1c1
-GLOBL stopc1<>(SB), RODATA|NOPTR, $16
+BYTES16(stop40, 0x4040404040404040)
+
+BYTES16(stopc1, 0xc1c1c1c1c1c1c1c1)
 
 // STOPMASK sets the bits of AX for the bytes of X0 that are a CTL (HTAB
 // included) or DEL, the bytes that end a field value. XOR 0x40 maps those
@@ -57,17 +58,11 @@ next: \
 	ADDQ 40(SP), R8 \
 	JMP  found
 
-DATA tgt20<>+0(SB)/8, $0x2020202020202020
-DATA tgt20<>+8(SB)/8, $0x2020202020202020
-GLOBL tgt20<>(SB), RODATA|NOPTR, $16
+BYTES16(tgt20, 0x2020202020202020)
 
-DATA tgt23<>+0(SB)/8, $0x2323232323232323
-DATA tgt23<>+8(SB)/8, $0x2323232323232323
-GLOBL tgt23<>(SB), RODATA|NOPTR, $16
+BYTES16(tgt23, 0x2323232323232323)
 
-DATA tgt25<>+0(SB)/8, $0x2525252525252525
-DATA tgt25<>+8(SB)/8, $0x2525252525252525
-GLOBL tgt25<>(SB), RODATA|NOPTR, $16
+BYTES16(tgt25, 0x2525252525252525)
 
 // TGTMASK sets the bits of AX for the bytes of X0 that are at most 0x20,
 // at least 0x7F (X2), '#' (X5) or '%' (X6). X1 holds 0x20, X3 zero.
@@ -186,9 +181,6 @@ none:
 	MOVQ BX, ret+32(FP)
 	RET
 
-DATA fold<>+0(SB)/8, $0x2020202020202020
-GLOBL fold<>(SB), RODATA|NOPTR, $8
-
 // namemask holds for n below 8 the mask of a name's n bytes in its
 // first word (nameMask).
 DATA namemask<>+0(SB)/8, $0
@@ -204,9 +196,7 @@ GLOBL namemask<>(SB), RODATA|NOPTR, $64
 DATA namehash<>+0(SB)/8, $const_nameHashMul
 GLOBL namehash<>(SB), RODATA|NOPTR, $8
 
-DATA colon<>+0(SB)/8, $0x3a3a3a3a3a3a3a3a
-DATA colon<>+8(SB)/8, $0x3a3a3a3a3a3a3a3a
-GLOBL colon<>(SB), RODATA|NOPTR, $16
+BYTES16(colon, 0x3a3a3a3a3a3a3a3a)
 
 
 // STOPS(off) is STOPMASK for the sixteen bytes at off(SI)(R12*1).
@@ -225,25 +215,15 @@ GLOBL colon<>(SB), RODATA|NOPTR, $16
 	VPCMPEQB  Y8, y, y \
 	VPMOVMSKB y, r
 
-DATA plaina<>+0(SB)/8, $0x6161616161616161
-DATA plaina<>+8(SB)/8, $0x6161616161616161
-GLOBL plaina<>(SB), RODATA|NOPTR, $16
+BYTES16(plaina, 0x6161616161616161)
 
-DATA plain25<>+0(SB)/8, $0x1919191919191919
-DATA plain25<>+8(SB)/8, $0x1919191919191919
-GLOBL plain25<>(SB), RODATA|NOPTR, $16
+BYTES16(plain25, 0x1919191919191919)
 
-DATA plain0<>+0(SB)/8, $0x3030303030303030
-DATA plain0<>+8(SB)/8, $0x3030303030303030
-GLOBL plain0<>(SB), RODATA|NOPTR, $16
+BYTES16(plain0, 0x3030303030303030)
 
-DATA plain9<>+0(SB)/8, $0x0909090909090909
-DATA plain9<>+8(SB)/8, $0x0909090909090909
-GLOBL plain9<>(SB), RODATA|NOPTR, $16
+BYTES16(plain9, 0x0909090909090909)
 
-DATA plaindash<>+0(SB)/8, $0x2d2d2d2d2d2d2d2d
-DATA plaindash<>+8(SB)/8, $0x2d2d2d2d2d2d2d2d
-GLOBL plaindash<>(SB), RODATA|NOPTR, $16
+BYTES16(plaindash, 0x2d2d2d2d2d2d2d2d)
 
 // PLAIN(x) sets the bits of AX for the bytes of x that are letters (with
 // bit 0x20 set, 'a' to 'z': minus 'a', at most 25), digits (minus '0', at
@@ -460,7 +440,7 @@ store:
 	// name of 24 bytes or more fails the compare of n (R12).
 	MOVQ R9, R12
 	SUBQ DX, R12
-	MOVQ fold<>(SB), R11
+	MOVQ tgt20<>(SB), R11 // bit 0x20 in every byte
 	CMPQ R12, $8
 	JAE  long
 	LEAQ 8(DX), AX

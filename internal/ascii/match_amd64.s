@@ -2,6 +2,13 @@
 
 #include "textflag.h"
 
+// BYTES16(name, word) defines name<> as sixteen read-only bytes, the
+// eight of word twice: a byte repeated in each lane of an XMM register.
+#define BYTES16(name, word) \
+	DATA name<>+0(SB)/8, $word \
+	DATA name<>+8(SB)/8, $word \
+	GLOBL name<>(SB), RODATA|NOPTR, $16
+
 // How match and matchArgs read the block of b at offset i (i < len(b)),
 // n = min(len(b)-i, 64) bytes: they compare sixteen bytes at a time and
 // make a 16-bit mask of each (PCMPEQB, PMOVMSKB), shifted to its place in a
@@ -122,29 +129,17 @@ done:
 	MOVQ AX, ret+40(FP)
 	RET
 
-DATA pathSlash<>+0(SB)/8, $0x2f2f2f2f2f2f2f2f
-DATA pathSlash<>+8(SB)/8, $0x2f2f2f2f2f2f2f2f
-GLOBL pathSlash<>(SB), RODATA|NOPTR, $16
+BYTES16(pathSlash, 0x2f2f2f2f2f2f2f2f)
 
-DATA pathDot<>+0(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA pathDot<>+8(SB)/8, $0x2e2e2e2e2e2e2e2e
-GLOBL pathDot<>(SB), RODATA|NOPTR, $16
+BYTES16(pathDot, 0x2e2e2e2e2e2e2e2e)
 
-DATA pathPercent<>+0(SB)/8, $0x2525252525252525
-DATA pathPercent<>+8(SB)/8, $0x2525252525252525
-GLOBL pathPercent<>(SB), RODATA|NOPTR, $16
+BYTES16(pathPercent, 0x2525252525252525)
 
-DATA pathBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA pathBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
-GLOBL pathBackslash<>(SB), RODATA|NOPTR, $16
+BYTES16(pathBackslash, 0x5c5c5c5c5c5c5c5c)
 
-DATA pathDEL<>+0(SB)/8, $0x7f7f7f7f7f7f7f7f
-DATA pathDEL<>+8(SB)/8, $0x7f7f7f7f7f7f7f7f
-GLOBL pathDEL<>(SB), RODATA|NOPTR, $16
+BYTES16(pathDEL, 0x7f7f7f7f7f7f7f7f)
 
-DATA pathCTL<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA pathCTL<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
-GLOBL pathCTL<>(SB), RODATA|NOPTR, $16
+BYTES16(pathCTL, 0x1f1f1f1f1f1f1f1f)
 
 // PLAIN marks the sixteen bytes at addr: "/" into AX, "/" or "." into DX,
 // and "%", backslash, %x00-1F and DEL into R12 (the saturating subtraction
@@ -259,17 +254,11 @@ plain_no:
 	MOVB $0, ret+24(FP)
 	RET
 
-DATA argsAmp<>+0(SB)/8, $0x2626262626262626
-DATA argsAmp<>+8(SB)/8, $0x2626262626262626
-GLOBL argsAmp<>(SB), RODATA|NOPTR, $16
+BYTES16(argsAmp, 0x2626262626262626)
 
-DATA argsEq<>+0(SB)/8, $0x3d3d3d3d3d3d3d3d
-DATA argsEq<>+8(SB)/8, $0x3d3d3d3d3d3d3d3d
-GLOBL argsEq<>(SB), RODATA|NOPTR, $16
+BYTES16(argsEq, 0x3d3d3d3d3d3d3d3d)
 
-DATA argsPlus<>+0(SB)/8, $0x2b2b2b2b2b2b2b2b
-DATA argsPlus<>+8(SB)/8, $0x2b2b2b2b2b2b2b2b
-GLOBL argsPlus<>(SB), RODATA|NOPTR, $16
+BYTES16(argsPlus, 0x2b2b2b2b2b2b2b2b)
 
 // MASKARGS marks the sixteen bytes at CX(SI): "&" into R8, "=" into R9
 // and "%" or "+" into R10, each mask shifted left by CX.
