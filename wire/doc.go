@@ -14,10 +14,9 @@
 // (ctl_amd64.s): the usual request line in one call, and the field lines
 // of a field section in one call that marks the bytes ending values 32 at
 // a time with AVX2 (16 with SSE2 on CPUs without it) and walks from line
-// to line. Any other line takes the Go path,
-// which applies every rule and reports every error; so do other
-// architectures and the purego build tag. Each assembly function has a Go
-// twin it is tested against.
+// to line. Any other line takes the Go path, which applies every rule and
+// reports every error; so do other architectures and the purego build
+// tag. Each assembly function has a Go twin it is tested against.
 //
 // The encoders (the Append functions) trust their input: nothing is escaped
 // or refused, so a field name or value that did not come from brisk's own

@@ -20,9 +20,9 @@ const (
 )
 
 // commonNames are the field names recognised whole (commonName, and
-// fieldLines through knownNames), lower case, and what they are. They are the names of the framing fields and
-// the names most frequent in requests and responses, of at most
-// 8*maxNameWords-1 bytes. Any case matches.
+// fieldLines through knownNames), lower case, and what they are. They are
+// the names of the framing fields and the names most frequent in requests
+// and responses, of at most 8*maxNameWords-1 bytes. Any case matches.
 var commonNames = []struct {
 	name string
 	id   fieldID
