@@ -15,27 +15,13 @@ func refFormDecode(src []byte) []byte {
 		switch {
 		case c == '+':
 			c = ' '
-		case c == '%' && i+2 < len(src) && isHexDigit(src[i+1]) && isHexDigit(src[i+2]):
-			c = hexDigitValue(src[i+1])<<4 | hexDigitValue(src[i+2])
+		case c == '%' && i+2 < len(src) && unhex(src[i+1]) >= 0 && unhex(src[i+2]) >= 0:
+			c = byte(unhex(src[i+1])<<4 | unhex(src[i+2]))
 			i += 2
 		}
 		out = append(out, c)
 	}
 	return out
-}
-
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func hexDigitValue(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }
 
 // formAlphabet holds the bytes that matter to form decoding, and
