@@ -233,7 +233,7 @@ func (w *worker) receive() {
 	case len(w.rbuf)-w.w < minReadSpace:
 		w.w = copy(w.rbuf, w.rbuf[w.r:w.w])
 		w.r = 0
-		if w.resp.state == inHead {
+		if w.resp.inHead() {
 			w.resp.reset() // parsed fields aliased the old bytes: parse again
 		}
 	}
@@ -292,7 +292,7 @@ func (w *worker) complete(now int64) bool {
 	if class != 2 {
 		w.counts.errors[KindStatus]++
 	}
-	keep := !w.p.closeEach && h.KeepAlive() && w.resp.state != inClose
+	keep := !w.p.closeEach && h.KeepAlive() && !w.resp.untilClose()
 	w.resp.reset()
 	if !keep {
 		w.closeConn()
@@ -323,7 +323,7 @@ func (w *worker) readError(err error, now int64) {
 			w.fail(KindTimeout)
 		}
 		// Otherwise the deadline was an early one (see setReadDeadline): read on.
-	case err == io.EOF && w.resp.state == inClose:
+	case err == io.EOF && w.resp.untilClose():
 		w.live.requests.Add(1)
 		w.complete(now)
 	case w.broken != nil:
