@@ -29,7 +29,7 @@ const (
 type ClientConfig struct {
 	// Dial opens a connection to addr ("host:port") on network "tcp". It
 	// must honour ctx, which carries the dial deadline. Nil means a
-	// net.Dialer. InmemoryListener.DialContext fits here.
+	// net.Dialer. brisktest.Listener.DialContext fits here.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	// DialTimeout bounds dialling a connection (and the TLS handshake),

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/brisktest"
 )
 
 // countingListener counts the connections a server accepted.
@@ -52,7 +54,7 @@ func startClientServer(t testing.TB, transport string, h Handler) *clientTestSer
 		cs.ln = &countingListener{Listener: l}
 		cs.url = "http://" + l.Addr().String()
 	default:
-		l := NewInmemoryListener()
+		l := brisktest.NewListener()
 		cs.ln = &countingListener{Listener: l}
 		cs.url = "http://inmemory"
 		cs.cl.Dial = l.DialContext

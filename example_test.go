@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 )
 
 // ExampleServer serves one request over an in-memory listener, as a test
@@ -18,7 +19,7 @@ func ExampleServer() {
 		c.Response.Header.Set("Content-Type", "text/plain")
 		fmt.Fprintf(&c.Response, "%s %s", c.Request.Method(), c.Request.Path())
 	}}
-	ln := brisk.NewInmemoryListener()
+	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
 
@@ -46,7 +47,7 @@ func ExampleRequest_QueryArgs() {
 			fmt.Printf("tag=%q\n", tag)
 		}
 	}}
-	ln := brisk.NewInmemoryListener()
+	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
 

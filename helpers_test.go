@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/brisktest"
 )
 
 // transports lists the listeners every behaviour test runs over.
@@ -40,7 +42,7 @@ func startServer(t *testing.T, transport string, s *Server) *testServer {
 		ln = l
 		ts.dial = func() (net.Conn, error) { return net.Dial("tcp", l.Addr().String()) }
 	default:
-		l := NewInmemoryListener()
+		l := brisktest.NewListener()
 		ln = l
 		ts.dial = l.Dial
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/internal/fakenet"
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
@@ -63,7 +64,7 @@ func tcpEndpoint(b *testing.B) endpoint {
 }
 
 func briskInmemory(b *testing.B) endpoint {
-	ln := brisk.NewInmemoryListener()
+	ln := brisktest.NewListener()
 	serve(b, ln)
 	return endpoint{uri: "http://inmemory/plaintext", dial: ln.DialContext}
 }

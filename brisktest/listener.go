@@ -1,4 +1,6 @@
-package brisk
+// Package brisktest provides an in-memory transport for testing brisk
+// servers and clients, and any other net.Conn user, without sockets.
+package brisktest
 
 import (
 	"context"
@@ -7,10 +9,10 @@ import (
 	"sync"
 )
 
-// InmemoryListener is a net.Listener whose connections are in-memory
+// Listener is a net.Listener whose connections are in-memory
 // pipes, for testing handlers and clients without sockets:
 //
-//	ln := brisk.NewInmemoryListener()
+//	ln := brisktest.NewListener()
 //	go srv.Serve(ln)
 //	conn, _ := ln.Dial() // the client end; write requests, read responses
 //
@@ -26,24 +28,24 @@ import (
 // *net.OpError. Connections are neither syscall.Conn nor half-closable
 // (no CloseWrite), so idle ones keep their buffers and the server closes
 // them without lingering.
-type InmemoryListener struct {
+type Listener struct {
 	conns  chan net.Conn
 	done   chan struct{}
 	closer sync.Once
 }
 
-// ErrListenerClosed is returned by InmemoryListener.Dial, DialContext and
+// ErrListenerClosed is returned by Listener.Dial, DialContext and
 // Accept after Close.
-var ErrListenerClosed = errors.New("brisk: in-memory listener closed")
+var ErrListenerClosed = errors.New("brisktest: listener closed")
 
-// NewInmemoryListener returns a listener ready for Dial and Accept.
-func NewInmemoryListener() *InmemoryListener {
-	return &InmemoryListener{conns: make(chan net.Conn), done: make(chan struct{})}
+// NewListener returns a listener ready for Dial and Accept.
+func NewListener() *Listener {
+	return &Listener{conns: make(chan net.Conn), done: make(chan struct{})}
 }
 
 // Accept waits for and returns the server end of the next dialled
 // connection.
-func (l *InmemoryListener) Accept() (net.Conn, error) {
+func (l *Listener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
@@ -53,23 +55,23 @@ func (l *InmemoryListener) Accept() (net.Conn, error) {
 }
 
 // Close stops Accept and Dial; connections already made stay open.
-func (l *InmemoryListener) Close() error {
+func (l *Listener) Close() error {
 	l.closer.Do(func() { close(l.done) })
 	return nil
 }
 
 // Addr returns a placeholder address.
-func (l *InmemoryListener) Addr() net.Addr { return inmemoryAddr{} }
+func (l *Listener) Addr() net.Addr { return pipeAddr{} }
 
 // Dial connects to the listener and returns the client end. It blocks
 // until Accept takes the server end.
-func (l *InmemoryListener) Dial() (net.Conn, error) {
+func (l *Listener) Dial() (net.Conn, error) {
 	return l.DialContext(context.Background(), "", "")
 }
 
 // DialContext is Dial with a context; network and addr are ignored, so it
 // fits net/http.Transport.DialContext.
-func (l *InmemoryListener) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+func (l *Listener) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	client, server := newPipe()
 	select {
 	case l.conns <- server:
@@ -85,7 +87,7 @@ func (l *InmemoryListener) DialContext(ctx context.Context, network, addr string
 	return nil, ErrListenerClosed
 }
 
-type inmemoryAddr struct{}
+type pipeAddr struct{}
 
-func (inmemoryAddr) Network() string { return "inmemory" }
-func (inmemoryAddr) String() string  { return "inmemory" }
+func (pipeAddr) Network() string { return "inmemory" }
+func (pipeAddr) String() string  { return "inmemory" }

@@ -1,4 +1,4 @@
-package brisk
+package brisktest
 
 import (
 	"io"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The connections of InmemoryListener: two ends of a buffered in-memory
+// The connections of Listener: two ends of a buffered in-memory
 // pipe. Each direction is a pipeBuffer of at most pipeCapacity bytes, so a
 // Write returns as soon as its bytes are buffered and blocks only while
 // the buffer is full. A waiting Read (Write) waits on one channel, the
@@ -297,8 +297,8 @@ func (c *pipeConn) Close() error {
 	return nil
 }
 
-func (c *pipeConn) LocalAddr() net.Addr  { return inmemoryAddr{} }
-func (c *pipeConn) RemoteAddr() net.Addr { return inmemoryAddr{} }
+func (c *pipeConn) LocalAddr() net.Addr  { return pipeAddr{} }
+func (c *pipeConn) RemoteAddr() net.Addr { return pipeAddr{} }
 
 // SetDeadline sets the read and write deadlines; see net.Conn.
 func (c *pipeConn) SetDeadline(t time.Time) error {
@@ -329,5 +329,5 @@ func (c *pipeConn) SetWriteDeadline(t time.Time) error {
 }
 
 func (c *pipeConn) opError(op string, err error) error {
-	return &net.OpError{Op: op, Net: "inmemory", Source: inmemoryAddr{}, Addr: inmemoryAddr{}, Err: err}
+	return &net.OpError{Op: op, Net: "inmemory", Source: pipeAddr{}, Addr: pipeAddr{}, Err: err}
 }
