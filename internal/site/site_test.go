@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,6 +194,15 @@ func TestRoot(t *testing.T) {
 			t.Errorf("%s: %d %q %.40q; want 200 %q %.40q", tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.ctype, tt.body)
 		}
 	}
+	for _, tt := range ok {
+		if resp, _ := rawGet(t, addr, "GET", tt.target); resp.ContentLength != int64(len(tt.body)) {
+			t.Errorf("GET %s: Content-Length %d, want %d", tt.target, resp.ContentLength, len(tt.body))
+		}
+		resp, body := rawGet(t, addr, "HEAD", tt.target)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != strconv.Itoa(len(tt.body)) || len(body) != 0 {
+			t.Errorf("HEAD %s: %d Content-Length %q, %d body bytes; want 200 %d and none", tt.target, resp.StatusCode, resp.Header.Get("Content-Length"), len(body), len(tt.body))
+		}
+	}
 	if resp, _ := rawGet(t, addr, "GET", "/static/brisk.png"); resp.StatusCode != 404 {
 		t.Errorf("embedded file served with -root: status %d", resp.StatusCode)
 	}
@@ -278,5 +288,34 @@ func TestContentType(t *testing.T) {
 		if got := contentType(name); got != want {
 			t.Errorf("contentType(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestStreamFileShort: a file shorter than its size ends the stream with
+// io.ErrUnexpectedEOF, counts the bytes sent, and the client sees the body
+// cut short (the connection closes before Content-Length bytes).
+func TestStreamFileShort(t *testing.T) {
+	got := make(chan Sent, 1)
+	addr := testserver.Start(t, &brisk.Server{Handler: func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Length", "10")
+		got <- streamFile(c.BodyWriter(), strings.NewReader("abc"), 10)
+	}})
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if string(body) != "abc" || err != io.ErrUnexpectedEOF {
+		t.Errorf("client read %q, %v; want \"abc\", unexpected EOF", body, err)
+	}
+	if s := <-got; !s.Streamed || s.Bytes != 3 || s.Err != io.ErrUnexpectedEOF {
+		t.Errorf("streamFile = %+v, want 3 bytes and io.ErrUnexpectedEOF", s)
 	}
 }
