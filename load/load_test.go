@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -133,13 +134,24 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestConnectError: when nothing listens, Run returns a *ConnectError
+// naming the address and the cause at once, and runs nothing.
 func TestConnectError(t *testing.T) {
 	srv := startRaw(t, plain)
 	url := srv.url()
+	addr := srv.ln.Addr().String()
 	srv.ln.Close()
-	res := run(t, Config{URL: url, Connections: 2, Requests: 4})
-	if res.Errors[KindConnect] != 4 || res.Requests != 0 {
-		t.Errorf("connect errors = %d, requests = %d; want 4, 0", res.Errors[KindConnect], res.Requests)
+	start := time.Now()
+	res, err := Run(context.Background(), Config{URL: url, Connections: 2, Duration: 10 * time.Second}, nil)
+	var ce *ConnectError
+	if !errors.As(err, &ce) || ce.Addr != addr || !errors.Is(err, syscall.ECONNREFUSED) || res != nil {
+		t.Fatalf("Run = %v, %v; want a *ConnectError for %s wrapping ECONNREFUSED", res, err, addr)
+	}
+	if want := "load: cannot connect to " + addr + ": connection refused"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Run took %v, want it to return at once", d)
 	}
 }
 
