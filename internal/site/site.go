@@ -18,7 +18,11 @@ package site
 //go:generate go run genpng.go
 
 import (
+	"bytes"
+	"html"
+
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/echo"
 )
 
 // Config selects what the site serves. The zero value serves the embedded
@@ -34,10 +38,14 @@ type Config struct {
 	Echo bool
 }
 
+// addrMark stands in index.html for the URL of the server, scheme and
+// host:port without a final "/".
+const addrMark = "{{base}}"
+
 // Site serves the default site. Create it with New; it is safe for
 // concurrent use by the server's connections.
 type Site struct {
-	index  []byte                   // the home page
+	index  [][]byte                 // the home page, split at each addrMark
 	routes map[string]brisk.Handler // GET and HEAD routes by exact path
 	static staticFiles
 	echo   bool
@@ -54,7 +62,7 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{index: index, static: st, echo: cfg.Echo}
+	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo}
 	s.routes = map[string]brisk.Handler{
 		"/":          s.home,
 		"/plaintext": plaintext,
@@ -92,7 +100,11 @@ func (s *Site) Handle(c *brisk.Ctx) { s.Serve(c) }
 // Serve is Handle that also reports a streamed body, for an access log.
 func (s *Site) Serve(c *brisk.Ctx) Sent {
 	path := c.Request.Path()
-	if s.echo || string(path) == "/echo" {
+	if s.echo {
+		echo.Handle(c) // conformance probes: always JSON
+		return Sent{}
+	}
+	if string(path) == "/echo" {
 		serveEcho(c)
 		return Sent{}
 	}
@@ -112,9 +124,17 @@ func (s *Site) Serve(c *brisk.Ctx) Sent {
 	return Sent{}
 }
 
+// home answers the home page, its load-test commands showing the address
+// the client reached this server on (the connection's local address).
 func (s *Site) home(c *brisk.Ctx) {
 	c.Response.Header.Set("Content-Type", "text/html; charset=utf-8")
-	c.Response.SetBody(s.index)
+	url := html.EscapeString("http://" + c.LocalAddr().String())
+	for i, part := range s.index {
+		if i > 0 {
+			c.Response.WriteString(url)
+		}
+		c.Response.Write(part)
+	}
 }
 
 func plaintext(c *brisk.Ctx) {
