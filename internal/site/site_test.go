@@ -387,3 +387,50 @@ func TestStreamFileShort(t *testing.T) {
 		t.Errorf("streamFile = %+v, want 3 bytes and io.ErrUnexpectedEOF", s)
 	}
 }
+
+// TestRootSlowReader: a client that reads steadily but takes longer than
+// WriteTimeout for the whole file gets all of it, since WriteTimeout
+// bounds each streamed piece, not the body. (Written in one write, the
+// 16 MiB would be cut after 200 ms, with about 5 MiB read.)
+func TestRootSlowReader(t *testing.T) {
+	const size = 16 << 20
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	addr := testserver.Start(t, &brisk.Server{Handler: s.Handle, WriteTimeout: 200 * time.Millisecond})
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.(*net.TCPConn).SetReadBuffer(256 << 10)
+	nc.SetDeadline(time.Now().Add(20 * time.Second))
+	io.WriteString(nc, "GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var n int64
+	buf := make([]byte, 256<<10)
+	for {
+		m, err := io.ReadFull(resp.Body, buf)
+		n += int64(m)
+		if err != nil {
+			if err != io.EOF && err != io.ErrUnexpectedEOF || n != size {
+				t.Fatalf("read %d of %d bytes in %v: %v", n, size, time.Since(start), err)
+			}
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Logf("read in %v: faster than WriteTimeout, the test proves nothing on this machine", d)
+	}
+}
