@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -152,6 +153,36 @@ func TestConnectError(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run took %v, want it to return at once", d)
+	}
+}
+
+// TestConnectErrorMidRun: when the server goes away after the first
+// connection, failed connects are counted and the first one's cause is in
+// the result and both reports.
+func TestConnectErrorMidRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	go func() { // accept Run's first connection, then stop listening
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+		}
+		ln.Close()
+	}()
+	res := run(t, Config{URL: "http://" + addr + "/", Connections: 2, Duration: 300 * time.Millisecond})
+	want := "load: cannot connect to " + addr + ": connection refused"
+	if res.Errors[KindConnect] == 0 || res.Requests != 0 || res.ConnectErr == nil || res.ConnectErr.Error() != want {
+		t.Fatalf("connect errors %d, requests %d, ConnectErr %v; want some, 0, %q", res.Errors[KindConnect], res.Requests, res.ConnectErr, want)
+	}
+	var text strings.Builder
+	res.WriteText(&text)
+	if !strings.Contains(text.String(), "\nfirst connect error: "+want+"\n") {
+		t.Errorf("text report lacks the cause:\n%s", text.String())
+	}
+	if rep := res.Report(); rep.ConnectError != want {
+		t.Errorf("JSON connect_error %q, want %q", rep.ConnectError, want)
 	}
 }
 

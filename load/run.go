@@ -168,6 +168,9 @@ func collect(c Config, p *plan, ws []*worker, elapsed time.Duration, samples []S
 		for k, n := range w.counts.errors {
 			res.Errors[k] += n
 		}
+		if res.ConnectErr == nil {
+			res.ConnectErr = w.counts.connectErr
+		}
 		for k, n := range w.counts.status {
 			res.Status[k] += n
 		}
