@@ -6,7 +6,10 @@ import "net"
 // without calling the Handler: a request head that does not parse (400,
 // 414, 431, 501, 505, ...), a request-target or path that does not decode
 // (400), or a Content-Length above MaxBodyBytes (413). The connection is
-// closed after each. See Server.OnReject.
+// closed after each. See Server.OnReject. A connection refused at
+// MaxConns (503) has no request and is not reported; a head cut short by
+// a timeout or the client closing gets no response and is not reported
+// either.
 type Rejection struct {
 	// Status is the status code sent.
 	Status int

@@ -41,8 +41,8 @@ type Server struct {
 
 	// OnReject, when set, is called for each request answered with an
 	// error status before the Handler could run (see Rejection), on the
-	// connection's goroutine before the response is sent: keep it short.
-	// Nil means such requests are only answered.
+	// connection's goroutine before the response is sent: keep it short,
+	// and do not panic. Nil means such requests are only answered.
 	OnReject func(Rejection)
 
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
