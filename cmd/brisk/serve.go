@@ -47,7 +47,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
-	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr")
+	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
