@@ -282,6 +282,7 @@ func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
+	c.reject(statusForError(err).code, err)
 	c.writeErrorOnly(statusForError(err).code)
 	c.lingerClose() // the rest of the request may be on its way
 }
@@ -335,6 +336,7 @@ func (c *conn) beginRequest() {
 func (c *conn) checkTarget() bool {
 	if err := c.ctx.Request.parseTarget(); err != nil {
 		c.ctx.Response.setError(statusForError(err).code)
+		c.reject(statusForError(err).code, err)
 		c.keepAlive = false
 		return false
 	}
@@ -351,6 +353,7 @@ func (c *conn) checkLimits() bool {
 	}
 	if c.body.framing == wire.FramingLength && c.lim.bodyTooLarge(c.body.remaining) {
 		c.ctx.Response.setError(413)
+		c.reject(413, ErrBodyTooLarge)
 		c.keepAlive = false
 		return false
 	}

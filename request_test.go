@@ -51,8 +51,9 @@ func TestRequestTarget(t *testing.T) {
 
 func TestRequestBadPath(t *testing.T) {
 	cases := []struct{ name, target string }{
-		{"bad_escape", "/%zz"},     // refused by the request-line parser
-		{"short_escape", "/a%4"},   // likewise
+		{"bad_escape", "/%zz"},   // refused by the request-line parser
+		{"short_escape", "/a%4"}, // likewise
+		{"bad_escape_before_query", "/a%zz?d=100%"},
 		{"raw_backslash", "/a\\b"}, // ErrPathByte
 	}
 	for _, tc := range cases {
@@ -67,6 +68,24 @@ func TestRequestBadPath(t *testing.T) {
 			c.expectClosed()
 		})
 	}
+}
+
+// TestRequestQueryBarePercent sends the query Chromium sends for a typed
+// "?d=100%": a "%" in the query without two hex digits reaches the handler
+// as a literal byte, in the raw query and in the decoded QueryArgs.
+func TestRequestQueryBarePercent(t *testing.T) {
+	forTransports(t, func(t *testing.T, transport string) {
+		ts := startServer(t, transport, &Server{Handler: func(c *Ctx) {
+			q := c.Request.QueryArgs()
+			fmt.Fprintf(&c.Response, "query=%s d=%s e=%s", c.Request.Query(), q.Peek("d"), q.Peek("e"))
+		}})
+		c := ts.connect()
+		resp, got := c.roundTrip("GET /stats?d=100%&e=%zz%41%4 HTTP/1.1\r\nHost: x\r\n\r\n")
+		if want := "query=d=100%&e=%zz%41%4 d=100% e=%zzA%4"; resp.StatusCode != 200 || got != want {
+			t.Fatalf("got %d %q, want 200 %q", resp.StatusCode, got, want)
+		}
+		c.expectOpen()
+	})
 }
 
 func TestRequestQueryAndPostArgs(t *testing.T) {

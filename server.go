@@ -39,6 +39,12 @@ type Server struct {
 	// server errors. Nil means slog.Default().
 	Logger *slog.Logger
 
+	// OnReject, when set, is called for each request answered with an
+	// error status before the Handler could run (see Rejection), on the
+	// connection's goroutine before the response is sent: keep it short,
+	// and do not panic. Nil means such requests are only answered.
+	OnReject func(Rejection)
+
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
 	// its CRLF. Zero or negative means DefaultMaxRequestLineBytes (8 KiB). A
 	// longer one is answered 414 and the connection is closed.

@@ -1,6 +1,10 @@
 package load
 
-import "errors"
+import (
+	"errors"
+	"net"
+	"os"
+)
 
 // Configuration errors returned by Run before any connection is opened.
 var (
@@ -35,4 +39,36 @@ func (k ErrorKind) String() string {
 		return "unknown"
 	}
 	return kindNames[k]
+}
+
+// ConnectError is returned by Run when the first connection to the URL's
+// host cannot be opened (nothing listens, the name does not resolve, the
+// connect times out): then nothing is run. Once the run has started,
+// failed connects are counted under KindConnect instead.
+type ConnectError struct {
+	Addr string // host:port dialled
+	Err  error  // the dial error, as returned by net.Dialer
+}
+
+// Error names the address and the cause alone, e.g. "load: cannot connect
+// to 127.0.0.1:8080: connection refused".
+func (e *ConnectError) Error() string {
+	return "load: cannot connect to " + e.Addr + ": " + cause(e.Err).Error()
+}
+
+// Unwrap returns the dial error.
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// cause strips the *net.OpError and *os.SyscallError wrappers that repeat
+// the address and the system call, keeping the reason.
+func cause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		err = op.Err
+	}
+	var sys *os.SyscallError
+	if errors.As(err, &sys) {
+		err = sys.Err
+	}
+	return err
 }

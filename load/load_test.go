@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -133,13 +135,54 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestConnectError: when nothing listens, Run returns a *ConnectError
+// naming the address and the cause at once, and runs nothing.
 func TestConnectError(t *testing.T) {
 	srv := startRaw(t, plain)
 	url := srv.url()
+	addr := srv.ln.Addr().String()
 	srv.ln.Close()
-	res := run(t, Config{URL: url, Connections: 2, Requests: 4})
-	if res.Errors[KindConnect] != 4 || res.Requests != 0 {
-		t.Errorf("connect errors = %d, requests = %d; want 4, 0", res.Errors[KindConnect], res.Requests)
+	start := time.Now()
+	res, err := Run(context.Background(), Config{URL: url, Connections: 2, Duration: 10 * time.Second}, nil)
+	var ce *ConnectError
+	if !errors.As(err, &ce) || ce.Addr != addr || !errors.Is(err, syscall.ECONNREFUSED) || res != nil {
+		t.Fatalf("Run = %v, %v; want a *ConnectError for %s wrapping ECONNREFUSED", res, err, addr)
+	}
+	if want := "load: cannot connect to " + addr + ": connection refused"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Run took %v, want it to return at once", d)
+	}
+}
+
+// TestConnectErrorMidRun: when the server goes away after the first
+// connection, failed connects are counted and the first one's cause is in
+// the result and both reports.
+func TestConnectErrorMidRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	go func() { // accept Run's first connection, then stop listening
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+		}
+		ln.Close()
+	}()
+	res := run(t, Config{URL: "http://" + addr + "/", Connections: 2, Duration: 300 * time.Millisecond})
+	want := "load: cannot connect to " + addr + ": connection refused"
+	if res.Errors[KindConnect] == 0 || res.Requests != 0 || res.ConnectErr == nil || res.ConnectErr.Error() != want {
+		t.Fatalf("connect errors %d, requests %d, ConnectErr %v; want some, 0, %q", res.Errors[KindConnect], res.Requests, res.ConnectErr, want)
+	}
+	var text strings.Builder
+	res.WriteText(&text)
+	if !strings.Contains(text.String(), "\nfirst connect error: "+want+"\n") {
+		t.Errorf("text report lacks the cause:\n%s", text.String())
+	}
+	if rep := res.Report(); rep.ConnectError != want {
+		t.Errorf("JSON connect_error %q, want %q", rep.ConnectError, want)
 	}
 }
 

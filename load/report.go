@@ -43,6 +43,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	for k := range kindCount {
 		fmt.Fprintf(&b, ", %s %d", k, r.Errors[k])
 	}
+	if r.ConnectErr != nil {
+		fmt.Fprintf(&b, "\nfirst connect error: %v", r.ConnectErr)
+	}
 	b.WriteString("\nstatus:")
 	for class, n := range r.Status {
 		if n > 0 {
@@ -171,6 +174,7 @@ type Report struct {
 	BytesPerSecond    float64          `json:"bytes_per_second"`
 	LatencyUS         LatencyReport    `json:"latency_us"`
 	Errors            map[string]int64 `json:"errors"`
+	ConnectError      string           `json:"connect_error,omitempty"` // Result.ConnectErr
 	Status            map[string]int64 `json:"status"`
 	Samples           []Sample         `json:"samples"`
 }
@@ -205,6 +209,9 @@ func (r *Result) Report() Report {
 	}
 	for k := range kindCount {
 		rep.Errors[k.String()] = r.Errors[k]
+	}
+	if r.ConnectErr != nil {
+		rep.ConnectError = r.ConnectErr.Error()
 	}
 	for class, n := range r.Status {
 		rep.Status[statusClass(class)] = n

@@ -27,6 +27,10 @@ type Result struct {
 	// Responses outside 2xx are in both Requests and Errors[KindStatus].
 	Errors [kindCount]int64
 
+	// ConnectErr is the first failed connect of the run, a *ConnectError
+	// naming the cause; nil when Errors[KindConnect] is zero.
+	ConnectErr error
+
 	// Status counts responses by status class: Status[2] is 2xx; Status[0]
 	// stays zero (valid codes are 100..599, RFC 9110 §15).
 	Status [6]int64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,15 +47,20 @@ func (r *runState) halt() {
 	})
 }
 
-// Run performs the load described by c and returns its result. It
-// returns an error only for an invalid Config; failures while running
-// are counted in Result.Errors. Cancelling ctx ends the run early, with
+// Run performs the load described by c and returns its result. It first
+// opens and closes one connection to the URL's host: when that fails it
+// returns a *ConnectError at once and runs nothing. Its other errors are
+// for an invalid Config; failures while running are counted in
+// Result.Errors. Cancelling ctx ends the run early, with
 // the result so far. If progress is not nil, a live line (elapsed time,
 // responses, current rate) is rewritten on it every second, starting with
 // "\r", and erased at the end.
 func Run(ctx context.Context, c Config, progress io.Writer) (*Result, error) {
 	p, err := newPlan(c)
 	if err != nil {
+		return nil, err
+	}
+	if err := probe(ctx, p); err != nil {
 		return nil, err
 	}
 	maxUS := max(histMaxUS, 2*p.timeout/int64(time.Microsecond))
@@ -162,10 +168,24 @@ func collect(c Config, p *plan, ws []*worker, elapsed time.Duration, samples []S
 		for k, n := range w.counts.errors {
 			res.Errors[k] += n
 		}
+		if res.ConnectErr == nil {
+			res.ConnectErr = w.counts.connectErr
+		}
 		for k, n := range w.counts.status {
 			res.Status[k] += n
 		}
 		res.Latency.Merge(w.hist)
 	}
 	return res
+}
+
+// probe opens one connection to p.addr, within the request timeout, and
+// closes it.
+func probe(ctx context.Context, p *plan) error {
+	d := net.Dialer{Timeout: time.Duration(p.timeout)}
+	c, err := d.DialContext(ctx, "tcp", p.addr)
+	if err != nil {
+		return &ConnectError{Addr: p.addr, Err: err}
+	}
+	return c.Close()
 }

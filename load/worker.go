@@ -20,8 +20,9 @@ const (
 
 // counts are a worker's totals, owned by its goroutine until it ends.
 type counts struct {
-	errors [kindCount]int64 // failed requests by kind
-	status [6]int64         // responses by status class, index code/100 (0: other)
+	errors     [kindCount]int64 // failed requests by kind
+	status     [6]int64         // responses by status class, index code/100 (0: other)
+	connectErr error            // the first failed connect, as a *ConnectError
 }
 
 // live is what the sampler reads while the run goes on; at its end, the
@@ -108,6 +109,9 @@ func (w *worker) dial() bool {
 			return false
 		}
 		w.counts.errors[KindConnect]++
+		if w.counts.connectErr == nil {
+			w.counts.connectErr = &ConnectError{Addr: w.p.addr, Err: err}
+		}
 		switch {
 		case w.inflight.len() > 0:
 			w.inflight.pop()

@@ -104,6 +104,15 @@ var validRequests = []struct {
 		expect(t, string(h.Raw) == "Host: example.com\r\nX: y\n", "raw with bare LF")
 	}},
 	{name: "pct_encoded_target", in: "GET /a%2Fb/%E2%82%AC/%00x?q=%25&r=%0D%0A HTTP/1.1\r\nHost: example.com\r\n\r\n"},
+	{name: "query_bare_pct", in: "GET /a%41?d=100%&e=%zz&f=%4&g=%%41 HTTP/1.1\r\nHost: h\r\n\r\n", check: func(t *testing.T, h *RequestHead) {
+		expect(t, string(h.Target) == "/a%41?d=100%&e=%zz&f=%4&g=%%41", "target with literal '%' in the query")
+	}},
+	{name: "query_bare_pct_last", in: "GET /?d=100% HTTP/1.1\r\nHost: h\r\n\r\n", check: func(t *testing.T, h *RequestHead) {
+		expect(t, string(h.Target) == "/?d=100%", "target ending in '%'")
+	}},
+	{name: "query_bare_pct_absolute", in: "GET http://h/p?d=1%z HTTP/1.1\r\nHost: h\r\n\r\n", check: func(t *testing.T, h *RequestHead) {
+		expect(t, string(h.Target) == "http://h/p?d=1%z" && h.Form == AbsoluteForm, "absolute-form target with a literal '%'")
+	}},
 	{name: "target_sub_delims", in: "GET /p;x=1/:@!$&'()*+,=?q=/?:@~ HTTP/1.1\r\nHost: example.com\r\n\r\n"},
 	{name: "long_target_4000", in: "GET /" + strings.Repeat("a", 4000) + " HTTP/1.1\r\nHost: h\r\n\r\n"},
 	{name: "long_value_8000", in: "GET / HTTP/1.1\r\nHost: h\r\nX-Long: " + strings.Repeat("v", 8000) + "\r\n\r\n"},

@@ -71,7 +71,9 @@ const maxEmptyLines = 2
 // 9112 §2.2); a third is ErrRequestLine. A field line that starts with SP
 // or HTAB is ErrObsFold, the first one included. The request-target must
 // be in a form its method allows (RFC 9112 §3.2, reported in h.Form) with
-// valid pct-encoding, no '#', no byte outside VCHAR.
+// no '#' and no byte outside VCHAR; before the query every '%' must start
+// a valid pct-encoding, while in the query a '%' not followed by two hex
+// digits is a literal byte, as browsers send it ("?d=100%").
 //
 // When complete, the framing fields are validated (RFC 9112 §6.1, §6.3)
 // and Host (§3.2); h's slices alias buf:

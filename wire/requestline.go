@@ -246,26 +246,36 @@ func http11CRLF(w []byte) bool {
 
 // targetEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a request-target (SP, CTL, DEL, '#', non-ASCII, a '%'
-// not followed by two hex digits), or len(b) when b ends first.
+// before the query not followed by two hex digits), or len(b) when b ends
+// first. In the query a '%' without two hex digits is a literal byte, as
+// browsers send it ("?d=100%") and as the WHATWG URL standard keeps it.
 // targetStop finds the candidates sixteen or eight bytes at a time; the
 // common target without pct-encoding takes one call, inlined.
-func targetEnd(b []byte, i int) int {
-	if i = targetStop(b, i); i < len(b) && b[i] == '%' {
-		return pctTargetEnd(b, i)
+func targetEnd(b []byte, t int) int {
+	i := targetStop(b, t)
+	if i < len(b) && b[i] == '%' {
+		return pctTargetEnd(b, t, i)
 	}
 	return i
 }
 
-// pctTargetEnd is targetEnd from a '%' at b[i].
-func pctTargetEnd(b []byte, i int) int {
+// pctTargetEnd is targetEnd from a '%' at b[i] in the target that starts
+// at b[t]. It looks for the '?' only at the first bad '%', so the scan
+// stays linear.
+func pctTargetEnd(b []byte, t, i int) int {
+	query := false
 	for {
 		if i+2 >= len(b) {
 			return len(b) // need the two digits
 		}
+		next := i + 3
 		if ascii.Class[b[i+1]]&ascii.Class[b[i+2]]&ascii.Hex == 0 {
-			return i
+			if query = query || bytes.IndexByte(b[t:i], '?') >= 0; !query {
+				return i // in the path
+			}
+			next = i + 1 // a literal '%' in the query
 		}
-		if i = targetStop(b, i+3); i == len(b) || b[i] != '%' {
+		if i = targetStop(b, next); i == len(b) || b[i] != '%' {
 			return i
 		}
 	}

@@ -1,28 +1,65 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/site"
 )
 
-// accessLog wraps next so that each request, once next returns, is logged
-// on logger at level Info with message "request" and the attributes
-// method, target (the request-target as received), status (the status
-// code the handler set), bytes (the buffered response body length),
-// duration (time spent in next) and remote (client address).
-func accessLog(logger *slog.Logger, next brisk.Handler) brisk.Handler {
+// accessLog wraps serve so that each request, once serve returns, is
+// logged on logger at level Info with message "request" and the
+// attributes method, target (the request-target as received), status
+// (the status code the handler set), bytes, duration (time spent in
+// serve), remote (client address) and, for a body cut short, error.
+//
+// bytes is the number of body bytes written to the connection for a body
+// the site streamed (a file of -root), which is less than the file when
+// error is set; for a buffered body, written after the handler returns,
+// it is the body's length.
+func accessLog(logger *slog.Logger, serve func(*brisk.Ctx) site.Sent) brisk.Handler {
 	return func(c *brisk.Ctx) {
 		start := time.Now()
-		next(c)
-		logger.LogAttrs(c.Context(), slog.LevelInfo, "request",
+		sent := serve(c)
+		bytes := int64(len(c.Response.Body()))
+		if sent.Streamed {
+			bytes = sent.Bytes
+		}
+		attrs := []slog.Attr{
 			slog.String("method", string(c.Request.Method())),
 			slog.String("target", string(c.Request.Target())),
 			slog.Int("status", c.Response.StatusCode()),
-			slog.Int("bytes", len(c.Response.Body())),
+			slog.Int64("bytes", bytes),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("remote", c.RemoteAddr().String()),
-		)
+		}
+		if sent.Err != nil {
+			attrs = append(attrs, slog.String("error", sent.Err.Error()))
+		}
+		logger.LogAttrs(c.Context(), slog.LevelInfo, "request", attrs...)
+	}
+}
+
+// logRejected returns a brisk.Server.OnReject that logs each request the
+// server answered before any handler (a head that does not parse, a bad
+// target, a body too large) on logger at level Info with message
+// "rejected" and the attributes method and target (only those that
+// parsed; slog quotes them), status, error and remote.
+func logRejected(logger *slog.Logger) func(brisk.Rejection) {
+	return func(r brisk.Rejection) {
+		attrs := make([]slog.Attr, 0, 5)
+		if r.Method != nil {
+			attrs = append(attrs, slog.String("method", string(r.Method)))
+		}
+		if r.Target != nil {
+			attrs = append(attrs, slog.String("target", string(r.Target)))
+		}
+		attrs = append(attrs,
+			slog.Int("status", r.Status),
+			slog.String("error", r.Err.Error()),
+			slog.String("remote", r.RemoteAddr.String()))
+		logger.LogAttrs(context.Background(), slog.LevelInfo, "rejected", attrs...)
 	}
 }

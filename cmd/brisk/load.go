@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,7 +22,8 @@ func (h *headerFlags) String() string     { return strings.Join(*h, ", ") }
 func (h *headerFlags) Set(s string) error { *h = append(*h, s); return nil }
 
 // runLoad is `brisk load URL`: it loads URL, then prints the report. It
-// exits 1 when no request got a 2xx response.
+// exits 1 when no request got a 2xx response, and at once, with the
+// cause on stderr, when the first connection cannot be opened.
 func runLoad(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("load", "[flags] URL",
 		"Send HTTP/1.1 requests to URL over -c connections for -d (or until -n requests\n"+
@@ -85,7 +87,10 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := load.Run(ctx, c, progress)
 	if err != nil {
-		fmt.Fprintf(stderr, "brisk load: %v\n", err)
+		fmt.Fprintf(stderr, "brisk %v\n", err) // "brisk load: ..."
+		if errors.As(err, new(*load.ConnectError)) {
+			return exitFail
+		}
 		return exitUsage
 	}
 	if asJSON {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLoadRejectsZeroCounts: -c and -p below 1 are usage errors, not the
@@ -23,5 +25,25 @@ func TestLoadRejectsZeroCounts(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d, \"\", one line about -c and -p", code, stdout, stderr, exitUsage)
 			}
 		})
+	}
+}
+
+// TestLoadConnectRefused: against a port where nothing listens, brisk
+// load prints the cause at once, prints no report and exits 1.
+func TestLoadConnectRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	start := time.Now()
+	code, stdout, stderr := runArgs("load", "-d", "10s", "http://"+addr+"/")
+	want := "brisk load: cannot connect to " + addr + ": connection refused\n"
+	if code != exitFail || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d, \"\", %q", code, stdout, stderr, exitFail, want)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v, want an answer at once", d)
 	}
 }

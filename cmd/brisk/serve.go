@@ -22,7 +22,9 @@ const shutdownTimeout = 10 * time.Second
 // bodyTimeout and writeTimeout bound reading a request body and each write
 // of a response on this server, which faces clients it does not know: the
 // library leaves both unbounded by default (brisk.Server), so that a
-// client sending a body one byte a minute is cut off here.
+// client sending a body one byte a minute is cut off here. Files of -root
+// are streamed in 32 KiB writes, so writeTimeout bounds the wait for each
+// piece, never a whole download.
 const (
 	bodyTimeout  = 30 * time.Second
 	writeTimeout = 30 * time.Second
@@ -45,7 +47,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
-	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr")
+	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -69,12 +71,11 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	handler := brisk.Handler(st.Handle)
-	if o.log {
-		handler = accessLog(logger, handler)
-	}
-	srv := &brisk.Server{Handler: handler, Name: "brisk", Logger: logger,
+	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
+	if o.log {
+		srv.Handler, srv.OnReject = accessLog(logger, st.Serve), logRejected(logger)
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

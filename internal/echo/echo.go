@@ -8,7 +8,9 @@
 // document never needs JSON string escaping. Field lines appear in the order
 // received, names as received, values as the parser left them: without
 // leading or trailing OWS (RFC 9112 §5.1, done once by package wire); the
-// body has its chunked framing removed.
+// body has its chunked framing removed. For a person, HandleHTML shows the
+// same request as an escaped HTML page; PrefersHTML tells which a client
+// asked for.
 package echo
 
 import (

@@ -5,17 +5,22 @@
 //	/            index.html (GET, HEAD)
 //	/plaintext   "Hello, World!" as text/plain
 //	/json        {"message":"Hello, World!"} as application/json
-//	/echo        the request in the echo format of package echo (any method)
+//	/echo        the request in the echo format of package echo (any method),
+//	             or as an HTML page for a client that prefers text/html
 //	/healthz     "ok"
-//	/static/...  embedded files, or the files of Config.Root
+//	/static/...  embedded files, or the files of Config.Root streamed from disk
 //
 // Any other path is answered 404; a method other than GET or HEAD on a path
-// other than /echo is answered 405 with an Allow field.
+// other than /echo is answered 405 with an Allow field. Routes for an exact
+// path are entries of the table New builds.
 package site
 
 //go:generate go run genpng.go
 
 import (
+	"bytes"
+	"html"
+
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
 )
@@ -33,10 +38,15 @@ type Config struct {
 	Echo bool
 }
 
+// addrMark stands in index.html for the URL of the server, scheme and
+// host:port without a final "/".
+const addrMark = "{{base}}"
+
 // Site serves the default site. Create it with New; it is safe for
 // concurrent use by the server's connections.
 type Site struct {
-	index  []byte // the home page
+	index  [][]byte                 // the home page, split at each addrMark
+	routes map[string]brisk.Handler // GET and HEAD routes by exact path
 	static staticFiles
 	echo   bool
 }
@@ -52,44 +62,92 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Site{index: index, static: st, echo: cfg.Echo}, nil
+	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo}
+	s.routes = map[string]brisk.Handler{
+		"/":          s.home,
+		"/plaintext": plaintext,
+		"/json":      jsonHello,
+		"/healthz":   healthz,
+	}
+	return s, nil
 }
 
 // Close releases the directory Config.Root, if one was opened.
 func (s *Site) Close() error { return s.static.Close() }
 
+// Sent is what Serve reports about a response body the site streamed
+// itself (a file of Config.Root) rather than left in the buffered body.
+type Sent struct {
+	// Streamed is true when the body was streamed: Bytes and Err then
+	// describe it. When false, the body is c.Response.Body(), written
+	// after the handler returns.
+	Streamed bool
+
+	// Bytes is the number of body bytes written to the connection before
+	// the stream ended: all of them when Err is nil.
+	Bytes int64
+
+	// Err is why the stream ended early (the client went away, a write
+	// timed out, the file was shorter than its size), or nil. After an
+	// error the connection is closed without completing the body, so the
+	// client sees it cut short.
+	Err error
+}
+
 // Handle is the site's brisk.Handler.
-func (s *Site) Handle(c *brisk.Ctx) {
+func (s *Site) Handle(c *brisk.Ctx) { s.Serve(c) }
+
+// Serve is Handle that also reports a streamed body, for an access log.
+func (s *Site) Serve(c *brisk.Ctx) Sent {
 	path := c.Request.Path()
-	if s.echo || string(path) == "/echo" {
-		echo.Handle(c)
-		return
+	if s.echo {
+		echo.Handle(c) // conformance probes: always JSON
+		return Sent{}
+	}
+	if string(path) == "/echo" {
+		serveEcho(c)
+		return Sent{}
 	}
 	if !isGetOrHead(c.Request.Method()) {
 		c.Response.Header.Set("Allow", "GET, HEAD")
 		setText(c, 405, "405 method not allowed\n")
-		return
+		return Sent{}
 	}
-	switch string(path) {
-	case "/":
-		c.Response.Header.Set("Content-Type", "text/html; charset=utf-8")
-		c.Response.SetBody(s.index)
-	case "/plaintext":
-		c.Response.Header.Set("Content-Type", "text/plain")
-		c.Response.SetBodyString("Hello, World!")
-	case "/json":
-		c.Response.Header.Set("Content-Type", "application/json")
-		c.Response.SetBodyString(`{"message":"Hello, World!"}`)
-	case "/healthz":
-		setText(c, 200, "ok")
-	default:
-		if name, ok := cutStaticPrefix(path); ok {
-			s.static.serve(c, name)
-			return
+	if h, ok := s.routes[string(path)]; ok {
+		h(c)
+		return Sent{}
+	}
+	if name, ok := cutStaticPrefix(path); ok {
+		return s.static.serve(c, name)
+	}
+	notFound(c)
+	return Sent{}
+}
+
+// home answers the home page, its load-test commands showing the address
+// the client reached this server on (the connection's local address).
+func (s *Site) home(c *brisk.Ctx) {
+	c.Response.Header.Set("Content-Type", "text/html; charset=utf-8")
+	url := html.EscapeString("http://" + c.LocalAddr().String())
+	for i, part := range s.index {
+		if i > 0 {
+			c.Response.WriteString(url)
 		}
-		notFound(c)
+		c.Response.Write(part)
 	}
 }
+
+func plaintext(c *brisk.Ctx) {
+	c.Response.Header.Set("Content-Type", "text/plain")
+	c.Response.SetBodyString("Hello, World!")
+}
+
+func jsonHello(c *brisk.Ctx) {
+	c.Response.Header.Set("Content-Type", "application/json")
+	c.Response.SetBodyString(`{"message":"Hello, World!"}`)
+}
+
+func healthz(c *brisk.Ctx) { setText(c, 200, "ok") }
 
 func isGetOrHead(method []byte) bool {
 	return string(method) == "GET" || string(method) == "HEAD"

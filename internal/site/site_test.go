@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"image/png"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,13 +39,27 @@ func startSite(t *testing.T, cfg Config) string {
 // rawGet sends "GET target" on a new connection and reads one response.
 func rawGet(t *testing.T, addr, method, target string) (*http.Response, []byte) {
 	t.Helper()
+	return rawExchange(t, addr, method, method+" "+target+" HTTP/1.1\r\nHost: x\r\n\r\n")
+}
+
+// rawRequest sends the GET request req on a new connection and reads one
+// response.
+func rawRequest(t *testing.T, addr, req string) (*http.Response, []byte) {
+	t.Helper()
+	return rawExchange(t, addr, "GET", req)
+}
+
+// rawExchange sends req on a new connection and reads one response to
+// method.
+func rawExchange(t *testing.T, addr, method, req string) (*http.Response, []byte) {
+	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := io.WriteString(nc, method+" "+target+" HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(nc, req); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(nc), &http.Request{Method: method})
@@ -73,14 +89,14 @@ func TestRoutes(t *testing.T) {
 		ctype                string
 		body                 []byte // nil: not checked
 	}{
-		{"home", "GET", "/", 200, "text/html; charset=utf-8", mustEmbedded(t, "files/index.html")},
+		{"home", "GET", "/", 200, "text/html; charset=utf-8", nil}, // TestHome
 		{"plaintext", "GET", "/plaintext", 200, "text/plain", []byte("Hello, World!")},
 		{"json", "GET", "/json", 200, "application/json", []byte(`{"message":"Hello, World!"}`)},
 		{"healthz", "GET", "/healthz", 200, "text/plain; charset=utf-8", []byte("ok")},
 		{"png", "GET", "/static/brisk.png", 200, "image/png", mustEmbedded(t, "files/static/brisk.png")},
 		{"css", "GET", "/static/style.css", 200, "text/css; charset=utf-8", mustEmbedded(t, "files/static/style.css")},
 		{"txt", "GET", "/static/hello.txt", 200, "text/plain; charset=utf-8", mustEmbedded(t, "files/static/hello.txt")},
-		{"echo_post", "POST", "/echo", 200, "application/json", nil},
+		{"echo_post", "POST", "/echo", 200, "application/json", nil}, // TestEchoNegotiation
 		{"plaintext_query", "GET", "/plaintext?x=1", 200, "text/plain", []byte("Hello, World!")},
 		{"static_missing", "GET", "/static/nope.png", 404, "text/plain; charset=utf-8", nil},
 		{"static_dir", "GET", "/static/", 404, "text/plain; charset=utf-8", nil},
@@ -107,6 +123,58 @@ func TestRoutes(t *testing.T) {
 			}
 			if tt.status == 405 && resp.Header.Get("Allow") != "GET, HEAD" {
 				t.Errorf("Allow %q, want \"GET, HEAD\"", resp.Header.Get("Allow"))
+			}
+		})
+	}
+}
+
+// TestHome: the home page's load-test commands name the address the
+// client reached, for brisk load and wrk.
+func TestHome(t *testing.T) {
+	addr := startSite(t, Config{})
+	_, body := rawGet(t, addr, "GET", "/")
+	want := bytes.ReplaceAll(mustEmbedded(t, "files/index.html"), []byte(addrMark), []byte("http://"+addr))
+	if !bytes.Equal(body, want) {
+		t.Fatalf("home page:\n%s\nwant:\n%s", body, want)
+	}
+	for _, cmd := range []string{"brisk load -c 50 -d 5s http://" + addr + "/plaintext\n", "wrk -t1 -c50 -d5s http://" + addr + "/plaintext</pre>"} {
+		if !bytes.Contains(body, []byte(cmd)) {
+			t.Errorf("home page lacks %q", cmd)
+		}
+	}
+}
+
+// TestEchoNegotiation: /echo answers a browser's Accept with an HTML page
+// and anything else (no Accept, */*, application/json) with the JSON
+// document; -echo mode is always JSON. Both carry Vary: Accept.
+func TestEchoNegotiation(t *testing.T) {
+	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	tests := []struct {
+		name, accept, ctype, prefix string
+		echoMode                    bool
+	}{
+		{"browser", browser, "text/html; charset=utf-8", "<!DOCTYPE html>", false},
+		{"no_accept", "", "application/json", `{"headers":[`, false},
+		{"any", "*/*", "application/json", `{"headers":[`, false},
+		{"json", "application/json", "application/json", `{"headers":[`, false},
+		{"echo_mode_browser", browser, "application/json", `{"headers":[`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			addr := startSite(t, Config{Echo: tt.echoMode})
+			req := "GET /echo?q=<b> HTTP/1.1\r\nHost: x\r\n"
+			if tt.accept != "" {
+				req += "Accept: " + tt.accept + "\r\n"
+			}
+			resp, body := rawRequest(t, addr, req+"\r\n")
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.ctype || !bytes.HasPrefix(body, []byte(tt.prefix)) {
+				t.Fatalf("%d %q %.40q; want 200 %q %q...", resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.ctype, tt.prefix)
+			}
+			if !tt.echoMode && resp.Header.Get("Vary") != "Accept" {
+				t.Errorf("Vary %q, want Accept", resp.Header.Get("Vary"))
+			}
+			if tt.ctype == "text/html; charset=utf-8" && !bytes.Contains(body, []byte("<code>GET /echo?q=&lt;b&gt; HTTP/1.1</code>")) {
+				t.Errorf("page does not show the escaped request line:\n%s", body)
 			}
 		})
 	}
@@ -191,6 +259,15 @@ func TestRoot(t *testing.T) {
 		resp, body := rawGet(t, addr, "GET", tt.target)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.ctype || string(body) != tt.body {
 			t.Errorf("%s: %d %q %.40q; want 200 %q %.40q", tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.ctype, tt.body)
+		}
+	}
+	for _, tt := range ok {
+		if resp, _ := rawGet(t, addr, "GET", tt.target); resp.ContentLength != int64(len(tt.body)) {
+			t.Errorf("GET %s: Content-Length %d, want %d", tt.target, resp.ContentLength, len(tt.body))
+		}
+		resp, body := rawGet(t, addr, "HEAD", tt.target)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != strconv.Itoa(len(tt.body)) || len(body) != 0 {
+			t.Errorf("HEAD %s: %d Content-Length %q, %d body bytes; want 200 %d and none", tt.target, resp.StatusCode, resp.Header.Get("Content-Length"), len(body), len(tt.body))
 		}
 	}
 	if resp, _ := rawGet(t, addr, "GET", "/static/brisk.png"); resp.StatusCode != 404 {
@@ -278,5 +355,82 @@ func TestContentType(t *testing.T) {
 		if got := contentType(name); got != want {
 			t.Errorf("contentType(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestStreamFileShort: a file shorter than its size ends the stream with
+// io.ErrUnexpectedEOF, counts the bytes sent, and the client sees the body
+// cut short (the connection closes before Content-Length bytes).
+func TestStreamFileShort(t *testing.T) {
+	got := make(chan Sent, 1)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil)) // the server logs the short body
+	addr := testserver.Start(t, &brisk.Server{Logger: quiet, Handler: func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Length", "10")
+		got <- streamFile(c.BodyWriter(), strings.NewReader("abc"), 10)
+	}})
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if string(body) != "abc" || err != io.ErrUnexpectedEOF {
+		t.Errorf("client read %q, %v; want \"abc\", unexpected EOF", body, err)
+	}
+	if s := <-got; !s.Streamed || s.Bytes != 3 || s.Err != io.ErrUnexpectedEOF {
+		t.Errorf("streamFile = %+v, want 3 bytes and io.ErrUnexpectedEOF", s)
+	}
+}
+
+// TestRootSlowReader: a client that reads steadily but takes longer than
+// WriteTimeout for the whole file gets all of it, since WriteTimeout
+// bounds each streamed piece, not the body. (Written in one write, the
+// 16 MiB would be cut after 200 ms, with about 5 MiB read.)
+func TestRootSlowReader(t *testing.T) {
+	const size = 16 << 20
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	addr := testserver.Start(t, &brisk.Server{Handler: s.Handle, WriteTimeout: 200 * time.Millisecond})
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.(*net.TCPConn).SetReadBuffer(256 << 10)
+	nc.SetDeadline(time.Now().Add(20 * time.Second))
+	io.WriteString(nc, "GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var n int64
+	buf := make([]byte, 256<<10)
+	for {
+		m, err := io.ReadFull(resp.Body, buf)
+		n += int64(m)
+		if err != nil {
+			if err != io.EOF && err != io.ErrUnexpectedEOF || n != size {
+				t.Fatalf("read %d of %d bytes in %v: %v", n, size, time.Since(start), err)
+			}
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Logf("read in %v: faster than WriteTimeout, the test proves nothing on this machine", d)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/brisk-http/brisk"
@@ -16,11 +17,6 @@ import (
 //
 //go:embed files
 var embedded embed.FS
-
-// MaxFileBytes is the largest file served from Config.Root, in bytes: the
-// file is read whole into the buffered response body. A larger one is
-// answered 500.
-const MaxFileBytes = 64 << 20
 
 // staticFiles serves /static/: from memory (the embedded files, loaded once
 // by New) or, when root is set, from that directory.
@@ -85,49 +81,46 @@ func cutStaticPrefix(path []byte) ([]byte, bool) {
 }
 
 // serve answers the file name (relative to /static/), or 404.
-func (st staticFiles) serve(c *brisk.Ctx, name []byte) {
+func (st staticFiles) serve(c *brisk.Ctx, name []byte) Sent {
 	if st.root == nil {
 		f, ok := st.mem[string(name)]
 		if !ok {
 			notFound(c)
-			return
+			return Sent{}
 		}
 		c.Response.Header.Set("Content-Type", f.contentType)
 		c.Response.Header.Set("X-Content-Type-Options", "nosniff")
 		c.Response.SetBody(f.body)
-		return
+		return Sent{}
 	}
-	st.serveRoot(c, string(name))
+	return st.serveRoot(c, string(name))
 }
 
-// serveRoot answers a regular file of the root directory. Names that are
-// not valid io/fs paths ("..", empty or "." elements, a leading or trailing
-// slash), that hold a backslash or NUL, or that have an element starting
-// with '.' are answered 404 before the file system is asked; os.Root then
-// refuses whatever would still leave the directory, symbolic links
-// included.
-func (st staticFiles) serveRoot(c *brisk.Ctx, name string) {
+// serveRoot answers a regular file of the root directory, streamed from
+// disk with its size as Content-Length (see streamFile). Names that are
+// not valid io/fs paths ("..", empty or "." elements, a leading or
+// trailing slash), that hold a backslash or NUL, or that have an element
+// starting with '.' are answered 404 before the file system is asked;
+// os.Root then refuses whatever would still leave the directory, symbolic
+// links included.
+func (st staticFiles) serveRoot(c *brisk.Ctx, name string) Sent {
 	if !validName(name) {
 		notFound(c)
-		return
+		return Sent{}
 	}
 	f, size, err := openRegular(st.root, name)
 	if err != nil {
 		notFound(c)
-		return
+		return Sent{}
 	}
 	defer f.Close()
-	if size > MaxFileBytes {
-		setText(c, 500, "500 file too large\n")
-		return
-	}
-	if err := readInto(&c.Response, f, size); err != nil {
-		c.Response.Reset()
-		setText(c, 500, "500 read error\n")
-		return
-	}
 	c.Response.Header.Set("Content-Type", contentType(name))
 	c.Response.Header.Set("X-Content-Type-Options", "nosniff")
+	c.Response.Header.Set("Content-Length", strconv.FormatInt(size, 10))
+	if string(c.Request.Method()) == "HEAD" {
+		return Sent{}
+	}
+	return streamFile(c.BodyWriter(), f, size)
 }
 
 // openRegular opens name under root and returns it with its size, or
@@ -148,23 +141,42 @@ func openRegular(root *os.Root, name string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// readInto appends the first size bytes of f to the response body, through
-// a buffer on the stack (no per-request allocation once the response body
-// buffer has grown). A file shorter than size is an error.
-func readInto(dst *brisk.Response, f *os.File, size int64) error {
-	var buf [16 << 10]byte
-	for size > 0 {
-		n, err := f.Read(buf[:min(size, int64(len(buf)))])
-		dst.Write(buf[:n])
-		size -= int64(n)
-		if err == io.EOF && size > 0 {
-			return io.ErrUnexpectedEOF
-		}
-		if err != nil && err != io.EOF {
-			return err
-		}
+// streamFile copies the first size bytes of f to w, the body of a
+// response whose Content-Length is size, and reports how many reached
+// the connection. Each piece (32 KiB, io.Copy's buffer) is a write of its
+// own under the server's WriteTimeout, so the timeout bounds the wait for
+// one piece, not the whole body. A file shorter than size ends the stream
+// with io.ErrUnexpectedEOF; then, as after a failed write, the server
+// closes the connection with the body incomplete.
+func streamFile(w *brisk.BodyWriter, f io.Reader, size int64) Sent {
+	cw := &flushCounter{w: w}
+	_, err := io.CopyN(cw, f, size)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
 	}
-	return nil
+	if err == nil {
+		err = w.Flush() // the head, for an empty file
+	}
+	return Sent{Streamed: true, Bytes: cw.n, Err: err}
+}
+
+// flushCounter writes to a BodyWriter and flushes each write, so that n
+// counts the bytes the connection accepted: a write that fails is not
+// counted.
+type flushCounter struct {
+	w *brisk.BodyWriter
+	n int64
+}
+
+func (fc *flushCounter) Write(p []byte) (int, error) {
+	if _, err := fc.w.Write(p); err != nil {
+		return 0, err
+	}
+	if err := fc.w.Flush(); err != nil {
+		return 0, err
+	}
+	fc.n += int64(len(p))
+	return len(p), nil
 }
 
 // validName reports whether name may be looked up under the root.
