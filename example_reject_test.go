@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 )
 
 // ExampleServer_onReject logs the requests answered before the Handler,
@@ -19,7 +20,7 @@ func ExampleServer_onReject() {
 			fmt.Printf("rejected: %d %s %s (%v)\n", r.Status, r.Method, r.Target, r.Err)
 		},
 	}
-	ln := brisk.NewInmemoryListener()
+	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
 
