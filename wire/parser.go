@@ -51,8 +51,8 @@ type Parser struct {
 	// with obs-fold is always ErrObsFold (400).
 	AllowObsFold bool
 
-	// noLookAhead turns the start-line fast paths off (lookahead.go,
-	// originLine), noQuickFields the field-line one (quickFields):
+	// noLookAhead turns the start-line fast paths off (lookahead.go),
+	// noQuickFields the field-line one (quickFields):
 	// benchmarks measure what a miss costs with them, tests run the strict
 	// paths alone (strictPaths).
 	noLookAhead, noQuickFields bool
