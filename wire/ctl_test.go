@@ -150,3 +150,31 @@ func testFieldLines(t *testing.T, fieldLines func(b []byte, ls *lineSpans) int) 
 		check(b)
 	}
 }
+
+// TestPlainName checks plainName against a byte-at-a-time reference: names
+// of every length up to maxNameBytes with every byte value at every
+// position, followed by bytes that are not checked.
+func TestPlainName(t *testing.T) {
+	ref := func(name []byte) bool {
+		for _, c := range name {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+		return true
+	}
+	for n := 1; n <= maxNameBytes; n++ {
+		for j := range n {
+			for v := range 256 {
+				b := []byte(strings.Repeat("aZ0-y9", 6))[:32]
+				b[j] = byte(v)
+				if n < 32 {
+					b[n] = ':'
+				}
+				if got, want := plainName(b, n), ref(b[:n]); got != want {
+					t.Fatalf("plainName(%q, %d) = %v, want %v", b, n, got, want)
+				}
+			}
+		}
+	}
+}
