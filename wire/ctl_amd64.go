@@ -42,14 +42,3 @@ var hasAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func fieldLinesAsm(b []byte, ls *lineSpans, avx2 bool) int
-
-// originLine reports the most common request line at b[pos:]: a common
-// method (lookAheadMethod), SP, an origin-form request-target without
-// pct-encoding (targetStop stops at its end), SP, HTTP/1.1 and CRLF. It
-// returns the method's length and the offset of the SP after the target,
-// or m == 0 for any other line. It compares words and scans the target
-// sixteen bytes at a time with SSE2 (ctl_amd64.s); originLineGeneric is
-// the same in Go.
-//
-//go:noescape
-func originLine(b []byte, pos int) (m, sp int)

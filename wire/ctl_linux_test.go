@@ -9,7 +9,7 @@ import (
 
 // TestScannersPageEdges puts field sections and request lines against
 // inaccessible pages on both sides: a load of the assembly scanners
-// (fieldLines in each form, originLine, valueEnd, targetStop) that strayed
+// (fieldLines in each form, valueEnd, targetStop) that strayed
 // outside its slice would fault. Each result is compared with the Go form.
 func TestScannersPageEdges(t *testing.T) {
 	const page = guardpage.Size
@@ -37,10 +37,6 @@ func TestScannersPageEdges(t *testing.T) {
 					}
 					if got, want := targetStop(b, i), targetStopGeneric(b, i); got != want {
 						t.Fatalf("targetStop(%q, %d) at %d = %d, want %d", b, i, at, got, want)
-					}
-					m, sp := originLine(b, i)
-					if wm, wsp := originLineGeneric(b, i); m != wm || sp != wsp {
-						t.Fatalf("originLine(%q, %d) at %d = %d %d, want %d %d", b, i, at, m, sp, wm, wsp)
 					}
 				}
 			}

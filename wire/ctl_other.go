@@ -17,10 +17,3 @@ func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
 // they have the most common shape, as odd spans otherwise, up to
 // maxSpans, and returns how many.
 func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }
-
-// originLine reports the most common request line at b[pos:]: a common
-// method (lookAheadMethod), SP, an origin-form request-target without
-// pct-encoding (targetStop stops at its end), SP, HTTP/1.1 and CRLF. It
-// returns the method's length and the offset of the SP after the target,
-// or m == 0 for any other line.
-func originLine(b []byte, pos int) (m, sp int) { return originLineGeneric(b, pos) }

@@ -151,41 +151,30 @@ func testFieldLines(t *testing.T, fieldLines func(b []byte, ls *lineSpans) int) 
 	}
 }
 
-// TestOriginLine checks originLine against its Go form originLineGeneric
-// on request lines with every method the look-ahead knows and others,
-// targets and versions of several shapes, at several offsets, every
-// byte value at every position of some, and cut at every length.
-func TestOriginLine(t *testing.T) {
-	check := func(b []byte, pos int) {
-		t.Helper()
-		m, sp := originLine(b, pos)
-		wm, wsp := originLineGeneric(b, pos)
-		if m != wm || sp != wsp {
-			t.Fatalf("originLine(%q, %d) = %d, %d, want %d, %d", b, pos, m, sp, wm, wsp)
-		}
-	}
-	methods := []string{"GET", "PUT", "POST", "HEAD", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE", "get", "POSTX", "DELETEX", "OPTIONSX", "PATCHX", "GE"}
-	targets := []string{"/", "/plaintext", "/a%20b", "/a#b", "*", "http://x/", "/" + strings.Repeat("abc/", 20), "/\x80", "/a?b=c&d", "//"}
-	versions := []string{" HTTP/1.1\r\n", " HTTP/1.0\r\n", " HTTP/1.1\n", " HTTP/1.1\r", " HTTP/1.1", "  HTTP/1.1\r\n", " HTTP/1.1\r\nHost: x\r\n\r\n"}
-	for _, m := range methods {
-		for _, tg := range targets {
-			for _, v := range versions {
-				line := m + " " + tg + v
-				for _, pre := range []string{"", "\r\n", "0123456789abcdef"} {
-					b := []byte(pre + line)
-					for n := len(pre); n <= len(b); n++ {
-						check(b[:n], len(pre))
-					}
-				}
+// TestPlainName checks plainName against a byte-at-a-time reference: names
+// of every length up to maxNameBytes with every byte value at every
+// position, followed by bytes that are not checked.
+func TestPlainName(t *testing.T) {
+	ref := func(name []byte) bool {
+		for _, c := range name {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
 			}
 		}
+		return true
 	}
-	base := "PATCH /items/7?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"
-	for j := range len(base) {
-		for v := range 256 {
-			b := []byte(base)
-			b[j] = byte(v)
-			check(b, 0)
+	for n := 1; n <= maxNameBytes; n++ {
+		for j := range n {
+			for v := range 256 {
+				b := []byte(strings.Repeat("aZ0-y9", 6))[:32]
+				b[j] = byte(v)
+				if n < 32 {
+					b[n] = ':'
+				}
+				if got, want := plainName(b, n), ref(b[:n]); got != want {
+					t.Fatalf("plainName(%q, %d) = %v, want %v", b, n, got, want)
+				}
+			}
 		}
 	}
 }

@@ -10,13 +10,14 @@
 // applied strictly: every leniency is a separate, documented, off-by-default
 // option of Parser.
 //
-// On amd64 the shapes most heads have are split by SSE2 assembly
-// (ctl_amd64.s): the usual request line in one call, and the field lines
-// of a field section in one call that marks the bytes ending values 32 at
-// a time with AVX2 (16 with SSE2 on CPUs without it) and walks from line
-// to line. Any other line takes the Go path, which applies every rule and
-// reports every error; so do other architectures and the purego build
-// tag. Each assembly function has a Go twin it is tested against.
+// On amd64 the field lines of the usual shape are split by SSE2 assembly
+// (ctl_amd64.s) in one call that marks the bytes ending values 32 at a
+// time with AVX2 (16 with SSE2 on CPUs without it) and walks from line to
+// line; the request-target and field values are scanned 16 bytes at a
+// time. Any other line takes the Go path, which applies every rule and
+// reports every error. Other architectures and the purego build tag use
+// the Go twin of each assembly function, which tests eight bytes at a
+// time and is tested against it.
 //
 // The encoders (the Append functions) trust their input: nothing is escaped
 // or refused, so a field name or value that did not come from brisk's own

@@ -44,7 +44,8 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 		end, f, err := p.fieldLine(b, pos, fields, fs, minor, request)
 		fields = f
 		if needMore(err) {
-			st.tokenDone = bytes.IndexByte(b[pos:], ':') >= 0
+			// A continuation line (unfold) has no field name either.
+			st.tokenDone = pos < len(b) && isOWS(b[pos]) || bytes.IndexByte(b[pos:], ':') >= 0
 			break
 		}
 		if err != nil {
@@ -64,6 +65,9 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 func (p *Parser) fieldLine(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
 	line := b[pos:]
 	colon, v0, v1, stop, id, k := splitFieldLine(line)
+	if k == ErrObsFold && p.AllowObsFold && !request {
+		return p.unfold(b, pos, fields, fs)
+	}
 	if k == ErrNeedMore {
 		return 0, fields, ErrNeedMore
 	}
@@ -89,6 +93,71 @@ func (p *Parser) fieldLine(b []byte, pos int, fields []Field, fs *FieldSection, 
 		}
 	}
 	return end, fields, nil
+}
+
+// unfold joins the continuation line at b[pos:], which starts with SP or
+// HTAB, to the field value of the line before it, the last of fields
+// (Parser.AllowObsFold): it checks the line as a field value ended by its
+// line ending, writes SP over the obs-fold (the previous line's ending and
+// the SP and HTAB around it) and extends that value, and returns the
+// offset after the line's ending; ErrNeedMore when b ends first. A first
+// field line, or the continuation of a field interpreted by note, is
+// ErrObsFold.
+func (p *Parser) unfold(b []byte, pos int, fields []Field, fs *FieldSection) (int, []Field, error) {
+	if len(fields) == 0 {
+		return 0, fields, fail(ErrObsFold, pos)
+	}
+	prev := &fields[len(fields)-1]
+	switch nameID(prev.Name) {
+	case fieldConnection, fieldContentLength, fieldTransferEncoding:
+		return 0, fields, fail(ErrObsFold, pos)
+	}
+	v0 := pos
+	for v0 < len(b) && isOWS(b[v0]) {
+		v0++
+	}
+	stop := valueEnd(b, v0)
+	end, err := p.lineEnding(b, stop)
+	if err != nil {
+		return 0, fields, err
+	}
+	v1 := stop
+	for v1 > v0 && isOWS(b[v1-1]) {
+		v1--
+	}
+	fold := pos - 1 // the previous line's ending, CRLF or a bare LF
+	if b[fold-1] == '\r' {
+		fold--
+	}
+	start := fold // of the joined value
+	for start > 0 && isOWS(b[start-1]) {
+		start--
+	}
+	start -= len(prev.Value) // a value ends with a byte other than OWS
+	for i := fold; i < v0; i++ {
+		b[i] = ' '
+	}
+	switch {
+	case len(prev.Value) == 0:
+		prev.Value = b[v0:v1:v1]
+	case v1 > v0:
+		prev.Value = b[start:v1:v1]
+	}
+	fs.ObsFold = true
+	return end, fields, nil
+}
+
+// lineEnding checks that b[i], the first byte that ends a field value,
+// starts a line ending (CRLF, or a bare LF with AllowBareLF) and returns
+// the offset after it; ErrNeedMore when b ends first.
+func (p *Parser) lineEnding(b []byte, i int) (int, error) {
+	switch {
+	case i == len(b):
+		return 0, ErrNeedMore
+	case b[i] == '\r' || b[i] == '\n':
+		return p.crlf(b, i)
+	}
+	return 0, fail(ErrFieldValue, i)
 }
 
 // splitFieldLine splits the field line at the start of b, field-name ":"

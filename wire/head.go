@@ -68,6 +68,12 @@ type FieldSection struct {
 
 	// Host is the value of the single Host field, nil when absent.
 	Host []byte
+
+	// ObsFold reports that a field value was continued by obs-fold and
+	// the obs-fold replaced with SP in the parsed input (only
+	// ParseResponse with Parser.AllowObsFold). Raw then holds the
+	// replaced bytes too.
+	ObsFold bool
 }
 
 // RequestHead is a parsed request line and field section. Slices alias the

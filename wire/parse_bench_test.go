@@ -112,8 +112,8 @@ func fastPathMix(pct int, hits, misses []string) [][]byte {
 }
 
 // BenchmarkLookAhead measures the request-line fast paths (a whole
-// "GET / HTTP/1.1" line by two words, the usual origin-form line by
-// originLine) on and off, over mixes with 100, 10, 1 and 0 percent of
+// "GET / HTTP/1.1" line by two words, a common method by one, the usual
+// origin-form HTTP/1.1 end by two) on and off, over mixes with 100, 10, 1 and 0 percent of
 // short "GET / HTTP/1.1" heads (the shape of load-test and health-check
 // traffic) and the rest requests whose line neither fast path takes whole
 // (pct-encoded or absolute-form targets, HTTP/1.0, other methods), so

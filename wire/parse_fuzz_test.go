@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -22,6 +23,9 @@ func addHeadSeeds(f *testing.F) {
 	}
 	for _, c := range validResponses {
 		f.Add([]byte(c.in), uint16(9))
+	}
+	for _, c := range obsFoldCases {
+		f.Add([]byte(c.in), uint16(20))
 	}
 }
 
@@ -102,8 +106,9 @@ func FuzzParseResponse(f *testing.F) {
 		if len(data) > 4096 {
 			return
 		}
-		for _, p := range []Parser{{}, {AllowBareLF: true, MaxHeaderBytes: 512}, {noLookAhead: true, noQuickFields: true}} {
-			buf := data[:len(data):len(data)]
+		for _, p := range []Parser{{}, {AllowBareLF: true, MaxHeaderBytes: 512}, {noLookAhead: true, noQuickFields: true}, {AllowObsFold: true}} {
+			// A fresh copy for each parse: AllowObsFold writes over buf.
+			buf := bytes.Clone(data[:len(data):len(data)])
 			var h ResponseHead
 			h.Reset(make([]Field, 128))
 			n, err := p.ParseResponse(buf, &h)
@@ -116,9 +121,26 @@ func FuzzParseResponse(f *testing.F) {
 				t.Fatalf("err %v has no kind", err)
 			}
 			whole := outcome(n, err, describeResponse(&h))
-			fuzzSplit(t, whole, func(cuts []int) result { return feedResponse(t, &p, buf, cuts) }, len(buf), int(cut))
+			if h.ObsFold {
+				checkUnfolded(t, buf[:len(buf):len(buf)], whole)
+			}
+			feed := func(cuts []int) result { return feedResponse(t, &p, bytes.Clone(data), cuts) }
+			fuzzSplit(t, whole, feed, len(buf), int(cut))
 		}
 	})
+}
+
+// checkUnfolded checks that buf, a head with its obs-folds replaced by
+// AllowObsFold, is the same head without obs-fold to the strict parser.
+func checkUnfolded(t *testing.T, buf []byte, folded result) {
+	t.Helper()
+	var h ResponseHead
+	h.Reset(make([]Field, 128))
+	n, err := new(Parser).ParseResponse(buf, &h)
+	h.ObsFold = true
+	if r := outcome(n, err, describeResponse(&h)); r != folded {
+		t.Fatalf("unfolded head:\n got %v\nwant %v", r, folded)
+	}
 }
 
 // FuzzFastPaths checks that the fast paths change nothing but speed: each

@@ -28,9 +28,9 @@ func describeFields(sb *strings.Builder, fs *FieldSection) {
 	for _, f := range fs.Fields {
 		fmt.Fprintf(sb, "%q: %q\n", f.Name, f.Value)
 	}
-	fmt.Fprintf(sb, "raw=%q cl=%d chunked=%v te=%v close=%v ka=%v e100=%v host=%q(%v)",
+	fmt.Fprintf(sb, "raw=%q cl=%d chunked=%v te=%v close=%v ka=%v e100=%v host=%q(%v) fold=%v",
 		fs.Raw, fs.ContentLength, fs.Chunked, fs.TransferEncoding,
-		fs.ConnectionClose, fs.ConnectionKeepAlive, fs.Expect100, fs.Host, fs.Host != nil)
+		fs.ConnectionClose, fs.ConnectionKeepAlive, fs.Expect100, fs.Host, fs.Host != nil, fs.ObsFold)
 }
 
 // parseReq parses s whole with p into a fresh head with room for 128

@@ -38,8 +38,21 @@ type Parser struct {
 	// so an empty Host is ErrHost (400).
 	AllowEmptyHost bool
 
-	// noLookAhead turns the start-line fast paths off (lookahead.go,
-	// originLine), noQuickFields the field-line one (quickFields):
+	// AllowObsFold accepts obs-fold in a response (RFC 9112 §5.2: a user
+	// agent MUST replace each obs-fold with SP before interpreting the
+	// field): ParseResponse then writes SP over each obs-fold in buf (the
+	// CRLF and the SP and HTAB around it, so the head keeps its length),
+	// which joins the continuation line to the field value before it, and
+	// sets FieldSection.ObsFold. Off by default: obs-fold is ErrObsFold.
+	// A field line that starts with SP or HTAB is still ErrObsFold when it
+	// is the first one (it continues no field) or when it continues a
+	// Content-Length, Transfer-Encoding or Connection field, whose earlier
+	// part has been interpreted already. ParseRequest ignores it: a request
+	// with obs-fold is always ErrObsFold (400).
+	AllowObsFold bool
+
+	// noLookAhead turns the start-line fast paths off (lookahead.go),
+	// noQuickFields the field-line one (quickFields):
 	// benchmarks measure what a miss costs with them, tests run the strict
 	// paths alone (strictPaths).
 	noLookAhead, noQuickFields bool
@@ -98,7 +111,8 @@ func (p *Parser) ParseRequest(buf []byte, h *RequestHead) (int, error) {
 
 // ParseResponse is ParseRequest for a response head (status line and field
 // section), used by the client. MaxRequestLineBytes does not apply; Host
-// and Expect are not interpreted. The framing rules are those of
+// and Expect are not interpreted. With AllowObsFold, obs-fold is accepted
+// and replaced with SP in buf (see AllowObsFold), else it is ErrObsFold. The framing rules are those of
 // ParseRequest, applied to the response: both Content-Length and
 // Transfer-Encoding is ErrFraming, although RFC 9112 §6.3 would let
 // chunked win, and a final coding other than chunked is

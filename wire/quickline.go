@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
@@ -71,15 +72,46 @@ func tokenName(name []byte) fieldID {
 	return nameID(name)
 }
 
-// plainName reports whether every byte of name is a letter, a digit or
-// '-': a token.
-func plainName(name []byte) bool {
-	for _, c := range name {
-		if c|0x20-'a' > 'z'-'a' && c-'0' > 9 && c != '-' {
+// plainName reports whether the n bytes at the start of b, a name of at
+// most maxNameBytes in a b of at least 32 bytes, are all letters, digits
+// or '-': a token. It tests eight bytes at a time.
+func plainName(b []byte, n int) bool {
+	for k := 0; k < n; k += 8 {
+		other := ^plainBytes(binary.LittleEndian.Uint64(b[k:k+8:k+8])) & 0x8080808080808080
+		if k+8 > n {
+			other &= 1<<(8*(n-k)) - 1
+		}
+		if other != 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// plainBytes returns a word with bit 7 set in exactly the bytes of x that
+// are letters, digits or '-'.
+func plainBytes(x uint64) uint64 {
+	const hi = 0x8080808080808080
+	lower := (x | ascii.Repeat(0x20)) &^ hi // letters in lower case
+	letter := atLeast(lower, 'a') &^ atLeast(lower, 'z'+1)
+	digit := atLeast(x&^hi, '0') &^ atLeast(x&^hi, '9'+1)
+	return (letter|digit)&^x | zeroBytes(x^ascii.Repeat('-'))
+}
+
+// zeroBytes returns a word with bit 7 set in exactly the zero bytes of x:
+// adding 0x7F to the low seven bits of a byte sets its bit 7 unless they
+// are zero, without a carry into the next byte.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^(x&low7 + low7 | x) &^ low7
+}
+
+// atLeast returns a word with bit 7 set in exactly the bytes of x, none
+// above 0x7F, that are at least k (at most 0x80): with bit 7 set first, a
+// byte minus k keeps it exactly then, and never borrows from the next.
+func atLeast(x uint64, k byte) uint64 {
+	const hi = 0x8080808080808080
+	return (x | hi - ascii.Repeat(k)) & hi
 }
 
 // lineChunk is how many bytes fieldLines marks at a time: the longest
@@ -162,7 +194,7 @@ func fieldLinesGeneric(b []byte, ls *lineSpans) int {
 		if len(b)-p >= 8 {
 			if common, ok := commonName(b[p:], c-p); ok {
 				id = common
-			} else if len(b)-p >= 32 && plainName(b[p:c]) {
+			} else if len(b)-p >= 32 && plainName(b[p:], c-p) {
 				id = fieldOther
 			}
 		}

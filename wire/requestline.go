@@ -9,10 +9,9 @@ import (
 
 // requestLine parses the request line of h at b[h.scan.next:], skipping up
 // to maxEmptyLines empty lines before it, and advances h.scan past it.
-// maxLine is the limit on the line without its CRLF, -1 for none. The
-// usual line (originLine) within the limit is parsed first, without
-// another call, unless a part of the line was scanned before (then the
-// new bytes are checked first, by precheck).
+// maxLine is the limit on the line without its CRLF, -1 for none. When a
+// part of the line was scanned before, the new bytes are checked first,
+// by precheck.
 func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 	st := &h.scan
 	pos := st.next
@@ -20,13 +19,6 @@ func (p *Parser) requestLine(b []byte, h *RequestHead, maxLine int) error {
 		var err error
 		if pos, err = p.skipEmptyLines(b, st); err != nil {
 			return err
-		}
-	} else if !p.noLookAhead && st.search <= pos {
-		// sp+9 ends " HTTP/1.1", the line without its CRLF.
-		if m, sp := originLine(b, pos); m > 0 && (maxLine < 0 || sp+9-pos <= maxLine) {
-			h.Method, h.Target, h.Form, h.Minor = b[pos:pos+m], b[pos+m+1:sp], OriginForm, 1
-			st.next, st.search, st.fieldsAt = sp+11, sp+11, sp+11
-			return nil
 		}
 	}
 	if maxLine >= 0 && len(b)-pos > maxLine+2 {
@@ -170,6 +162,10 @@ func kindAt(b []byte, i int, k Kind) Kind {
 // and returns the offset after its line ending. Left to right, it reports
 // the first byte that proves the line invalid, or ErrNeedMore.
 func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error) {
+	if !p.noLookAhead && lookAheadGETRoot(b, pos) {
+		h.Method, h.Target, h.Form, h.Minor = b[pos:pos+3], b[pos+4:pos+5], OriginForm, 1
+		return pos + 16, nil
+	}
 	i := pos
 	if !p.noLookAhead {
 		i += lookAheadMethod(b, pos)
@@ -219,22 +215,6 @@ func (p *Parser) parseRequestLine(b []byte, pos int, h *RequestHead) (int, error
 	}
 	h.Minor = minor
 	return end, nil
-}
-
-// originLineGeneric is originLine in Go.
-func originLineGeneric(b []byte, pos int) (m, sp int) {
-	if lookAheadGETRoot(b, pos) {
-		return 3, pos + 5
-	}
-	m = lookAheadMethod(b, pos)
-	if t := pos + m + 1; m == 0 || t >= len(b) || b[t] != '/' {
-		return 0, 0
-	}
-	sp = targetStopGeneric(b, pos+m+1)
-	if !http11CRLF(b[sp:]) {
-		return 0, 0
-	}
-	return m, sp
 }
 
 // http11CRLF reports whether w starts with " HTTP/1.1" CRLF, the end of
