@@ -385,7 +385,7 @@ func (c *conn) recoverHandler() {
 }
 
 // finishBody makes the connection ready for the next request: a body the
-// handler did not read is drained up to MaxDrainBytes, else the connection
+// handler did not read is drained up to maxDrainBytes, else the connection
 // is closed. A failed body read closes it too, and turns the response into
 // the error's status (bodyErrorStatus) when it has not been sent.
 func (c *conn) finishBody() {
@@ -400,7 +400,7 @@ func (c *conn) finishBody() {
 	if b.complete() {
 		return
 	}
-	if b.awaitingContinue() || !c.keepAlive || !b.drain(MaxDrainBytes) {
+	if b.awaitingContinue() || !c.keepAlive || !b.drain(maxDrainBytes) {
 		c.keepAlive = false
 	}
 }

@@ -17,12 +17,14 @@ const (
 	DefaultWriteBufferSize     = 4 << 10 // 4 KiB
 	DefaultReadHeaderTimeout   = 10 * time.Second
 	DefaultIdleTimeout         = 60 * time.Second
-
-	// MaxDrainBytes bounds the unread request body the server discards after
-	// the handler returns so that the connection can be kept alive. A larger
-	// unread remainder closes the connection instead.
-	MaxDrainBytes = 256 << 10 // 256 KiB
 )
+
+// maxDrainBytes bounds the unread request body the server discards after
+// the handler returns so that the connection can be kept alive. A larger
+// unread remainder closes the connection instead. Like net/http's bound
+// on the same thing, it is not configurable: it trades a little input
+// for a kept connection, and is no limit a service needs to set.
+const maxDrainBytes = 256 << 10 // 256 KiB
 
 // limits holds the effective limits of a Server, resolved once from its
 // configuration when it starts serving. Zero durations mean "none".

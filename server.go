@@ -67,8 +67,8 @@ type Server struct {
 	// without reading the body; a chunked body that grows larger makes the
 	// body read fail with ErrBodyTooLarge and is answered 413. Either way
 	// the connection is closed, after a lingering close that discards up
-	// to MaxLingerBytes more input for up to LingerTimeout so the client
-	// sees the response (likewise after every error response).
+	// to 256 KiB more input for up to 500 ms so the client sees the
+	// response (likewise after every error response).
 	MaxBodyBytes int64
 
 	// ReadBufferSize is the initial size of a connection's read buffer, in
