@@ -51,6 +51,12 @@ func (w *BodyWriter) begin() {
 	r := &c.ctx.Response
 	fs := c.checkedScan(r)
 	w.plan = c.planBuffered(r, fs)
+	if w.plan.omitBody { // HEAD: the length is unknown unless declared
+		w.plan.length = fs.contentLength
+		if fs.contentLength < 0 {
+			w.plan.framing = bodyNone
+		}
+	}
 	if w.plan.framing == bodyLength && !w.plan.omitBody {
 		w.plan.length = fs.contentLength
 		switch {

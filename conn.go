@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -276,30 +277,45 @@ func (c *conn) fill() error {
 	return err
 }
 
-// rejectHead answers a malformed head from the one error table; I/O
-// errors (EOF, timeout, close) end the connection silently.
+// rejectHead answers a malformed head from the one error table (505 for
+// the HTTP/2 connection preface, see isHTTP2Preface); I/O errors (EOF,
+// timeout, close) end the connection silently. The answer to a head that
+// begins with "HEAD " has no body (RFC 9110 §9.3.2).
 func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
-	c.writeErrorOnly(statusForError(err).code)
+	in := c.rbuf.b[c.r0:c.r1]
+	code := statusForError(err).code
+	if isHTTP2Preface(in) {
+		code = 505
+	}
+	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
 	c.lingerClose() // the rest of the request may be on its way
 }
+
+// methodHead is the method HEAD followed by its SP, as a request line
+// begins with it.
+var methodHead = []byte("HEAD ")
 
 // rejectBusy answers a connection beyond MaxConns with 503 and closes it,
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
 	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-	c.writeErrorOnly(503)
+	c.writeErrorOnly(503, false)
 	c.flush()
 }
 
 // writeErrorOnly encodes an error response with the given status code to a
 // request that is not served (no head, or none read), with
-// "Connection: close".
-func (c *conn) writeErrorOnly(code int) {
+// "Connection: close"; for a HEAD request (head), without its body but
+// with the Content-Length it would have, as for any response to HEAD.
+func (c *conn) writeErrorOnly(code int, head bool) {
 	c.ctx.Request.head.Reset(nil)
+	if head {
+		c.ctx.Request.head.Method = methodHead[:4]
+	}
 	c.resetExchange()
 	c.ctx.Response.setError(code)
 	c.keepAlive = false
@@ -406,17 +422,12 @@ func (c *conn) finishBody() {
 }
 
 // bodyErrorStatus is the status answering a request whose body could not
-// be read: 408 after a read timeout (RFC 9110 §15.5.9), otherwise the
-// error table's, which gives 400 to a body cut short by the client
-// (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8) and 413 or 400
-// to the wire kinds. Whatever the handler set is replaced: it cannot have
-// answered a request it did not receive.
-func bodyErrorStatus(err error) int {
-	if isTimeout(err) {
-		return 408
-	}
-	return statusForError(err).code
-}
+// be read, from the error table: 408 after a read timeout (RFC 9110
+// §15.5.9), 400 to a body cut short by the client (io.ErrUnexpectedEOF: an
+// incomplete message, RFC 9112 §8), 413 or 400 to the wire kinds. Whatever
+// the handler set is replaced: it cannot have answered a request it did
+// not receive.
+func bodyErrorStatus(err error) int { return statusForError(err).code }
 
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.

@@ -81,20 +81,26 @@ var errorTable = [...]struct {
 
 // statusForError returns the status code to answer err with and whether the
 // connection must be closed afterwards, from errorTable (errors.Is, so
-// wrapped errors and *wire.Error values match their kind). Other errors
-// (including ErrNeedMore, which is never a reason to answer) map to 400
-// and close.
+// wrapped errors and *wire.Error values match their kind). A timeout (an
+// error with a Timeout method reporting true, such as a body read past
+// Server.ReadTimeout) maps to 408 (RFC 9110 §15.5.9) and close. Other
+// errors (including ErrNeedMore, which is never a reason to answer) map to
+// 400 and close.
 func statusForError(err error) errorStatus {
 	for i := range errorTable {
 		if errors.Is(err, errorTable[i].err) {
 			return errorTable[i].errorStatus
 		}
 	}
+	if isTimeout(err) {
+		return errorStatus{408, true}
+	}
 	return errorStatus{400, true}
 }
 
 // ErrorStatus returns the status code the server answers err with: 400 for
-// a malformed request, target or path, 413 for ErrBodyTooLarge,
+// a malformed request, target or path, 408 for a timeout (as a body read
+// past Server.ReadTimeout returns), 413 for ErrBodyTooLarge,
 // ErrMultipartParts and ErrMultipartTooLarge, 415 for ErrNotMultipart,
 // 414, 431, 501 or 505 for the corresponding wire kinds (see wire.Kind),
 // and 400 for any other error. Handlers can use it to answer the errors of
