@@ -45,6 +45,7 @@ type conn struct {
 	keepAlive bool
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
+	writes    int   // writes to nc, to tell whether a response has left
 	headTimer bool  // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
 	waited    bool
@@ -110,6 +111,9 @@ func (c *conn) serveOne() bool {
 // connection, lingering (lingerClose) when the client may still be
 // sending.
 func (c *conn) closeAfterResponse() {
+	if c.closeAborted() {
+		return
+	}
 	if c.clientMaySend() {
 		c.lingerClose()
 	} else {
@@ -375,7 +379,8 @@ func (c *conn) checkLimits() bool {
 }
 
 // runHandler calls the Handler, turning a panic into a 500 (when nothing
-// was sent yet) and a closed connection.
+// was sent yet), a response visibly cut short (else) and a closed
+// connection (handlerPanicked).
 func (c *conn) runHandler() {
 	defer c.recoverHandler()
 	if h := c.srv.Handler; h != nil {
@@ -386,16 +391,8 @@ func (c *conn) runHandler() {
 }
 
 func (c *conn) recoverHandler() {
-	p := recover()
-	if p == nil {
-		c.watch.stop()
-		return
-	}
-	c.keepAlive = false
-	c.srv.logger.Error("brisk: handler panic", "panic", p, "remote", c.nc.RemoteAddr().String(),
-		"method", string(c.ctx.Request.Method()), "target", string(c.ctx.Request.Target()))
-	if !c.ctx.bw.started {
-		c.ctx.Response.setError(500)
+	if p := recover(); p != nil {
+		c.handlerPanicked(p)
 	}
 	c.watch.stop()
 }
@@ -483,6 +480,7 @@ func (c *conn) write(p []byte) error {
 			c.wdeadline = dl.UnixNano()
 		}
 	}
+	c.writes++
 	_, err := c.nc.Write(p)
 	return err
 }
