@@ -50,6 +50,7 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
+	wclock    writeClock // the write in progress (datarate.go)
 }
 
 func newConn(s *Server) *conn {
@@ -363,7 +364,8 @@ func (c *conn) checkTarget() bool {
 
 // checkLimits rejects a declared body larger than MaxBodyBytes before the
 // handler runs and without reading it (413, close), and sets the read
-// deadline for the body. It reports whether to run the handler.
+// deadline for the body (ReadTimeout, MinRequestBodyRate). It reports
+// whether to run the handler.
 func (c *conn) checkLimits() bool {
 	if c.body.framing == wire.FramingNone {
 		c.watch.startIfWanted()
@@ -374,7 +376,7 @@ func (c *conn) checkLimits() bool {
 		c.keepAlive = false
 		return false
 	}
-	c.setReadTimeout(c.lim.readTimeout)
+	c.body.armDeadline()
 	return true
 }
 
@@ -471,18 +473,22 @@ func (c *conn) flush() error {
 	return c.werr
 }
 
-// write writes p to the connection under WriteTimeout, measured like the
-// read timeouts (see setReadTimeout).
+// write writes p to the connection under WriteTimeout and
+// MinResponseRate (armWrite, afterWriteTimeout in datarate.go), measured
+// like the read timeouts (see setReadTimeout).
 func (c *conn) write(p []byte) error {
-	if d := c.lim.writeTimeout; d > 0 {
-		if dl := c.timeoutAt(d); dl.UnixNano() != c.wdeadline {
-			c.nc.SetWriteDeadline(dl)
-			c.wdeadline = dl.UnixNano()
-		}
-	}
 	c.writes++
-	_, err := c.nc.Write(p)
-	return err
+	c.armWrite()
+	for {
+		n, err := c.nc.Write(p)
+		if err == nil || !isTimeout(err) {
+			return err
+		}
+		if err = c.afterWriteTimeout(n, err); err != nil {
+			return err
+		}
+		p = p[n:]
+	}
 }
 
 // coarseTimeout is the shortest timeout measured with the coarse clock.
@@ -495,18 +501,21 @@ const coarseTimeout = 2 * time.Second
 // then costs neither a clock read nor a deadline update.
 func (c *conn) setReadTimeout(d time.Duration) {
 	var dl time.Time
-	switch {
-	case d > 0:
+	if d > 0 {
 		dl = c.timeoutAt(d)
-	case c.deadline == 0:
-		return
 	}
-	if ns := dl.UnixNano(); dl.IsZero() || ns != c.deadline {
+	c.setReadDeadline(dl)
+}
+
+// setReadDeadline sets the read deadline dl (zero: none) unless it is set.
+func (c *conn) setReadDeadline(dl time.Time) {
+	var ns int64
+	if !dl.IsZero() {
+		ns = dl.UnixNano()
+	}
+	if ns != c.deadline {
 		c.nc.SetReadDeadline(dl)
 		c.deadline = ns
-		if dl.IsZero() {
-			c.deadline = 0
-		}
 	}
 }
 

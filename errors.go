@@ -16,6 +16,17 @@ var ErrServerClosed = errors.New("brisk: server closed")
 // the connection.
 var ErrBodyTooLarge error = wire.ErrBodyTooLarge
 
+// ErrBodyTooSlow is returned by Request.Body and reads from
+// Request.BodyReader when the client sends the body slower than
+// Server.MinRequestBodyRate. The server then answers 408 (unless the
+// response was already started) and closes the connection.
+var ErrBodyTooSlow = errors.New("brisk: request body slower than the minimum data rate")
+
+// ErrResponseTooSlow is returned by BodyWriter.Write and Flush when the
+// client takes the response slower than Server.MinResponseRate (it stopped
+// reading, or reads too slowly). The connection is closed.
+var ErrResponseTooSlow = errors.New("brisk: client reads the response slower than the minimum data rate")
+
 // errHeaderCapacity reports a head that does not fit the read buffer even
 // at its largest size; it is answered like wire.ErrHeaderTooLarge.
 var errHeaderCapacity = &wire.Error{Kind: wire.ErrHeaderTooLarge}
@@ -61,6 +72,7 @@ var errorTable = [...]struct {
 	{wire.ErrChunkOverhead, errorStatus{400, true}},
 	{wire.ErrTrailerTooLarge, errorStatus{431, true}},
 	{wire.ErrBodyTooLarge, errorStatus{413, true}},
+	{ErrBodyTooSlow, errorStatus{408, true}},
 
 	// Request-target (RFC 9112 §3.2, RFC 3986): answered before the
 	// handler runs.

@@ -17,6 +17,11 @@ const (
 	DefaultWriteBufferSize     = 4 << 10 // 4 KiB
 	DefaultReadHeaderTimeout   = 10 * time.Second
 	DefaultIdleTimeout         = 60 * time.Second
+
+	DefaultMinRequestBodyRate      = 240 // bytes per second
+	DefaultMinRequestBodyRateGrace = 5 * time.Second
+	DefaultMinResponseRate         = 240 // bytes per second
+	DefaultMinResponseRateGrace    = 5 * time.Second
 )
 
 // maxDrainBytes bounds the unread request body the server discards after
@@ -41,6 +46,8 @@ type limits struct {
 	idleTimeout        time.Duration
 	maxConns           int
 	maxRequestsPerConn int
+	bodyRate           minRate
+	respRate           minRate
 }
 
 // resolveLimits applies the documented defaults to the Server fields.
@@ -58,6 +65,10 @@ func (s *Server) resolveLimits() limits {
 		idleTimeout:        timeoutOr(s.IdleTimeout, DefaultIdleTimeout),
 		maxConns:           max(s.MaxConns, 0),
 		maxRequestsPerConn: max(s.MaxRequestsPerConn, 0),
+		bodyRate: resolveRate(s.MinRequestBodyRate, s.MinRequestBodyRateGrace,
+			DefaultMinRequestBodyRate, DefaultMinRequestBodyRateGrace),
+		respRate: resolveRate(s.MinResponseRate, s.MinResponseRateGrace,
+			DefaultMinResponseRate, DefaultMinResponseRateGrace),
 	}
 }
 
