@@ -27,6 +27,19 @@ var ErrBodyTooSlow = errors.New("brisk: request body slower than the minimum dat
 // reading, or reads too slowly). The connection is closed.
 var ErrResponseTooSlow = errors.New("brisk: client reads the response slower than the minimum data rate")
 
+// Errors of Ctx.SendInterim.
+var (
+	// ErrInterimStatus: the status code is not 100 or 102..199 (101
+	// Switching Protocols belongs to a protocol upgrade).
+	ErrInterimStatus = errors.New("brisk: interim status code not 100 or 102..199")
+
+	// ErrInterimField: a field has an invalid name or value (RFC 9110 §5).
+	ErrInterimField = errors.New("brisk: invalid field in an interim response")
+
+	// ErrResponseStarted: the final response has already started.
+	ErrResponseStarted = errors.New("brisk: final response already started")
+)
+
 // errHeaderCapacity reports a head that does not fit the read buffer even
 // at its largest size; it is answered like wire.ErrHeaderTooLarge.
 var errHeaderCapacity = &wire.Error{Kind: wire.ErrHeaderTooLarge}

@@ -60,9 +60,10 @@ func (r *Response) StatusCode() int {
 
 // SetStatusCode sets the status code of the final response, 200..599 (RFC
 // 9110 §15); the server replaces a response with any other code, 1xx
-// included, by a 500 (see Response): a handler cannot send an interim
-// response ("100 Continue" is sent by Request.Body and BodyReader). It has
-// no effect once a streamed body has started.
+// included, by a 500 (see Response): interim responses are sent with
+// Ctx.SendInterim ("100 Continue" is sent by Request.Body and BodyReader
+// when the client asked for it). It has no effect once a streamed body
+// has started.
 func (r *Response) SetStatusCode(code int) { r.status = code }
 
 // SetReason sets the reason phrase (RFC 9112 §4); empty means the one
