@@ -24,7 +24,9 @@ type bodyReader struct {
 	buf       []byte // Body's storage when the body does not fit rbuf
 
 	// For ReadTimeout and MinRequestBodyRate (datarate.go).
-	readBy time.Time     // ReadTimeout deadline; zero when none
+	t0     int64         // start of the body (never earlier), Unix ns
+	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
+	armed  bool          // the body's read deadline is set on the connection
 	waited time.Duration // time spent waiting for body bytes
 	got    int64         // body bytes read from the connection
 }
@@ -283,6 +285,7 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 func (b *bodyReader) drain(limit int64) bool {
 	c := b.c
 	b.started = true // a body that was never asked for is not awaited
+	b.armed = true   // the drain's deadline, not the body's
 	c.setReadTimeout(max(c.lim.readTimeout, c.lim.readHeaderTimeout))
 	switch b.framing {
 	case wire.FramingLength:

@@ -76,6 +76,7 @@ func (c *conn) attach(nc net.Conn) {
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
 	c.deadline, c.wdeadline = 0, 0
+	c.wclock.tick = 0 // nc has no write deadline yet
 	c.state.Store(stateIdle)
 }
 
@@ -376,7 +377,7 @@ func (c *conn) checkLimits() bool {
 		c.keepAlive = false
 		return false
 	}
-	c.body.armDeadline()
+	c.body.planDeadlines()
 	return true
 }
 
@@ -513,10 +514,28 @@ func (c *conn) setReadDeadline(dl time.Time) {
 	if !dl.IsZero() {
 		ns = dl.UnixNano()
 	}
-	if ns != c.deadline {
-		c.nc.SetReadDeadline(dl)
-		c.deadline = ns
+	c.setReadDeadlineNs(ns)
+}
+
+// setReadDeadlineNs is setReadDeadline in Unix ns (0: none).
+func (c *conn) setReadDeadlineNs(ns int64) {
+	if ns == c.deadline {
+		return
 	}
+	var dl time.Time
+	if ns != 0 {
+		dl = time.Unix(0, ns)
+	}
+	c.nc.SetReadDeadline(dl)
+	c.deadline = ns
+}
+
+// timeoutAtNs is timeoutAt in Unix ns, cheaper.
+func (c *conn) timeoutAtNs(d time.Duration) int64 {
+	if d >= coarseTimeout {
+		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
+	}
+	return time.Now().UnixNano() + int64(d)
 }
 
 // timeoutAt returns the deadline for a timeout d > 0 from now: from the

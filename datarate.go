@@ -51,22 +51,35 @@ func (m minRate) atRate(n int64) time.Duration {
 // Request body: bodyReader.armDeadline when the body starts, netRead for
 // every read of body bytes from the connection.
 
-// armDeadline sets the read deadline of a request body: ReadTimeout from
-// now, or MinRequestBodyRateGrace from now when sooner.
-func (b *bodyReader) armDeadline() {
+// planDeadlines notes, when the body starts, the time its read
+// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from. The
+// earlier deadline is set by the first read from the connection (netRead,
+// arm), so that a body that came with its head costs nothing more.
+func (b *bodyReader) planDeadlines() {
 	c := b.c
-	b.waited, b.got, b.readBy = 0, 0, time.Time{}
-	var dl time.Time
-	if d := c.lim.readTimeout; d > 0 {
-		b.readBy = c.timeoutAt(d)
-		dl = b.readBy
+	b.waited, b.got, b.armed = 0, 0, false
+	if c.lim.coarseBody {
+		b.t0 = c.srv.date.coarseUnixNano() + int64(time.Second) // never early, see timeoutAt
+	} else {
+		b.t0 = time.Now().UnixNano()
 	}
-	if r := c.lim.bodyRate; r.on() {
-		if g := c.timeoutAt(r.grace); dl.IsZero() || g.Before(dl) {
+}
+
+// arm computes the deadlines and sets the earlier one (none: 0).
+func (b *bodyReader) arm() {
+	c := b.c
+	b.armed = true
+	b.readBy = 0
+	if d := c.lim.readTimeout; d > 0 {
+		b.readBy = b.t0 + int64(d)
+	}
+	dl := b.readBy
+	if r := &c.lim.bodyRate; r.perSec > 0 {
+		if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
 			dl = g
 		}
 	}
-	c.setReadDeadline(dl)
+	c.setReadDeadlineNs(dl)
 }
 
 // netRead reads body bytes from the connection into p, counting the time
@@ -74,6 +87,9 @@ func (b *bodyReader) armDeadline() {
 // retried as long as afterTimeout allows.
 func (b *bodyReader) netRead(p []byte) (int, error) {
 	c := b.c
+	if !b.armed {
+		b.arm()
+	}
 	rate := c.lim.bodyRate.on()
 	for {
 		var start time.Time
@@ -99,21 +115,20 @@ func (b *bodyReader) netRead(p []byte) (int, error) {
 // rate asks for the time waited, else nil, with the deadline moved to
 // when the rate would be broken.
 func (b *bodyReader) afterTimeout(err error) error {
-	c := b.c
-	r := c.lim.bodyRate
-	now := time.Now()
-	if !r.on() || !b.readBy.IsZero() && !now.Before(b.readBy) {
+	r := b.c.lim.bodyRate
+	now := time.Now().UnixNano()
+	if !r.on() || b.readBy != 0 && now >= b.readBy {
 		return err
 	}
 	left := r.allowed(b.got) - b.waited
 	if left <= 0 {
 		return ErrBodyTooSlow
 	}
-	dl := now.Add(left)
-	if !b.readBy.IsZero() && b.readBy.Before(dl) {
-		dl = b.readBy
+	dl := now + int64(left)
+	if b.readBy != 0 {
+		dl = min(dl, b.readBy)
 	}
-	c.setReadDeadline(dl)
+	b.c.setReadDeadlineNs(dl)
 	return nil
 }
 
@@ -131,10 +146,12 @@ func (b *bodyReader) afterTimeout(err error) error {
 type writeClock struct {
 	start  int64 // when the write began (never later than it), Unix ns
 	by     int64 // WriteTimeout deadline, Unix ns; 0 when none
-	done   int64 // bytes of the write accepted by the connection
+	done   int64 // bytes of the write accepted by the connection, at timeouts
 	baseAt int64 // end of the grace period, Unix ns; 0 before it
 	base   int64 // done at baseAt
 	probed bool  // the last deadline was a probe's
+	tick   int64 // coarse clock reading the deadlines were computed at
+	write  int   // conn.writes of the write the fields below describe
 }
 
 // probeWait is how long a probing write may wait for room in the socket
@@ -143,24 +160,38 @@ const probeWait = time.Millisecond
 
 // armWrite sets the write deadline for a write starting now: WriteTimeout
 // from now, or MinResponseRateGrace from now when sooner; unchanged when
-// neither applies.
+// neither applies. When both are measured with the coarse clock, they are
+// computed once per tick of it.
 func (c *conn) armWrite() {
-	var dl time.Time
-	w := &c.wclock
-	*w = writeClock{}
-	if d := c.lim.writeTimeout; d > 0 {
-		dl = c.timeoutAt(d)
-		w.by = dl.UnixNano()
+	if !c.lim.coarseWrite {
+		c.setWriteDeadlines()
+	} else if p := c.srv.date.cur.Load(); p == nil || p.ns != c.wclock.tick {
+		c.setWriteDeadlines() // a new tick of the coarse clock
 	}
-	if r := c.lim.respRate; r.on() {
-		g := c.timeoutAt(r.grace)
-		w.start = g.UnixNano() - int64(r.grace)
-		if dl.IsZero() || g.Before(dl) {
+}
+
+// setWriteDeadlines computes the deadlines of a write starting now and
+// sets the earlier one.
+func (c *conn) setWriteDeadlines() {
+	var dl int64 // Unix ns; 0: none
+	w := &c.wclock
+	w.by = 0
+	if p := c.srv.date.cur.Load(); p != nil {
+		w.tick = p.ns
+	}
+	if d := c.lim.writeTimeout; d > 0 {
+		dl = c.timeoutAtNs(d)
+		w.by = dl
+	}
+	if r := &c.lim.respRate; r.perSec > 0 {
+		g := c.timeoutAtNs(r.grace)
+		w.start = g - int64(r.grace)
+		if dl == 0 || g < dl {
 			dl = g
 		}
 	}
-	if !dl.IsZero() && dl.UnixNano() != c.wdeadline {
-		c.setWriteDeadline(dl.UnixNano())
+	if dl != 0 && dl != c.wdeadline {
+		c.setWriteDeadline(dl)
 	}
 }
 
@@ -170,7 +201,11 @@ func (c *conn) armWrite() {
 // moved to the next probe or to when the rate would be broken.
 func (c *conn) afterWriteTimeout(n int, err error) error {
 	w := &c.wclock
+	if w.write != c.writes { // the first timeout of this write
+		w.write, w.done, w.baseAt, w.probed = c.writes, 0, 0, false
+	}
 	w.done += int64(n)
+	w.tick = 0 // the deadline moves: the next write computes its own
 	r := c.lim.respRate
 	now := time.Now().UnixNano()
 	if !r.on() || w.by != 0 && now >= w.by {

@@ -48,10 +48,25 @@ type limits struct {
 	maxRequestsPerConn int
 	bodyRate           minRate
 	respRate           minRate
+	coarseWrite        bool // writeTimeout and respRate measured with the coarse clock
+	coarseBody         bool // readTimeout and bodyRate measured with the coarse clock
 }
 
 // resolveLimits applies the documented defaults to the Server fields.
 func (s *Server) resolveLimits() limits {
+	l := s.resolveFields()
+	l.coarseWrite = coarse(l.writeTimeout, l.respRate)
+	l.coarseBody = coarse(l.readTimeout, l.bodyRate)
+	return l
+}
+
+// coarse reports whether timeout d (0: none) and rate r are both measured
+// with the coarse clock (see setReadTimeout).
+func coarse(d time.Duration, r minRate) bool {
+	return (d == 0 || d >= coarseTimeout) && (!r.on() || r.grace >= coarseTimeout)
+}
+
+func (s *Server) resolveFields() limits {
 	return limits{
 		maxRequestLine:     positiveOr(s.MaxRequestLineBytes, DefaultMaxRequestLineBytes),
 		maxHeader:          positiveOr(s.MaxHeaderBytes, DefaultMaxHeaderBytes),
