@@ -80,9 +80,9 @@ type Server struct {
 	// negative means DefaultWriteBufferSize (4 KiB).
 	WriteBufferSize int
 
-	// Read and write timeouts of 2 s or more are measured with the
-	// server's one-second clock: they fire up to about one second late,
-	// never early.
+	// Read and write timeouts, and the grace periods of the minimum data
+	// rates, of 2 s or more are measured with the server's one-second
+	// clock: they fire up to about one second late, never early.
 
 	// ReadHeaderTimeout bounds the time to read a request head once its
 	// first bytes have arrived (slowloris protection); it is armed when a
