@@ -19,11 +19,35 @@ type BodyWriter struct {
 	plan      headPlan
 	remaining int64 // bodyLength: bytes still expected
 	err       error
+	headAt    int // offset of the response head in the write buffer
+	writes    int // the conn's writes when the head was buffered
 }
+
+// errAborted is the sticky error of a BodyWriter whose handler panicked.
+var errAborted = errors.New("brisk: response aborted by a handler panic")
 
 func (w *BodyWriter) reset() {
 	w.started, w.err, w.remaining = false, nil, 0
 }
+
+// unsend takes back a started response none of whose bytes has been
+// written to the connection, and reports whether it could.
+func (w *BodyWriter) unsend() bool {
+	c := w.c
+	if c.writes != w.writes || c.wbuf == nil {
+		return false
+	}
+	c.wbuf.b = c.wbuf.b[:w.headAt]
+	w.reset()
+	return true
+}
+
+// abort makes the response end cut short: finish writes no last-chunk
+// and the connection closes (see handlerpanic.go).
+func (w *BodyWriter) abort() { w.err = errAborted }
+
+// aborted reports whether abort was called.
+func (w *BodyWriter) aborted() bool { return w.err == errAborted }
 
 // Write sends p as part of the body, starting the response first if
 // needed. For a response without a body (HEAD, 204, 304) p is discarded.
@@ -51,6 +75,12 @@ func (w *BodyWriter) begin() {
 	r := &c.ctx.Response
 	fs := c.checkedScan(r)
 	w.plan = c.planBuffered(r, fs)
+	if w.plan.omitBody { // HEAD: the length is unknown unless declared
+		w.plan.length = fs.contentLength
+		if fs.contentLength < 0 {
+			w.plan.framing = bodyNone
+		}
+	}
 	if w.plan.framing == bodyLength && !w.plan.omitBody {
 		w.plan.length = fs.contentLength
 		switch {
@@ -64,6 +94,7 @@ func (w *BodyWriter) begin() {
 	}
 	w.remaining = w.plan.length
 	b := c.writeBuf()
+	w.headAt, w.writes = len(b.b), c.writes
 	b.b = c.appendHead(b.b, r, &w.plan)
 	body := r.body
 	r.body = r.body[:0]
@@ -127,7 +158,11 @@ func sendBody[B wire.Bytes](c *conn, p B) {
 }
 
 // finish ends the body after the handler returned: the last chunk and the
-// trailer section for chunked, and the keep-alive decision otherwise.
+// trailer section for chunked, and the keep-alive decision otherwise. A
+// body that failed (a write error, more bytes than its Content-Length, a
+// handler panic) or is shorter than its Content-Length is not completed:
+// the connection closes without a last-chunk or padding, so the response
+// looks cut short (RFC 9112 §8).
 func (w *BodyWriter) finish() {
 	c := w.c
 	switch {

@@ -11,7 +11,7 @@ import (
 // Client-side response decoding (RFC 9112 §4, §6, §7; RFC 9110 §15.2).
 
 // readResponse reads the response head into resp, skipping up to
-// MaxInterimResponses 1xx interim responses (101 Switching Protocols is
+// maxInterimResponses 1xx interim responses (101 Switching Protocols is
 // final), and prepares the body read.
 func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 	resp.resetReceived()
@@ -22,7 +22,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 		if !cc.head.Interim() {
 			break
 		}
-		if interim == MaxInterimResponses {
+		if interim == maxInterimResponses {
 			return ErrTooManyInterimResponses
 		}
 	}

@@ -73,8 +73,8 @@ type Server struct {
 	// without reading the body; a chunked body that grows larger makes the
 	// body read fail with ErrBodyTooLarge and is answered 413. Either way
 	// the connection is closed, after a lingering close that discards up
-	// to MaxLingerBytes more input for up to LingerTimeout so the client
-	// sees the response (likewise after every error response).
+	// to 256 KiB more input for up to 500 ms so the client sees the
+	// response (likewise after every error response).
 	MaxBodyBytes int64
 
 	// ReadBufferSize is the initial size of a connection's read buffer, in
@@ -86,9 +86,9 @@ type Server struct {
 	// negative means DefaultWriteBufferSize (4 KiB).
 	WriteBufferSize int
 
-	// Read and write timeouts of 2 s or more are measured with the
-	// server's one-second clock: they fire up to about one second late,
-	// never early.
+	// Read and write timeouts, and the grace periods of the minimum data
+	// rates, of 2 s or more are measured with the server's one-second
+	// clock: they fire up to about one second late, never early.
 
 	// ReadHeaderTimeout bounds the time to read a request head once its
 	// first bytes have arrived (slowloris protection); it is armed when a
@@ -98,7 +98,8 @@ type Server struct {
 	ReadHeaderTimeout time.Duration
 
 	// ReadTimeout bounds the time to read a request body, from the end of
-	// its head. Zero or negative means no limit. A body read past it fails
+	// its head. Zero or negative means no limit (MinRequestBodyRate still
+	// applies). A body read past it fails
 	// (a timeout error from Body or BodyReader); unless the response has
 	// started, the server answers 408 (RFC 9110 §15.5.9), and it closes the
 	// connection.
@@ -106,7 +107,45 @@ type Server struct {
 
 	// WriteTimeout bounds each write of response bytes to the connection.
 	// Zero or negative means no limit. On expiry the connection is closed.
+	// A buffered body larger than the write buffer is one write, so this
+	// bounds the whole body: to cut clients that read too slowly, rely on
+	// MinResponseRate instead.
 	WriteTimeout time.Duration
+
+	// MinRequestBodyRate is the slowest a client may send a request body,
+	// in bytes per second, once it has kept the server waiting for
+	// MinRequestBodyRateGrace. Only the time the server waits for body
+	// bytes counts, not the handler's time between reads: by time T of
+	// waiting, the body must have brought rate × T bytes, or, for T up to
+	// the grace period, any. Zero means DefaultMinRequestBodyRate (240
+	// bytes/s); negative disables the rule. A slower body fails the read
+	// with ErrBodyTooSlow; unless the response has started the server
+	// answers 408 (RFC 9110 §15.5.9); the connection is closed. This is
+	// what cuts a slow-body attack (one byte every few seconds) by
+	// default; ReadTimeout bounds the whole body only when set.
+	MinRequestBodyRate int
+
+	// MinRequestBodyRateGrace is how long a request body may keep the
+	// server waiting before MinRequestBodyRate applies. Zero means
+	// DefaultMinRequestBodyRateGrace (5 s); negative disables the rule.
+	MinRequestBodyRateGrace time.Duration
+
+	// MinResponseRate is the slowest a client may take a response, in
+	// bytes per second: each write to the connection may wait
+	// MinResponseRateGrace, then must move rate × T bytes by time T of
+	// waiting. The handler's time between writes never counts, so a
+	// response streamed slowly (server-sent events) is not cut. Zero means
+	// DefaultMinResponseRate (240 bytes/s); negative disables the rule. A
+	// slower client fails the write (BodyWriter.Write and Flush return
+	// ErrResponseTooSlow) and the connection is closed. A client that
+	// reads slowly but at the rate is never cut, however large the
+	// response.
+	MinResponseRate int
+
+	// MinResponseRateGrace is how long a write to the connection may wait
+	// before MinResponseRate applies. Zero means
+	// DefaultMinResponseRateGrace (5 s); negative disables the rule.
+	MinResponseRateGrace time.Duration
 
 	// IdleTimeout bounds the wait for the next request on a keep-alive
 	// connection (and for the first one on a new connection). Zero means
