@@ -75,13 +75,18 @@ type ClientConfig struct {
 	// server before any byte of the response arrived. Zero means
 	// DefaultMaxIdempotentRetries (1); negative means never. Other
 	// requests are never retried: they fail with ErrConnectionClosed.
-	// Before such a request (POST, PATCH, ..., or any request when
-	// retries are off) is sent on an idle connection, the connection is
+	//
+	// Before a request is sent on an idle connection, the connection is
 	// probed without blocking (one recv with MSG_PEEK): one the server has
-	// closed, reset or sent unsolicited bytes on is closed, and another
-	// idle one or a new one is used. The probe runs on Linux (not 386)
-	// for TCP connections without TLS; elsewhere a connection closed
-	// while idle is found only when the request fails.
+	// closed, reset or sent bytes on while no request was outstanding
+	// (RFC 9112 §9.2) is closed, never used, and another idle one or a
+	// new one is used. A request that is not retried (POST, PATCH, ...,
+	// or any request when retries are off) probes always; one that is
+	// retried probes a connection idle for 5 ms or more (counted from the
+	// start of its last exchange), so back-to-back requests cost no extra
+	// system call. The probe runs on Linux (not 386) for TCP connections
+	// without TLS; elsewhere a connection closed while idle is found only
+	// when the request fails.
 	MaxIdempotentRetries int
 
 	// MaxRedirects is how many redirects (301, 302, 303, 307, 308 with a

@@ -24,8 +24,9 @@ import (
 // allows keep-alive (RFC 9112 §9.3) and that ended exactly at the end of
 // the bytes received: bytes left over after it (a body on a 204 or 304,
 // garbage after the body) leave the connection's state unknown, so it is
-// closed. Bytes that arrive only once the connection is idle are seen by
-// the next request on it, as a malformed response.
+// closed. Bytes that arrive once the connection is idle make it unusable:
+// it is closed before a request would be sent on it (see
+// MaxIdempotentRetries for when this is checked).
 type HostClient struct {
 	ClientConfig
 
@@ -203,9 +204,7 @@ func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response
 // roundTrip acquires a connection and runs one exchange on it, retrying
 // an idempotent request whose reused connection was found closed: the
 // retry dials, since the idle connections older than the one found closed
-// are likely closed too. A request that would not be retried gets a
-// reused connection only after it was probed (see idleUsable). On
-// success the caller owns cc and must call stop (when not nil) and
+// are likely closed too. On success the caller owns cc and must call stop (when not nil) and
 // release cc. now is the time of the call.
 func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Response, t *target, now, deadline time.Time, stream bool) (*clientConn, func() bool, error) {
 	retried := idempotent(req.head.Method) && hc.lim.retries > 0
@@ -213,7 +212,7 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 		if attempt > 0 {
 			now = time.Now()
 		}
-		cc, err := hc.acquire(ctx, now, deadline, attempt > 0, !retried)
+		cc, err := hc.acquire(ctx, now, deadline, attempt > 0, retried)
 		if err != nil {
 			if errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline) && !errors.Is(err, context.DeadlineExceeded) {
 				err = fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
@@ -244,9 +243,10 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 }
 
 // acquire returns a connection: an idle one (unless dial), a new one, or
-// one that comes free before deadline. With probe, a connection that was
-// idle is used only if idleUsable says so. now is the current time.
-func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial, probe bool) (*clientConn, error) {
+// one that comes free before deadline. A connection that was idle is used
+// only if readyForReuse says so; retried tells it whether the request is
+// retried on a closed connection. now is the current time.
+func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial, retried bool) (*clientConn, error) {
 	if !deadline.IsZero() && !now.Before(deadline) {
 		return nil, wrapTimeout(os.ErrDeadlineExceeded)
 	}
@@ -257,7 +257,7 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 		hc.idle = hc.idle[:n-1]
 		ok := hc.usable(cc, now)
 		hc.mu.Unlock()
-		if ok && (!probe || cc.idleUsable()) {
+		if ok && cc.readyForReuse(now, retried) {
 			return cc, nil
 		}
 		cc.close()
@@ -272,7 +272,7 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 	w := &waiter{ch: make(chan *clientConn, 1)}
 	hc.waiters = append(hc.waiters, w)
 	hc.mu.Unlock()
-	return hc.wait(ctx, deadline, w, probe)
+	return hc.wait(ctx, deadline, w, retried)
 }
 
 // usable reports whether an idle connection may be reused at now.
@@ -283,9 +283,9 @@ func (hc *HostClient) usable(cc *clientConn, now time.Time) bool {
 }
 
 // wait waits for a connection or a permission to dial, until deadline or
-// ctx is done. With probe, a connection received is used only if
-// idleUsable says so; else it is closed and its slot dials.
-func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, probe bool) (*clientConn, error) {
+// ctx is done. A connection received is used only if readyForReuse says so;
+// else it is closed and its slot dials.
+func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, retried bool) (*clientConn, error) {
 	var expired <-chan time.Time
 	if !deadline.IsZero() {
 		tm := time.NewTimer(time.Until(deadline))
@@ -295,7 +295,7 @@ func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, p
 	var err error
 	select {
 	case cc := <-w.ch:
-		if cc != nil && (!probe || cc.idleUsable()) {
+		if cc != nil && cc.readyForReuse(time.Now(), retried) {
 			return cc, nil
 		}
 		if cc != nil {
