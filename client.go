@@ -122,6 +122,15 @@ type ClientConfig struct {
 	// section. Zero or negative means DefaultMaxResponseHeaderBytes
 	// (64 KiB). A larger one is wire.ErrHeaderTooLarge (or
 	// wire.ErrTrailerTooLarge) and the connection is closed.
+	//
+	// Each obs-fold in a response head (a field line continued by a line
+	// that starts with SP or HTAB) is replaced with one SP before the
+	// fields are interpreted (RFC 9112 §5.2): "X: a\r\n b" is the field
+	// X with value "a b"; the limit applies to the head as received.
+	// Whitespace before the first field line is still wire.ErrObsFold
+	// (RFC 9112 §2.2), and a Content-Length or Transfer-Encoding line that
+	// is invalid before its continuation is rejected as such. Obs-fold in
+	// a trailer section is wire.ErrObsFold.
 	MaxResponseHeaderBytes int
 
 	// MaxResponseFields is the largest number of field lines in a

@@ -34,10 +34,12 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 }
 
 // readHead reads and parses one response head, bounded by
-// MaxResponseHeaderBytes and MaxResponseFields.
+// MaxResponseHeaderBytes and MaxResponseFields. A head with obs-folds is
+// unfolded (clientfold.go) and parsed again.
 func (cc *clientConn) readHead() error {
 	h := &cc.head
 	h.Reset(cc.fields)
+	unfolded := false
 	for {
 		if cc.r0 < cc.r1 {
 			n, err := cc.hc.parser.ParseResponse(cc.rbuf[cc.r0:cc.r1], h)
@@ -46,7 +48,15 @@ func (cc *clientConn) readHead() error {
 				return nil
 			}
 			if err != wire.ErrNeedMore {
-				return err
+				if unfolded || !unfoldable(err, cc.rbuf[cc.r0:cc.r1]) {
+					return err
+				}
+				if err := cc.unfoldHead(); err != nil {
+					return err
+				}
+				unfolded = true
+				h.Reset(cc.fields)
+				continue
 			}
 		}
 		if err := cc.fill(cc.hc.lim.maxHeader, wire.ErrHeaderTooLarge); err != nil {
