@@ -99,10 +99,11 @@ type ClientConfig struct {
 	//
 	// The Location is a URI reference resolved against the URI of the
 	// request (RFC 3986 §5.2: relative paths, "..", "?query",
-	// "//host/path"); its fragment is dropped. An empty Location, one
-	// with a scheme other than http or https (such as "ftp:"), or one
-	// that does not make a valid URI is ErrInvalidURI, with the
-	// response holding the redirect.
+	// "//host/path"); its fragment is dropped, and bytes not allowed in
+	// a request-target are sent percent-encoded (see Request.SetURI). An
+	// empty Location, one with a scheme other than http or https (such as
+	// "ftp:"), a control byte, or one that does not make a valid URI is
+	// ErrInvalidURI, with the response holding the redirect.
 	//
 	// A redirect to another origin (a different scheme, host, compared
 	// case-insensitively, or port, 80 or 443 when absent) deletes the

@@ -50,10 +50,10 @@ var (
 	// host, which only Client follows. The response holds the redirect.
 	ErrRedirectOtherHost = errors.New("brisk: redirect to another host")
 
-	// ErrInvalidRequest: a method that is not a token, a target or Host
-	// with whitespace or control bytes, or a header field with an invalid
-	// name or value (RFC 9110 §5): the request is not sent, so a caller
-	// cannot split it.
+	// ErrInvalidRequest: a method that is not a token, a target with
+	// control bytes, a Host with whitespace or control bytes, or a header
+	// field with an invalid name or value (RFC 9110 §5): the request is
+	// not sent, so a caller cannot split it.
 	ErrInvalidRequest = errors.New("brisk: invalid request")
 )
 

@@ -83,7 +83,7 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	if err != nil {
 		return err
 	}
-	if !wire.ValidHost(nt.authority, false) || !validTargetBytes(uri) {
+	if !wire.ValidHost(nt.authority, false) || hasCTL(uri) {
 		return ErrInvalidURI // before anything in req changes
 	}
 	same := sameOrigin(t, &nt)
