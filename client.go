@@ -143,7 +143,9 @@ type ClientConfig struct {
 	// bytes. Zero means DefaultMaxResponseBodyBytes (16 MiB); negative
 	// means no limit. A larger Content-Length fails before the body is
 	// read; a chunked or close-delimited body fails once it grows past the
-	// limit. Either is ErrBodyTooLarge and the connection is closed;
+	// limit. Either is an error satisfying errors.Is(err,
+	// ErrBodyTooLarge) whose message gives the limit and this field's
+	// name, and the connection is closed;
 	// resp.Body() is then empty (never a truncated body). The body buffer
 	// grows with the bytes received, never from the claimed
 	// Content-Length. DoStream bodies are not limited.

@@ -90,7 +90,7 @@ func (cc *clientConn) beginBody(f wire.Framing) {
 func (cc *clientConn) readBodyInto(resp *Response) error {
 	limit := cc.hc.lim.maxBody
 	if cc.framing == wire.FramingLength && limit >= 0 && cc.remaining > limit {
-		return ErrBodyTooLarge
+		return bodyLimitError(limit, cc.remaining)
 	}
 	for !cc.bodyDone {
 		b := resp.body
@@ -101,7 +101,7 @@ func (cc *clientConn) readBodyInto(resp *Response) error {
 		resp.body = b[:len(b)+n]
 		if limit >= 0 && int64(len(resp.body)) > limit {
 			resp.body = resp.body[:0] // no partial body: see MaxResponseBodyBytes
-			return ErrBodyTooLarge
+			return bodyLimitError(limit, -1)
 		}
 		if err == io.EOF {
 			break
