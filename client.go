@@ -145,10 +145,10 @@ type ClientConfig struct {
 	// read; a chunked or close-delimited body fails once it grows past the
 	// limit. Either is an error satisfying errors.Is(err,
 	// ErrBodyTooLarge) whose message gives the limit and this field's
-	// name, and the connection is closed;
-	// resp.Body() is then empty (never a truncated body). The body buffer
-	// grows with the bytes received, never from the claimed
-	// Content-Length. DoStream bodies are not limited.
+	// name, and the connection is closed; resp.Body() is then empty
+	// (never a truncated body). The body buffer grows with the bytes
+	// received, never from the claimed Content-Length. DoStream bodies
+	// are not limited.
 	MaxResponseBodyBytes int64
 
 	// ReadBufferSize is the initial size of a connection's read buffer,
