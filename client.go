@@ -233,18 +233,19 @@ type hostTable struct {
 // resp (not by the connection) and valid until resp is reused. It
 // returns nil for any complete response, whatever its status code. After
 // an error, resp.StatusCode() is 0 unless a response head was received.
+// Redirects are followed as MaxRedirects says.
 func (c *Client) Do(req *Request, resp *Response) error {
-	return c.do(context.Background(), req, resp, time.Time{}, false)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp})
 }
 
 // DoTimeout is Do with the timeout d instead of Timeout.
 func (c *Client) DoTimeout(req *Request, resp *Response, d time.Duration) error {
-	return c.do(context.Background(), req, resp, time.Now().Add(d), true)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: time.Now().Add(d), explicit: true})
 }
 
 // DoDeadline is Do with the deadline t instead of Timeout.
 func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
-	return c.do(context.Background(), req, resp, t, true)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: t, explicit: true})
 }
 
 // DoContext is Do bounded by ctx: its deadline replaces Timeout (Timeout
@@ -253,7 +254,7 @@ func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
 // then closed.
 func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) error {
 	t, ok := ctx.Deadline()
-	return c.do(ctx, req, resp, t, ok)
+	return c.do(exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok})
 }
 
 // DoStream sends req and reads the response head into resp, leaving the
@@ -264,12 +265,9 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // Redirects are not followed. The body is not limited by
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
-	resp.resetReceived()
-	hc, t, err := c.route(req)
-	if err != nil {
-		return nil, err
-	}
-	return hc.doStream(ctx, req, resp, &t)
+	t, ok := ctx.Deadline()
+	x := exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok, stream: true, client: c}
+	return x.run()
 }
 
 // CloseIdleConnections closes the idle connections of every host.
@@ -283,10 +281,11 @@ func (c *Client) CloseIdleConnections() {
 	}
 }
 
-// do runs the exchanges of req, following redirects to any host.
-// explicit reports that deadline was given (else Timeout applies).
-func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
-	return follow(ctx, req, resp, deadline, explicit, c.MaxRedirects, false, c.route)
+// do runs x, following redirects to any host.
+func (c *Client) do(x exchange) error {
+	x.client, x.maxRedirects = c, c.MaxRedirects
+	_, err := x.run()
+	return err
 }
 
 // route returns the HostClient and target of req; an authority that is
