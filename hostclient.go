@@ -179,10 +179,11 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	return s, nil
 }
 
-// roundTrip acquires a connection and runs one exchange on it, retrying
-// an idempotent request whose reused connection was found closed: the
-// retry dials, since the idle connections older than the one found closed
-// are likely closed too. On success the caller owns cc and must call stop (when not nil) and
+// roundTrip acquires a connection and runs one exchange of x on it
+// within deadline, retrying an idempotent request whose reused connection
+// was found closed (exchange.retries): the retry dials, since the idle
+// connections older than the one found closed are likely closed too. On
+// success the caller owns cc and must call stop (when not nil) and
 // release cc. now is the time of the call.
 func (hc *HostClient) roundTrip(x *exchange, t *target, now, deadline time.Time) (*clientConn, func() bool, error) {
 	ctx, retries := x.ctx, x.retries(hc)
