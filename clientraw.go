@@ -37,16 +37,17 @@ type rawIO struct {
 // keep-alive connection under load is probed.
 const idleProbeAfter = 5 * time.Millisecond
 
-// readyForReuse reports whether idle connection cc may carry a request at now
+// readyForReuse reports whether cc, idle for idle, may carry a request
 // (RFC 9112 §9.2: bytes received while no request is outstanding are not
 // a response, and make the connection unusable). A request that is not
 // retried probes it always (idleUsable), since it could not recover from
 // a connection the server has closed; one that is retried probes it once
-// it has been idle for idleProbeAfter. Bytes that arrive within
-// idleProbeAfter of a retried request's reuse are not noticed before it
-// is sent.
-func (cc *clientConn) readyForReuse(now time.Time, retried bool) bool {
-	return retried && now.Sub(cc.lastUse) < idleProbeAfter || cc.idleUsable()
+// it has been idle for idleProbeAfter: bytes that arrive less than
+// idleProbeAfter after the start of the connection's last exchange are
+// not noticed before a retried request is sent. Without a probe (see
+// idleUsable) the connection is taken as usable.
+func (cc *clientConn) readyForReuse(idle time.Duration, retried bool) bool {
+	return cc.raw.probe == nil || retried && idle < idleProbeAfter || cc.idleUsable()
 }
 
 // idleUsable reports whether an idle connection can carry a request:

@@ -234,9 +234,10 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 		cc := hc.idle[n-1]
 		hc.idle[n-1] = nil
 		hc.idle = hc.idle[:n-1]
-		ok := hc.usable(cc, now)
+		idle := now.Sub(cc.lastUse)
+		ok := hc.usable(cc, now, idle)
 		hc.mu.Unlock()
-		if ok && cc.readyForReuse(now, retried) {
+		if ok && cc.readyForReuse(idle, retried) {
 			return cc, nil
 		}
 		cc.close()
@@ -254,10 +255,11 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 	return hc.wait(ctx, deadline, w, retried)
 }
 
-// usable reports whether an idle connection may be reused at now.
-func (hc *HostClient) usable(cc *clientConn, now time.Time) bool {
+// usable reports whether an idle connection may be reused at now, idle
+// being now minus its lastUse.
+func (hc *HostClient) usable(cc *clientConn, now time.Time, idle time.Duration) bool {
 	l := &hc.lim
-	return (l.idleTimeout == 0 || now.Sub(cc.lastUse) < l.idleTimeout) &&
+	return (l.idleTimeout == 0 || idle < l.idleTimeout) &&
 		(l.lifetime == 0 || now.Sub(cc.created) < l.lifetime)
 }
 
@@ -274,7 +276,7 @@ func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, r
 	var err error
 	select {
 	case cc := <-w.ch:
-		if cc != nil && cc.readyForReuse(time.Now(), retried) {
+		if cc != nil && cc.readyForReuse(time.Since(cc.lastUse), retried) {
 			return cc, nil
 		}
 		if cc != nil {
