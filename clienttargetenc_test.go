@@ -122,12 +122,12 @@ func TestClientTargetPercentEncoded(t *testing.T) {
 	}
 }
 
-// TestTargetAsIsClass checks the targetAsIs masks against their
+// TestTargetAsIsClass checks the targetAsIs table against its
 // definition: VCHAR but "<>\^`{|}.
 func TestTargetAsIsClass(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		want := c >= 0x21 && c <= 0x7e && !strings.ContainsRune("\"<>\\^`{|}", rune(c))
-		if got := inClass(byte(c), targetAsIsLo, targetAsIsHi); got != want {
+		if got := targetAsIs[c] == 1; got != want || targetAsIs[c] > 1 {
 			t.Errorf("byte %#x: as is %v, want %v", c, got, want)
 		}
 	}
