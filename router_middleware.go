@@ -15,7 +15,7 @@ type Middleware func(next Handler) Handler
 //     from; Ctx.Param and Ctx.Pattern are set. It must be called before
 //     any route is registered through the group, else it panics.
 func (r *Router) Use(mw ...Middleware) {
-	if r.sealed {
+	if r.sealed && r.parent != nil {
 		panic("brisk: Router.Use on a group after routes were registered through it")
 	}
 	r.mw = append(r.mw, mw...)
