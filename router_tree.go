@@ -28,30 +28,52 @@ type node struct {
 	multi      *route // a pattern ends here with "{x...}" or "/"
 	multiNamed bool   // multi has a name: its value is a parameter
 	wild       *node  // "{x}"
-	keys       []uint32
+	keys       []uint32 // segKey of each literal child
 	lits       []string // literal children, in Request.Path's form
 	kids       []*node
+	slots      []uint16 // more than linearChildren: see index
+	shift      uint8
 }
 
-// segKey summarises a segment (length, first and last bytes) so that a
-// literal child is found by comparing one word per child.
+// segKey summarises a segment (length, first, middle and last bytes) so
+// that a literal child is found by comparing one word per child.
 func segKey[B []byte | string](s B) uint32 {
 	if len(s) == 0 {
 		return 0
 	}
-	return uint32(min(len(s), 0xffff))<<16 | uint32(s[0])<<8 | uint32(s[len(s)-1])
+	return uint32(min(len(s), 0xff))<<24 | uint32(s[0])<<16 | uint32(s[len(s)/2])<<8 | uint32(s[len(s)-1])
 }
+
+// linearChildren is the most literal children a node scans one by one;
+// a node with more finds them through a hash table of their keys.
+const linearChildren = 8
 
 // child returns the literal child seg, or nil.
 func (n *node) child(seg []byte) *node {
 	k := segKey(seg)
-	for i, key := range n.keys {
-		if key == k && n.lits[i] == string(seg) {
-			return n.kids[i]
+	if n.slots == nil {
+		for i, key := range n.keys {
+			if key == k && n.lits[i] == string(seg) {
+				return n.kids[i]
+			}
+		}
+		return nil
+	}
+	mask := uint32(len(n.slots) - 1)
+	for i := slotOf(k, n.shift); ; i = (i + 1) & mask {
+		j := n.slots[i]
+		if j == 0 {
+			return nil
+		}
+		if j--; n.keys[j] == k && n.lits[j] == string(seg) {
+			return n.kids[j]
 		}
 	}
-	return nil
 }
+
+// slotOf is the first slot tried for key k in a table of 1<<(32-shift)
+// slots (Fibonacci hashing).
+func slotOf(k uint32, shift uint8) uint32 { return (k * 0x9e3779b1) >> shift }
 
 // addChild returns the literal child lit, adding it if needed.
 func (n *node) addChild(lit string) *node {
@@ -62,7 +84,28 @@ func (n *node) addChild(lit string) *node {
 	n.keys = append(n.keys, segKey(lit))
 	n.lits = append(n.lits, lit)
 	n.kids = append(n.kids, c)
+	if len(n.lits) > linearChildren {
+		n.index()
+	}
 	return c
+}
+
+// index rebuilds the hash table of the literal children, at most half
+// full: slots hold a child's index plus one, 0 when empty.
+func (n *node) index() {
+	bits := uint8(1)
+	for 1<<bits < 2*len(n.lits) {
+		bits++
+	}
+	n.slots, n.shift = make([]uint16, 1<<bits), 32-bits
+	mask := uint32(len(n.slots) - 1)
+	for j, k := range n.keys {
+		i := slotOf(k, n.shift)
+		for n.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		n.slots[i] = uint16(j + 1)
+	}
 }
 
 // add adds the route r of the segments segs under n.
