@@ -40,22 +40,20 @@ func (s *routeState) reset() {
 }
 
 // push appends the value of the next wildcard; its name is set by name.
+// s.params is non-nil (see dispatch).
 func (s *routeState) push(v []byte) {
-	if s.params == nil {
-		s.params = s.pinline[:0]
-	}
 	s.params = append(s.params, param{value: v})
 }
 
 // name sets the names of the wildcards pushed since mark, from r, and
 // decodes those whose value holds an escape ("%2F" is "/" in a value, as
-// in net/http's PathValue).
-func (s *routeState) name(r *route, mark int) {
+// in net/http's PathValue). escapes is false when the path has none.
+func (s *routeState) name(r *route, mark int, escapes bool) {
 	ps := s.params[mark:]
 	need := 0
 	for i := range ps {
 		ps[i].name = r.names[i]
-		if bytes.IndexByte(ps[i].value, '%') >= 0 {
+		if escapes && bytes.IndexByte(ps[i].value, '%') >= 0 {
 			need += len(ps[i].value)
 		}
 	}

@@ -5,12 +5,8 @@ import "bytes"
 // normalPath reports whether raw, the path of the request-target as
 // received, is in normal form: no empty segment ("//") and no
 // dot-segment, "%2e" counting as "." (see DecodePath). Else the Router
-// redirects to path, its normalized form. A raw path that Request.Path
-// returned unchanged is normal.
-func normalPath(raw, path []byte) bool {
-	if len(raw) == 0 || len(raw) == len(path) && &raw[0] == &path[0] {
-		return true
-	}
+// redirects to Request.Path, its normalized form.
+func normalPath(raw []byte) bool {
 	for i := 1; i <= len(raw); {
 		end := len(raw)
 		if j := bytes.IndexByte(raw[i:], '/'); j >= 0 {

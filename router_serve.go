@@ -6,6 +6,9 @@ import "bytes"
 // Router's own.
 func (r *Router) dispatch(c *Ctx) {
 	s := &c.route
+	if s.params == nil {
+		s.params = s.pinline[:0]
+	}
 	s.params, s.pattern = s.params[:s.mark], ""
 	full := c.Request.Path()
 	path := full[min(s.base, len(full)):]
@@ -24,7 +27,9 @@ func (r *Router) dispatch(c *Ctx) {
 		r.redirect(c, full, true)
 		return
 	}
-	if s.base == 0 && !normalPath(c.Request.uri.RawPath, full) {
+	raw := c.Request.uri.RawPath
+	plain := len(raw) > 0 && len(raw) == len(full) && &raw[0] == &full[0] // no escape, no dot
+	if !plain && s.base == 0 && !normalPath(raw) {
 		r.redirect(c, full, false)
 		return
 	}
@@ -32,7 +37,7 @@ func (r *Router) dispatch(c *Ctx) {
 		r.noRoute(c, host, path)
 		return
 	}
-	s.name(rt, mark)
+	s.name(rt, mark, !plain)
 	s.pattern = rt.pattern
 	rt.h(c)
 }

@@ -1,7 +1,8 @@
 package brisk
 
 import (
-	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"github.com/brisk-http/brisk/internal/ascii"
@@ -144,10 +145,8 @@ func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
 		}
 		return n.matchMulti(path, s)
 	}
-	seg, rest := path[1:], path[len(path):]
-	if i := bytes.IndexByte(seg, '/'); i >= 0 {
-		seg, rest = path[1:i+1], path[i+1:]
-	}
+	i := segmentEnd(path)
+	seg, rest := path[1:i], path[i:]
 	if c := n.child(seg); c != nil {
 		if r, exact := c.match(rest, s); r != nil {
 			return r, exact
@@ -323,4 +322,21 @@ func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
 		}
 	}
 	return false
+}
+
+// segmentEnd returns the index of the "/" that ends the first segment of
+// path (which starts with "/"), or len(path). It reads eight bytes at a
+// time: segments are too short for bytes.IndexByte's call to pay.
+func segmentEnd(path []byte) int {
+	i := 1
+	for ; i+8 <= len(path); i += 8 {
+		x := binary.LittleEndian.Uint64(path[i:])
+		if m := ascii.Zero(x ^ ascii.Repeat('/')); m != 0 {
+			return i + bits.TrailingZeros64(m)/8 // the lowest mark is exact
+		}
+	}
+	for i < len(path) && path[i] != '/' {
+		i++
+	}
+	return i
 }
