@@ -24,11 +24,11 @@ type route struct {
 
 // node is a position in a pattern's path, after zero or more segments.
 type node struct {
-	leaf       *route // a pattern ends here
-	slash      *route // a pattern ends here with "{$}"
-	multi      *route // a pattern ends here with "{x...}" or "/"
-	multiNamed bool   // multi has a name: its value is a parameter
-	wild       *node  // "{x}"
+	leaf       *route   // a pattern ends here
+	slash      *route   // a pattern ends here with "{$}"
+	multi      *route   // a pattern ends here with "{x...}" or "/"
+	multiNamed bool     // multi has a name: its value is a parameter
+	wild       *node    // "{x}"
 	keys       []uint32 // segKey of each literal child
 	lits       []string // literal children, in Request.Path's form
 	kids       []*node
