@@ -2,15 +2,18 @@
 // TechEmpower plaintext and JSON shapes, an echo endpoint, a health check and
 // a few static files, all embedded in the binary.
 //
-//	/            index.html (GET, HEAD)
-//	/plaintext   "Hello, World!" as text/plain
-//	/json        {"message":"Hello, World!"} as application/json
-//	/echo        the request in the echo format of package echo (any method)
-//	/healthz     "ok"
-//	/static/...  embedded files, or the files of Config.Root
+//	/              index.html (GET, HEAD)
+//	/plaintext     "Hello, World!" as text/plain
+//	/json          {"message":"Hello, World!"} as application/json
+//	/echo          the request in the echo format of package echo (any method)
+//	/healthz       "ok"
+//	/hello/{name}  "Hello, name!" as text/plain
+//	/static/...    embedded files, or the files of Config.Root
 //
-// Any other path is answered 404; a method other than GET or HEAD on a path
-// other than /echo is answered 405 with an Allow field.
+// The routes are a brisk.Router's: any other path is answered 404, a method
+// other than GET or HEAD on a path other than /echo 405 with an Allow field,
+// and a path with dot-segments or repeated slashes is redirected to its
+// normalized form.
 package site
 
 //go:generate go run genpng.go
@@ -39,6 +42,7 @@ type Site struct {
 	index  []byte // the home page
 	static staticFiles
 	echo   bool
+	router *brisk.Router
 }
 
 // New returns the site cfg describes. It fails when cfg.Root cannot be
@@ -52,7 +56,33 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Site{index: index, static: st, echo: cfg.Echo}, nil
+	s := &Site{index: index, static: st, echo: cfg.Echo, router: brisk.NewRouter()}
+	s.routes()
+	return s, nil
+}
+
+// routes registers the site's routes.
+func (s *Site) routes() {
+	r := s.router
+	r.Handle("GET /{$}", func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "text/html; charset=utf-8")
+		c.Response.SetBody(s.index)
+	})
+	r.Handle("GET /plaintext", func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBodyString("Hello, World!")
+	})
+	r.Handle("GET /json", func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		c.Response.SetBodyString(`{"message":"Hello, World!"}`)
+	})
+	r.Handle("GET /healthz", func(c *brisk.Ctx) { setText(c, 200, "ok") })
+	r.Handle("GET /hello/{name}", func(c *brisk.Ctx) {
+		c.Response.Header.Set("X-Content-Type-Options", "nosniff")
+		setText(c, 200, "Hello, "+string(c.Param("name"))+"!")
+	})
+	r.Handle("/echo", echo.Handle)
+	r.Handle("GET /static/{name...}", func(c *brisk.Ctx) { s.static.serve(c, c.Param("name")) })
 }
 
 // Close releases the directory Config.Root, if one was opened.
@@ -60,39 +90,11 @@ func (s *Site) Close() error { return s.static.Close() }
 
 // Handle is the site's brisk.Handler.
 func (s *Site) Handle(c *brisk.Ctx) {
-	path := c.Request.Path()
-	if s.echo || string(path) == "/echo" {
+	if s.echo {
 		echo.Handle(c)
 		return
 	}
-	if !isGetOrHead(c.Request.Method()) {
-		c.Response.Header.Set("Allow", "GET, HEAD")
-		setText(c, 405, "405 method not allowed\n")
-		return
-	}
-	switch string(path) {
-	case "/":
-		c.Response.Header.Set("Content-Type", "text/html; charset=utf-8")
-		c.Response.SetBody(s.index)
-	case "/plaintext":
-		c.Response.Header.Set("Content-Type", "text/plain")
-		c.Response.SetBodyString("Hello, World!")
-	case "/json":
-		c.Response.Header.Set("Content-Type", "application/json")
-		c.Response.SetBodyString(`{"message":"Hello, World!"}`)
-	case "/healthz":
-		setText(c, 200, "ok")
-	default:
-		if name, ok := cutStaticPrefix(path); ok {
-			s.static.serve(c, name)
-			return
-		}
-		notFound(c)
-	}
-}
-
-func isGetOrHead(method []byte) bool {
-	return string(method) == "GET" || string(method) == "HEAD"
+	s.router.Serve(c)
 }
 
 // setText answers code with body as text/plain.
