@@ -5,7 +5,7 @@ import "bytes"
 // Inline capacities of routeState: more path parameters or per-request
 // values than these are kept in storage grown once per connection.
 const (
-	inlineParams = 8
+	inlineParams = 6
 	inlineValues = 4
 )
 
@@ -14,6 +14,7 @@ const (
 // the Ctx's one field for routing; reset clears it before each request.
 type routeState struct {
 	pattern string
+	path    []byte  // the path being matched: Request.Path, or a probe in buf
 	params  []param // wildcard values, in pattern order; backed by pinline
 	values  []ctxValue
 	base    int // Router.Mount: the mounted router routes Path()[base:]
@@ -24,25 +25,37 @@ type routeState struct {
 	vinline [inlineValues]ctxValue
 }
 
-// param is one wildcard's name and value. The value aliases Request.Path,
-// or buf when it had an escape to decode.
+// param is one wildcard's name and value: path[off:end], or, when off
+// has the bit inBuf, buf[off&^inBuf:end] (a value with an escape, decoded).
+// Offsets keep the Ctx small (TestConnSize).
 type param struct {
-	name  string
-	value []byte
+	name     string
+	off, end uint32
+}
+
+const inBuf = 1 << 31
+
+// value returns the value of p.
+func (s *routeState) value(p param) []byte {
+	if p.off&inBuf != 0 {
+		return s.buf[p.off&^inBuf : p.end : p.end]
+	}
+	return s.path[p.off:p.end:p.end]
 }
 
 // reset clears s for a new request, keeping its storage. It does not
 // allocate.
 func (s *routeState) reset() {
 	clear(s.values) // drop references to the previous request's values
-	s.pattern, s.params, s.values, s.buf = "", s.params[:0], s.values[:0], s.buf[:0]
+	s.pattern, s.path, s.params, s.values, s.buf = "", nil, s.params[:0], s.values[:0], s.buf[:0]
 	s.base, s.mark, s.rest = 0, 0, 0
 }
 
-// push appends the value of the next wildcard; its name is set by name.
-// s.params is non-nil (see dispatch).
+// push appends the value of the next wildcard, v, a part of s.path; its
+// name is set by name. s.params is non-nil (see dispatch).
 func (s *routeState) push(v []byte) {
-	s.params = append(s.params, param{value: v})
+	off := uint32(cap(s.path) - cap(v))
+	s.params = append(s.params, param{off: off, end: off + uint32(len(v))})
 }
 
 // name sets the names of the wildcards pushed since mark, from r, and
@@ -50,24 +63,12 @@ func (s *routeState) push(v []byte) {
 // in net/http's PathValue). escapes is false when the path has none.
 func (s *routeState) name(r *route, mark int, escapes bool) {
 	ps := s.params[mark:]
-	need := 0
 	for i := range ps {
 		ps[i].name = r.names[i]
-		if escapes && bytes.IndexByte(ps[i].value, '%') >= 0 {
-			need += len(ps[i].value)
-		}
-	}
-	if need == 0 {
-		return
-	}
-	if cap(s.buf)-len(s.buf) < need {
-		s.buf = make([]byte, 0, max(need, 64)) // values decoded before keep the old array
-	}
-	for i := range ps {
-		if v := ps[i].value; bytes.IndexByte(v, '%') >= 0 {
+		if v := s.value(ps[i]); escapes && bytes.IndexByte(v, '%') >= 0 {
 			start := len(s.buf)
 			s.buf, _ = unescapeAll(v, s.buf) // Request.Path's escapes are valid
-			ps[i].value = s.buf[start:len(s.buf):len(s.buf)]
+			ps[i].off, ps[i].end = uint32(start)|inBuf, uint32(len(s.buf))
 		}
 	}
 }
@@ -85,7 +86,7 @@ func (c *Ctx) Param(name string) []byte {
 	ps := c.route.params
 	for i := len(ps) - 1; i >= 0; i-- {
 		if ps[i].name == name {
-			return ps[i].value
+			return c.route.value(ps[i])
 		}
 	}
 	return nil

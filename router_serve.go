@@ -22,6 +22,7 @@ func (r *Router) dispatch(c *Ctx) {
 		host = hostWithoutPort(c.Request.Host())
 	}
 	mark := len(s.params)
+	s.path = full
 	rt, exact := r.t.lookup(host, method, path, s)
 	if !exact && path[len(path)-1] != '/' && r.slashMatches(host, method, path, s) {
 		r.redirect(c, full, true)
@@ -46,10 +47,11 @@ func (r *Router) dispatch(c *Ctx) {
 // exactly (no multi wildcard consuming anything), which calls for the
 // trailing-slash redirect. It leaves s as it was.
 func (r *Router) slashMatches(host, method, path []byte, s *routeState) bool {
-	n, mark, rest := len(s.buf), len(s.params), s.rest
+	n, mark, rest, full := len(s.buf), len(s.params), s.rest, s.path
 	s.buf = append(append(s.buf, path...), '/')
-	rt, exact := r.t.lookup(host, method, s.buf[n:], s)
-	s.buf, s.params, s.rest = s.buf[:n], s.params[:mark], rest
+	s.path = s.buf[n:]
+	rt, exact := r.t.lookup(host, method, s.path, s)
+	s.buf, s.params, s.rest, s.path = s.buf[:n], s.params[:mark], rest, full
 	return rt != nil && exact
 }
 

@@ -242,3 +242,17 @@ func TestAppendEscapedPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRouterManyParams: more wildcards than the inline storage holds.
+func TestRouterManyParams(t *testing.T) {
+	r := NewRouter()
+	var got string
+	r.Handle("/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}/{i...}", func(c *Ctx) {
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"} {
+			got += string(c.Param(n)) + ","
+		}
+	})
+	if rep := serveRoute(r, &Ctx{}, "GET", "h", "/1/2/3/4/5/6/%2F/8/9/10"); rep.status != 200 || got != "1,2,3,4,5,6,/,8,9/10," {
+		t.Errorf("%+v %q", rep, got)
+	}
+}

@@ -11,22 +11,28 @@ package brisk
 // storage grown once per connection); storing v itself allocates as any
 // conversion to an interface does, so it does not when T is a pointer,
 // map, chan or func type.
-type Key[T any] struct{ name string }
+type Key[T any] struct{ id keyID }
+
+// keyID is what identifies a Key in the Ctx, whatever its T.
+type keyID struct{ name string }
 
 // NewKey returns a new key; name is for debugging (String).
-func NewKey[T any](name string) *Key[T] { return &Key[T]{name: name} }
+func NewKey[T any](name string) *Key[T] { return &Key[T]{keyID{name}} }
 
 // String returns the name given to NewKey.
-func (k *Key[T]) String() string { return k.name }
+func (k *Key[T]) String() string { return k.id.name }
 
-// ctxValue is one per-request value: a *Key[T] and its T.
-type ctxValue struct{ key, v any }
+// ctxValue is one per-request value: a Key[T]'s id and its T.
+type ctxValue struct {
+	key *keyID
+	v   any
+}
 
 // Set stores v for k on c, replacing a value set before.
 func (k *Key[T]) Set(c *Ctx, v T) {
 	s := &c.route
 	for i := range s.values {
-		if s.values[i].key == any(k) {
+		if s.values[i].key == &k.id {
 			s.values[i].v = v
 			return
 		}
@@ -34,14 +40,14 @@ func (k *Key[T]) Set(c *Ctx, v T) {
 	if s.values == nil {
 		s.values = s.vinline[:0]
 	}
-	s.values = append(s.values, ctxValue{k, v})
+	s.values = append(s.values, ctxValue{&k.id, v})
 }
 
 // Get returns the value set for k on c by Set during this request, and
 // whether there is one.
 func (k *Key[T]) Get(c *Ctx) (v T, ok bool) {
 	for _, x := range c.route.values {
-		if x.key == any(k) {
+		if x.key == &k.id {
 			return x.v.(T), true
 		}
 	}
