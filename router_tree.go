@@ -245,7 +245,7 @@ type table struct {
 	methods  []string   // the methods of the patterns, sorted, with HEAD if GET
 }
 
-// hostRoutes returns the tree of host (lower case), or nil.
+// host returns the tree of host, compared ignoring case, or nil.
 func (t *table) host(host []byte) *hostRoutes {
 	for _, h := range t.hosts {
 		if ascii.EqualFold(host, h.host) {
@@ -304,24 +304,29 @@ func (t *table) lookup(host, method, path []byte, s *routeState) (*route, bool) 
 // host and path, as net/http's ServeMux counts methods for Allow: HEAD is
 // allowed where GET is.
 func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
-	mark := len(s.params)
-	defer func() { s.params = s.params[:mark] }()
-	for _, h := range [2]*hostRoutes{t.host(host), &t.nohost} {
-		if h == nil || (h != &t.nohost && len(host) == 0) {
-			continue
-		}
-		for _, method := range [2]string{m, "GET"} {
-			if n := h.tree([]byte(method)); n != nil {
-				if r, _ := n.match(path, s); r != nil {
-					return true
-				}
-			}
-			if m != "HEAD" {
-				break
-			}
+	hosts := [2]*hostRoutes{&t.nohost}
+	if len(host) > 0 {
+		hosts[1] = t.host(host)
+	}
+	for _, h := range hosts {
+		if h != nil && (h.matches(m, path, s) || m == "HEAD" && h.matches("GET", path, s)) {
+			return true
 		}
 	}
 	return false
+}
+
+// matches reports whether a pattern of method m matches path; s is left
+// as it was.
+func (h *hostRoutes) matches(m string, path []byte, s *routeState) bool {
+	n := h.tree([]byte(m))
+	if n == nil {
+		return false
+	}
+	mark := len(s.params)
+	r, _ := n.match(path, s)
+	s.params = s.params[:mark]
+	return r != nil
 }
 
 // segmentEnd returns the index of the "/" that ends the first segment of
