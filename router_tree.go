@@ -148,7 +148,11 @@ func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
 	i := segmentEnd(path)
 	seg, rest := path[1:i], path[i:]
 	if c := n.child(seg); c != nil {
-		if r, exact := c.match(rest, s); r != nil {
+		if len(rest) == 0 { // the common end: no call
+			if c.leaf != nil {
+				return c.leaf, true
+			}
+		} else if r, exact := c.match(rest, s); r != nil {
 			return r, exact
 		}
 	}
