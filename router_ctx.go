@@ -65,7 +65,10 @@ func (s *routeState) name(r *route, mark int, escapes bool) {
 	ps := s.params[mark:]
 	for i := range ps {
 		ps[i].name = r.names[i]
-		if v := s.value(ps[i]); escapes && bytes.IndexByte(v, '%') >= 0 {
+		if !escapes {
+			continue
+		}
+		if v := s.value(ps[i]); bytes.IndexByte(v, '%') >= 0 {
 			start := len(s.buf)
 			s.buf, _ = unescapeAll(v, s.buf) // Request.Path's escapes are valid
 			ps[i].off, ps[i].end = uint32(start)|inBuf, uint32(len(s.buf))

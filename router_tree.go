@@ -24,16 +24,21 @@ type route struct {
 
 // node is a position in a pattern's path, after zero or more segments.
 type node struct {
-	leaf       *route   // a pattern ends here
-	slash      *route   // a pattern ends here with "{$}"
-	multi      *route   // a pattern ends here with "{x...}" or "/"
-	multiNamed bool     // multi has a name: its value is a parameter
-	wild       *node    // "{x}"
-	keys       []uint32 // segKey of each literal child
-	lits       []string // literal children, in Request.Path's form
-	kids       []*node
-	slots      []uint16 // more than linearChildren: see index
+	leaf       *route     // a pattern ends here
+	slash      *route     // a pattern ends here with "{$}"
+	multi      *route     // a pattern ends here with "{x...}" or "/"
+	multiNamed bool       // multi has a name: its value is a parameter
+	wild       *node      // "{x}"
+	kids       []litChild // literal children
+	slots      []uint16   // more than linearChildren: see index
 	shift      uint8
+}
+
+// litChild is a literal child of a node.
+type litChild struct {
+	key uint32 // segKey(lit)
+	lit string // the segment, in Request.Path's form
+	n   *node
 }
 
 // segKey summarises a segment (length, first, middle and last bytes) so
@@ -53,9 +58,9 @@ const linearChildren = 8
 func (n *node) child(seg []byte) *node {
 	k := segKey(seg)
 	if n.slots == nil {
-		for i, key := range n.keys {
-			if key == k && n.lits[i] == string(seg) {
-				return n.kids[i]
+		for i := range n.kids {
+			if c := &n.kids[i]; c.key == k && c.lit == string(seg) {
+				return c.n
 			}
 		}
 		return nil
@@ -66,8 +71,8 @@ func (n *node) child(seg []byte) *node {
 		if j == 0 {
 			return nil
 		}
-		if j--; n.keys[j] == k && n.lits[j] == string(seg) {
-			return n.kids[j]
+		if c := &n.kids[j-1]; c.key == k && c.lit == string(seg) {
+			return c.n
 		}
 	}
 }
@@ -78,14 +83,14 @@ func slotOf(k uint32, shift uint8) uint32 { return (k * 0x9e3779b1) >> shift }
 
 // addChild returns the literal child lit, adding it if needed.
 func (n *node) addChild(lit string) *node {
-	if i := slices.Index(n.lits, lit); i >= 0 {
-		return n.kids[i]
+	for _, c := range n.kids {
+		if c.lit == lit {
+			return c.n
+		}
 	}
 	c := &node{}
-	n.keys = append(n.keys, segKey(lit))
-	n.lits = append(n.lits, lit)
-	n.kids = append(n.kids, c)
-	if len(n.lits) > linearChildren {
+	n.kids = append(n.kids, litChild{segKey(lit), lit, c})
+	if len(n.kids) > linearChildren {
 		n.index()
 	}
 	return c
@@ -95,13 +100,13 @@ func (n *node) addChild(lit string) *node {
 // full: slots hold a child's index plus one, 0 when empty.
 func (n *node) index() {
 	bits := uint8(1)
-	for 1<<bits < 2*len(n.lits) {
+	for 1<<bits < 2*len(n.kids) {
 		bits++
 	}
 	n.slots, n.shift = make([]uint16, 1<<bits), 32-bits
 	mask := uint32(len(n.slots) - 1)
-	for j, k := range n.keys {
-		i := slotOf(k, n.shift)
+	for j, c := range n.kids {
+		i := slotOf(c.key, n.shift)
 		for n.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
