@@ -337,6 +337,7 @@ func (c *conn) resetExchange() {
 	x.Request.resetReceived()
 	x.Response.Reset()
 	x.bw.reset()
+	x.route.reset()
 }
 
 // beginRequest prepares the Ctx for the parsed head and makes the

@@ -22,6 +22,8 @@ type Ctx struct {
 	c   *conn
 	bw  BodyWriter
 	ctx context.Context
+
+	route routeState // Router: the matched pattern, its parameters, Key values
 }
 
 // Context returns a context that is cancelled when the server shuts down

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"io"
@@ -73,11 +72,6 @@ func (st staticFiles) Close() error {
 		return nil
 	}
 	return st.root.Close()
-}
-
-// cutStaticPrefix returns the file name of a /static/ path.
-func cutStaticPrefix(path []byte) ([]byte, bool) {
-	return bytes.CutPrefix(path, []byte("/static/"))
 }
 
 // serve answers the file name (relative to /static/), or 404.
