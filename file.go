@@ -99,7 +99,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 		}
 		return
 	case 412:
-		c.Response.setError(412)
+		answerStatus(&c.Response, 412)
 		return
 	}
 	if err := setMediaType(h, rep); err != nil {
@@ -115,7 +115,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	ranges, outcome := requestedRanges(&c.Request, rep, maxRanges, buf[:0])
 	switch {
 	case outcome == rangeUnsatisfiable:
-		c.Response.setError(416)
+		c.Response.setError(416) // no validators, as net/http
 		h.Set("Content-Range", unsatisfiedRange(rep.size))
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
@@ -130,6 +130,14 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	default:
 		sendSections(c, rep, []byteRange{{0, rep.size}}, nil)
 	}
+}
+
+// answerStatus answers code with its reason phrase as a text/plain body,
+// keeping the fields already set (validators, Vary, nosniff).
+func answerStatus(r *Response, code int) {
+	r.status = code
+	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	r.body = appendErrorBody(r.body[:0], code)
 }
 
 // setValidators sets ETag and Last-Modified (RFC 9110 §8.8).

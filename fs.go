@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/brisk-http/brisk/internal/accept"
 )
@@ -128,14 +129,14 @@ func (s *FileServer) fileName(p []byte) (name string, dir, ok bool) {
 		if string(p)+"/" != prefix {
 			return "", false, false
 		}
-		rest, dir = "", true // "/static" for Prefix "/static/": a directory
+		rest = "" // "/static" for Prefix "/static/": the root, redirected
 	}
 	if strings.HasSuffix(rest, "/") {
 		rest, dir = strings.TrimSuffix(rest, "/"), true
 	}
 	rest = strings.TrimPrefix(rest, "/")
 	if rest == "" {
-		return ".", true, true
+		return ".", dir, true
 	}
 	rest, ok = unescapePercent(rest)
 	if !ok || !fs.ValidPath(rest) || strings.ContainsAny(rest, "\\\x00") {
@@ -184,7 +185,7 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	defer f.Close()
 	switch {
 	case fi.IsDir() && !dir:
-		redirectToDir(c, name)
+		redirectToDir(c)
 	case fi.IsDir():
 		s.serveDir(c, name, f)
 	case dir || !fi.Mode().IsRegular():
@@ -211,10 +212,13 @@ func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// fail answers an error from the file system: 404, 403, or 500 (logged).
+// fail answers an error from the file system: 404 for a name that does
+// not exist or is refused (os.Root's escapes, a file used as a directory,
+// a link loop), 403, or 500 (logged).
 func (s *FileServer) fail(c *Ctx, name string, err error) {
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENOTDIR),
+		errors.Is(err, syscall.ELOOP), isRootEscape(err):
 		c.Response.setError(404)
 	case errors.Is(err, fs.ErrPermission):
 		c.Response.setError(403)
@@ -224,12 +228,25 @@ func (s *FileServer) fail(c *Ctx, name string, err error) {
 	}
 }
 
+// isRootEscape reports the error os.Root gives a name that would resolve
+// outside it. os does not export it; its text is matched, and
+// TestFileRootConfined fails if it changes.
+func isRootEscape(err error) bool {
+	for err != nil {
+		if err.Error() == "path escapes from parent" {
+			return true
+		}
+		err = errors.Unwrap(err)
+	}
+	return false
+}
+
 // redirectToDir answers a directory path without its trailing "/" with a
 // 301 to the path with it, as a relative reference to its last element.
-func redirectToDir(c *Ctx, name string) {
+func redirectToDir(c *Ctx) {
 	loc := "./"
-	if name != "." {
-		loc += escapePathElement(path.Base(name)) + "/"
+	if base := path.Base(string(c.Request.Path())); base != "/" {
+		loc += escapePathElement(base) + "/"
 	}
 	if q := c.Request.Query(); q != nil {
 		loc += "?" + string(q)
