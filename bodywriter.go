@@ -19,10 +19,13 @@ type BodyWriter struct {
 	plan      headPlan
 	remaining int64 // bodyLength: bytes still expected
 	err       error
+	filter    BodyFilter // see SetFilter
+	filtering bool       // the body goes through filter
 }
 
 func (w *BodyWriter) reset() {
 	w.started, w.err, w.remaining = false, nil, 0
+	w.filter, w.filtering = nil, false
 }
 
 // Write sends p as part of the body, starting the response first if
@@ -40,6 +43,9 @@ func (w *BodyWriter) Flush() error {
 	if w.err != nil {
 		return w.err
 	}
+	if w.filtering {
+		w.flushFilter()
+	}
 	w.err = w.c.flush()
 	return w.err
 }
@@ -49,6 +55,7 @@ func (w *BodyWriter) begin() {
 	w.started = true
 	c := w.c
 	r := &c.ctx.Response
+	w.filtering = w.filter != nil && w.filter.Begin(&c.ctx)
 	fs := c.checkedScan(r)
 	w.plan = c.planBuffered(r, fs)
 	if w.plan.framing == bodyLength && !w.plan.omitBody {
@@ -75,6 +82,9 @@ func (w *BodyWriter) begin() {
 func writeBody[B wire.Bytes](w *BodyWriter, p B) (int, error) {
 	if !w.started {
 		w.begin()
+	}
+	if w.filtering {
+		return writeFiltered(w, p)
 	}
 	if w.err != nil {
 		return 0, w.err

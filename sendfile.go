@@ -28,7 +28,8 @@ const minReadRoom = 512
 // When the body has a Content-Length, the connection is a plain
 // *net.TCPConn and r is an *os.File or an *io.LimitedReader of one, the
 // bytes go from the file to the socket by sendfile(2), without passing
-// through user space, after the head is flushed. Short bodies that fit in
+// through user space, after the head is flushed, unless a BodyFilter
+// transforms the body. Short bodies that fit in
 // the write buffer are copied into it instead, so a small file leaves with
 // its head in one write.
 func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) {
@@ -37,6 +38,9 @@ func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) {
 	}
 	if w.err != nil {
 		return 0, w.err
+	}
+	if w.filtering {
+		return w.readFiltered(r)
 	}
 	if w.plan.framing == bodyNone || w.plan.omitBody {
 		return 0, nil

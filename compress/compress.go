@@ -11,6 +11,7 @@ package compress
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/accept"
@@ -84,14 +85,21 @@ type Config struct {
 // A buffered body (Response.SetBody, Write) is compressed after the
 // handler returns, through pooled encoders and buffers: no allocation
 // per response once warm, for gzip and zstd. A body streamed through
-// Ctx.BodyWriter is not compressed (see the package documentation).
+// Ctx.BodyWriter is compressed as it is written, whatever its length
+// (its Content-Length, if any, is dropped: it goes out chunked), through
+// a brisk.BodyFilter; each BodyWriter.Flush emits a block that the client
+// can decode up to that point.
 //
 // New panics on an invalid Config.
 func New(cfg Config) func(brisk.Handler) brisk.Handler {
 	m := newMiddleware(cfg)
 	return func(next brisk.Handler) brisk.Handler {
 		return func(c *brisk.Ctx) {
+			f := m.filters.Get().(*streamFilter)
+			c.BodyWriter().SetFilter(f)
 			next(c)
+			f.end()
+			m.filters.Put(f)
 			m.compressBuffered(c)
 		}
 	}
@@ -104,6 +112,7 @@ type middleware struct {
 	minSize      int
 	compressible func([]byte) bool
 	buffers      bufferPool
+	filters      sync.Pool // of *streamFilter
 }
 
 func newMiddleware(cfg Config) *middleware {
@@ -120,6 +129,7 @@ func newMiddleware(cfg Config) *middleware {
 	case m.minSize < 0:
 		m.minSize = 0
 	}
+	m.filters.New = func() any { return &streamFilter{m: m} }
 	if m.compressible == nil {
 		m.compressible = Compressible
 	}
