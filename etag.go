@@ -10,16 +10,14 @@ import (
 
 // Entity tags (RFC 9110 §8.8.3) and their comparison (§8.8.3.2).
 
-// sizeModTimeETag returns a strong entity tag made of a file's size and
+// sizeModTimeETag appends a strong entity tag made of a file's size and
 // modification time (Unix nanoseconds), both in hex: "1f4-17b0c4d2a1e3f000".
-func sizeModTimeETag(size int64, modtime time.Time) string {
-	b := make([]byte, 0, 40)
+func sizeModTimeETag(b []byte, size int64, modtime time.Time) []byte {
 	b = append(b, '"')
 	b = strconv.AppendInt(b, size, 16)
 	b = append(b, '-')
 	b = strconv.AppendInt(b, modtime.UnixNano(), 16)
-	b = append(b, '"')
-	return string(b)
+	return append(b, '"')
 }
 
 // hashETag returns a strong entity tag made of the SHA-256 of r's content
@@ -33,14 +31,16 @@ func hashETag(r io.Reader) (string, error) {
 	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(sum[:0])[:18]) + `"`, nil
 }
 
-// encodedETag returns etag with "-" and the content coding appended inside
-// the quotes ("abc" and "br" give "abc-br"), so each encoding of a file has
-// its own tag. An empty coding returns etag.
-func encodedETag(etag, coding string) string {
+// encodedETag appends "-" and the content coding to etag inside its
+// quotes ("abc" and "br" give "abc-br"), so each encoding of a file has
+// its own tag. An empty coding leaves etag as is.
+func encodedETag(etag []byte, coding string) []byte {
 	if coding == "" || len(etag) < 2 {
 		return etag
 	}
-	return etag[:len(etag)-1] + "-" + coding + `"`
+	etag = append(etag[:len(etag)-1], '-')
+	etag = append(etag, coding...)
+	return append(etag, '"')
 }
 
 // etagMatch reports whether one of the entity tags in the fields named
@@ -49,8 +49,8 @@ func encodedETag(etag, coding string) string {
 // and equal) or the weak one (equal opaque-tags). "*" matches any current
 // representation. A malformed element ends its field line's list. An
 // empty etag matches only "*". The work is linear in the fields' length.
-func etagMatch(h *Header, name, etag string, strong bool) bool {
-	opaque, weak := splitETag([]byte(etag))
+func etagMatch(h *Header, name string, etag []byte, strong bool) bool {
+	opaque, weak := splitETag(etag)
 	for v := range h.Values(name) {
 		for {
 			tag, rest, ok := nextETag(v)
@@ -62,7 +62,7 @@ func etagMatch(h *Header, name, etag string, strong bool) bool {
 				return true
 			}
 			o, w := splitETag(tag)
-			if etag != "" && string(o) == string(opaque) && (!strong || !w && !weak) {
+			if etag != nil && string(o) == string(opaque) && (!strong || !w && !weak) {
 				return true
 			}
 		}

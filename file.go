@@ -54,10 +54,11 @@ func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker)
 		return
 	}
 	rep := representation{name: name, content: content, size: size, modtime: modtime}
-	if tag := c.Response.Header.Get("ETag"); tag != nil {
-		rep.etag = string(tag)
+	var tag [64]byte
+	if t := c.Response.Header.Get("ETag"); t != nil {
+		rep.etag = append(tag[:0], t...)
 	} else if rep.hasModTime() {
-		rep.etag = sizeModTimeETag(size, modtime)
+		rep.etag = sizeModTimeETag(tag[:0], size, modtime)
 	}
 	serveRepresentation(c, &rep, DefaultMaxRanges)
 }
@@ -69,7 +70,7 @@ type representation struct {
 	content io.ReadSeeker
 	size    int64
 	modtime time.Time // zero when unknown
-	etag    string    // quoted entity-tag, "" for none
+	etag    []byte    // quoted entity-tag, nil for none
 	coding  string    // content coding of the bytes, "" for identity
 	ctype   string    // media type, "" to derive it from name or the bytes
 }
@@ -94,7 +95,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	switch checkPreconditions(&c.Request, rep) {
 	case 304:
 		c.Response.SetStatusCode(304)
-		if rep.etag != "" {
+		if rep.etag != nil {
 			h.Del("Last-Modified")
 		}
 		return
@@ -142,8 +143,8 @@ func answerStatus(r *Response, code int) {
 
 // setValidators sets ETag and Last-Modified (RFC 9110 §8.8).
 func setValidators(h *Header, rep *representation) {
-	if rep.etag != "" {
-		h.Set("ETag", rep.etag)
+	if rep.etag != nil {
+		setField(h, "ETag", rep.etag)
 	}
 	if rep.hasModTime() {
 		var b [dateLen]byte
@@ -223,7 +224,7 @@ func ifRangeHolds(h *Header, rep *representation) bool {
 	}
 	v = trimOWS(v)
 	if len(v) > 0 && (v[0] == '"' || v[0] == 'W') {
-		return isStrongETag(v) && string(v) == rep.etag && rep.etag[0] == '"'
+		return isStrongETag(v) && string(v) == string(rep.etag) && rep.etag[0] == '"'
 	}
 	t, err := http.ParseTime(string(v))
 	return err == nil && rep.hasModTime() && rep.lastModified().Equal(t)
@@ -329,7 +330,7 @@ func sendSection(c *Ctx, content io.ReadSeeker, r byteRange) error {
 	if _, err := content.Seek(r.start, io.SeekStart); err != nil {
 		return err
 	}
-	n, err := c.bw.ReadFrom(&io.LimitedReader{R: content, N: r.length})
+	n, err := c.bw.readFromN(content, r.length)
 	if err == nil && n < r.length && c.bw.err == nil {
 		err = errFileShrank
 	}

@@ -287,33 +287,33 @@ func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
 	if s.Precompressed && s.servePrecompressed(c, name) {
 		return
 	}
-	rep, ok := s.representation(c, name, f, fi)
-	if ok {
+	var tag [64]byte
+	if rep, ok := s.describe(c, name, f, fi, tag[:0]); ok {
 		serveRepresentation(c, &rep, s.MaxRanges)
 	}
 }
 
-// representation describes the file f, computing its ETag; ok is false
-// (and the response set to 500) when f cannot be served.
-func (s *FileServer) representation(c *Ctx, name string, f fs.File, fi fs.FileInfo) (representation, bool) {
+// describe returns the representation of the file f, its ETag appended
+// to tag; ok is false (the response set to 500) when f cannot be served.
+func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, tag []byte) (rep representation, ok bool) {
 	rs, ok := f.(io.ReadSeeker)
 	if !ok {
 		c.Logger().Error("brisk: FileServer: file does not implement io.Seeker", "name", name)
 		c.Response.setError(500)
-		return representation{}, false
+		return rep, false
 	}
-	rep := representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
+	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
 	if rep.hasModTime() {
-		rep.etag = sizeModTimeETag(rep.size, rep.modtime)
+		rep.etag = sizeModTimeETag(tag, rep.size, rep.modtime)
 		return rep, true
 	}
 	etag, err := s.contentETag(name, rs, rep.size)
 	if err != nil {
 		c.Logger().Error("brisk: FileServer: reading a file failed", "name", name, "err", err)
 		c.Response.setError(500)
-		return representation{}, false
+		return rep, false
 	}
-	rep.etag = etag
+	rep.etag = append(tag, etag...)
 	return rep, true
 }
 
@@ -382,7 +382,8 @@ func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
 	if !fi.Mode().IsRegular() {
 		return false
 	}
-	rep, ok := s.representation(c, sname, f, fi)
+	var tag [64]byte
+	rep, ok := s.describe(c, sname, f, fi, tag[:0])
 	if !ok {
 		return true // answered 500
 	}

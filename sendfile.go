@@ -32,7 +32,11 @@ const minReadRoom = 512
 // transforms the body. Short bodies that fit in
 // the write buffer are copied into it instead, so a small file leaves with
 // its head in one write.
-func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) {
+func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) { return w.readFromN(r, -1) }
+
+// readFromN is ReadFrom reading at most limit bytes of r (all of it when
+// limit < 0), without wrapping r.
+func (w *BodyWriter) readFromN(r io.Reader, limit int64) (int64, error) {
 	if !w.started {
 		w.begin()
 	}
@@ -40,42 +44,49 @@ func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) {
 		return 0, w.err
 	}
 	if w.filtering {
+		if limit >= 0 {
+			r = io.LimitReader(r, limit)
+		}
 		return w.readFiltered(r)
 	}
 	if w.plan.framing == bodyNone || w.plan.omitBody {
 		return 0, nil
 	}
 	if w.plan.framing == bodyLength {
-		return w.readLength(r)
+		if limit < 0 || limit > w.remaining {
+			limit = w.remaining
+		}
+		return w.readLength(r, limit)
 	}
-	return w.readUnsized(r)
+	return w.readUnsized(r, limit)
 }
 
-// readLength copies up to w.remaining bytes of r: into the write buffer
-// when they fit, else by sendfile when the connection and r allow it,
-// else through the write buffer.
-func (w *BodyWriter) readLength(r io.Reader) (int64, error) {
+// readLength copies up to limit (at most w.remaining) bytes of r: into
+// the write buffer when they fit, else by sendfile when the connection
+// and r allow it, else through the write buffer.
+func (w *BodyWriter) readLength(r io.Reader, limit int64) (int64, error) {
 	c := w.c
 	b := c.writeBuf()
 	var n int64
 	var err error
 	tc, isTCP := c.nc.(*net.TCPConn)
 	switch {
-	case w.remaining <= int64(cap(b.b)-len(b.b)):
-		n, err = c.readIntoBuffer(r, w.remaining, false)
+	case limit <= int64(cap(b.b)-len(b.b)):
+		n, err = c.readIntoBuffer(r, limit, false)
 	case isTCP && isFile(r):
-		n, err = c.sendFile(tc, r, w.remaining)
+		n, err = c.sendFile(tc, r, limit)
 	default:
-		n, err = c.readIntoBuffer(r, w.remaining, false)
+		n, err = c.readIntoBuffer(r, limit, false)
 	}
 	w.remaining -= n
 	return n, w.setErr(err)
 }
 
-// readUnsized copies all of r, as chunks for the chunked coding or as is
-// for a body delimited by closing the connection.
-func (w *BodyWriter) readUnsized(r io.Reader) (int64, error) {
-	n, err := w.c.readIntoBuffer(r, -1, w.plan.framing == bodyChunked)
+// readUnsized copies up to limit bytes of r (all of it when limit < 0),
+// as chunks for the chunked coding or as is for a body delimited by
+// closing the connection.
+func (w *BodyWriter) readUnsized(r io.Reader, limit int64) (int64, error) {
+	n, err := w.c.readIntoBuffer(r, limit, w.plan.framing == bodyChunked)
 	return n, w.setErr(err)
 }
 
