@@ -131,10 +131,8 @@ func (s *FileServer) fileName(p []byte) (name string, dir, ok bool) {
 		}
 		rest = "" // "/static" for Prefix "/static/": the root, redirected
 	}
-	if strings.HasSuffix(rest, "/") {
-		rest, dir = strings.TrimSuffix(rest, "/"), true
-	}
-	rest = strings.TrimPrefix(rest, "/")
+	dir = len(p) > 0 && p[len(p)-1] == '/'
+	rest = strings.Trim(rest, "/")
 	if rest == "" {
 		return ".", dir, true
 	}

@@ -220,6 +220,7 @@ func TestFileNames(t *testing.T) {
 		{"index", req("/static/dir/"), 200, "<p>index", map[string]string{"Content-Type": "text/html; charset=utf-8"}},
 		{"dir_redirect", req("/static/dir?q=1"), 301, "*", map[string]string{"Location": "./dir/?q=1"}},
 		{"root_redirect", req("/static"), 301, "*", map[string]string{"Location": "./static/"}},
+		{"root_no_index", req("/static/"), 404, nf, nil},
 		{"no_listing", req("/static/list/"), 404, nf, nil},
 		{"file_slash", req("/static/d.txt/"), 404, nf, nil},
 		{"missing", req("/static/nope"), 404, nf, nil},
@@ -247,6 +248,7 @@ func TestFileListing(t *testing.T) {
 			"<h1>Index of /list/</h1>\n<ul>\n<li><a href=\"./%3Ca&amp;b%3E.txt\">&lt;a&amp;b&gt;.txt</a></li>\n" +
 			"<li><a href=\"./b.txt\">b.txt</a></li>\n</ul>\n", map[string]string{"Content-Type": "text/html; charset=utf-8"}},
 		{"index_first", req("/dir/"), 200, "<p>index", nil},
+		{"root", req("/"), 200, "*", map[string]string{"Content-Type": "text/html; charset=utf-8"}},
 	})
 }
 
