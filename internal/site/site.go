@@ -83,8 +83,8 @@ func (s *Site) Handle(c *brisk.Ctx) {
 	case "/healthz":
 		setText(c, 200, "ok")
 	default:
-		if name, ok := cutStaticPrefix(path); ok {
-			s.static.serve(c, name)
+		if isStatic(path) {
+			s.static.serve(c)
 			return
 		}
 		notFound(c)

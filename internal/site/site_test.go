@@ -206,7 +206,6 @@ func TestRoot(t *testing.T) {
 		"/static/.hidden",
 		"/static/link.txt",
 		"/static/linkdir/secret.txt",
-		"/static/sub",
 		"/static/%00",
 		"/static/..\\secret.txt",
 		"/static/" + filepath.Join(outside, "secret.txt"),
@@ -222,6 +221,20 @@ func TestRoot(t *testing.T) {
 	}
 }
 
+// TestRootDirRedirect: a directory without its "/" is redirected, and a
+// directory without index.html is not listed.
+func TestRootDirRedirect(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"sub/b.txt": "b"})
+	addr := startSite(t, Config{Root: root})
+	if resp, _ := rawGet(t, addr, "GET", "/static/sub"); resp.StatusCode != 301 || resp.Header.Get("Location") != "./sub/" {
+		t.Errorf("/static/sub: %d Location %q, want 301 ./sub/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp, _ := rawGet(t, addr, "GET", "/static/sub/"); resp.StatusCode != 404 {
+		t.Errorf("/static/sub/: %d, want 404", resp.StatusCode)
+	}
+}
+
 func TestNewRootErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
@@ -230,53 +243,6 @@ func TestNewRootErrors(t *testing.T) {
 		if s, err := New(Config{Root: root}); err == nil {
 			s.Close()
 			t.Errorf("New(Root: %q) succeeded, want an error", root)
-		}
-	}
-}
-
-func TestValidName(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"a.txt", true},
-		{"sub/b.png", true},
-		{"a..b", true},
-		{"", false},
-		{".", false},
-		{"..", false},
-		{"../a", false},
-		{"sub/../a", false},
-		{"/a", false},
-		{"a/", false},
-		{"a//b", false},
-		{".hidden", false},
-		{"sub/.git/config", false},
-		{"a\\b", false},
-		{"a\x00b", false},
-	}
-	for _, tt := range tests {
-		if got := validName(tt.name); got != tt.want {
-			t.Errorf("validName(%q) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestContentType(t *testing.T) {
-	tests := map[string]string{
-		"a.html": "text/html; charset=utf-8",
-		"a.css":  "text/css; charset=utf-8",
-		"a.js":   "text/javascript; charset=utf-8",
-		"a.png":  "image/png",
-		"a.JPG":  "image/jpeg",
-		"a.svg":  "image/svg+xml",
-		"a.wasm": "application/wasm",
-		"noext":  "application/octet-stream",
-		"a.zzzq": "application/octet-stream",
-	}
-	for name, want := range tests {
-		if got := contentType(name); got != want {
-			t.Errorf("contentType(%q) = %q, want %q", name, got, want)
 		}
 	}
 }
