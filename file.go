@@ -116,7 +116,10 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	ranges, outcome := requestedRanges(&c.Request, rep, maxRanges, buf[:0])
 	switch {
 	case outcome == rangeUnsatisfiable:
-		c.Response.setError(416) // no validators, as net/http
+		answerStatus(&c.Response, 416)
+		for _, f := range [...]string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Encoding"} {
+			h.Del(f) // as net/http; the body is the plain-text reason
+		}
 		h.Set("Content-Range", unsatisfiedRange(rep.size))
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)

@@ -65,8 +65,9 @@ type FileServer struct {
 	// accepts its coding (q-values, "*", "identity;q=0"; RFC 9110
 	// §12.5.3), in that order of preference at equal q-values, with
 	// Content-Encoding, an ETag of its own ("-br", "-zstd" or "-gzip"
-	// appended), and ranges counted in the encoded bytes. Every response
-	// then carries "Vary: Accept-Encoding". When the client rules out
+	// appended), and ranges counted in the encoded bytes. Every file
+	// response (200, 206, 304, 412, 416, 406) then carries
+	// "Vary: Accept-Encoding". When the client rules out
 	// identity and no sibling it accepts exists, the answer is 406.
 	Precompressed bool
 
