@@ -41,6 +41,9 @@ func testFS() fstest.MapFS {
 		"app.js.gz":        {Data: []byte("GZ"), ModTime: fileModTime},
 		"app.js.br":        {Data: []byte("BR"), ModTime: fileModTime},
 		"only-gz.txt":      {Data: []byte("plain"), ModTime: fileModTime},
+		"zst.txt":          {Data: []byte("plain"), ModTime: fileModTime},
+		"zst.txt.zst":      {Data: []byte("ZSTD"), ModTime: fileModTime},
+		"zst.txt.gz":       {Data: []byte("GZIP"), ModTime: fileModTime},
 		"only-gz.txt.gz":   {Data: []byte("gzipped"), ModTime: fileModTime},
 		"sub/deep/f.txt":   {Data: []byte("deep"), ModTime: fileModTime},
 		"sub/deep/f.txt.x": {Data: []byte("x"), ModTime: fileModTime},
@@ -269,6 +272,8 @@ func TestFilePrecompressed(t *testing.T) {
 		{"star_but_br", req("/app.js", "Accept-Encoding: *, br;q=0"), 200, "GZ", enc("gzip")},
 		{"none", req("/app.js"), 200, "console.log(1)", identity},
 		{"identity_only", req("/app.js", "Accept-Encoding: identity"), 200, "console.log(1)", identity},
+		{"zstd", req("/zst.txt", "Accept-Encoding: gzip, zstd"), 200, "ZSTD", map[string]string{"Content-Encoding": "zstd",
+			"ETag": fmt.Sprintf(`"4-%x-zstd"`, fileModTime.UnixNano())}},
 		{"missing_sibling", req("/only-gz.txt", "Accept-Encoding: br, zstd"), 200, "plain", nil},
 		{"fallback_sibling", req("/only-gz.txt", "Accept-Encoding: br, gzip;q=0.1"), 200, "gzipped",
 			map[string]string{"Content-Encoding": "gzip"}},
@@ -283,6 +288,23 @@ func TestFilePrecompressed(t *testing.T) {
 		{"inm_encoded", req("/app.js", "Accept-Encoding: br", "If-None-Match: "+enc("br")["ETag"]), 304, "", nil},
 		{"sibling_direct", req("/app.js.gz"), 200, "GZ", map[string]string{"Content-Encoding": ""}},
 	})
+}
+
+// TestServeContentUnsafe: for a method other than GET and HEAD, a
+// matching If-None-Match is 412, not 304, and If-Modified-Since is
+// ignored (RFC 9110 §13.1.2, §13.1.3).
+func TestServeContentUnsafe(t *testing.T) {
+	ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+		ServeContent(c, "d.txt", fileModTime, strings.NewReader(fileDigits))
+	}})
+	cl := ts.connect()
+	post := "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+	if resp, _ := cl.roundTrip(post + "If-None-Match: *\r\n\r\n"); resp.StatusCode != 412 {
+		t.Errorf("POST with If-None-Match: *: %d, want 412", resp.StatusCode)
+	}
+	if resp, _ := cl.roundTrip(post + "If-Modified-Since: " + fileLastModified + "\r\n\r\n"); resp.StatusCode != 200 {
+		t.Errorf("POST with If-Modified-Since: %d, want 200", resp.StatusCode)
+	}
 }
 
 // TestServeContentDifferential sends the same requests to ServeContent
