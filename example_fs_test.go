@@ -72,3 +72,40 @@ func ExampleServeContent() {
 func ServeReport(c *brisk.Ctx, modified time.Time) {
 	brisk.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
 }
+
+func ExampleTypeByExtension() {
+	fmt.Println(brisk.TypeByExtension("app.MJS"))
+	fmt.Println(brisk.TypeByExtension("logo.svg"))
+	fmt.Printf("%q\n", brisk.TypeByExtension("README"))
+	// Output:
+	// text/javascript; charset=utf-8
+	// image/svg+xml
+	// ""
+}
+
+// ExampleBodyWriter_ReadFrom streams a body of known length: io.Copy
+// uses ReadFrom, which sends an *os.File by sendfile on TCP.
+func ExampleBodyWriter_ReadFrom() {
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		content := strings.NewReader("streamed, not buffered\n")
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.Header.Set("Content-Length", fmt.Sprint(content.Len()))
+		io.Copy(c.BodyWriter(), content)
+	}}
+	ln := brisk.NewInmemoryListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	go io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Print(resp.ContentLength, " ", string(body))
+	// Output:
+	// 23 streamed, not buffered
+}

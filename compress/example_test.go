@@ -2,6 +2,8 @@ package compress_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -39,4 +41,43 @@ func Example() {
 	// Output:
 	// gzip Accept-Encoding
 	// compressed to under a tenth: true
+}
+
+// ExampleBodyReader decodes a gzip request body, with a limit on its
+// decoded size.
+func ExampleBodyReader() {
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		r, err := compress.BodyReader(c, 1<<20)
+		if err != nil {
+			c.Response.SetStatusCode(compress.Status(err))
+			return
+		}
+		defer r.Close()
+		body, err := io.ReadAll(r)
+		if err != nil {
+			c.Response.SetStatusCode(compress.Status(err)) // 413 for a bomb
+			return
+		}
+		fmt.Fprintf(&c.Response, "%d bytes: %s", len(body), body)
+	}}
+	ln := brisk.NewInmemoryListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("hello, decoded world"))
+	zw.Close()
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	go fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s", gz.Len(), gz.Bytes())
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, string(body))
+	// Output:
+	// 200 20 bytes: hello, decoded world
 }
