@@ -83,8 +83,9 @@ func ExampleTypeByExtension() {
 	// ""
 }
 
-// ExampleBodyWriter_ReadFrom streams a body of known length: io.Copy
-// uses ReadFrom, which sends an *os.File by sendfile on TCP.
+// ExampleBodyWriter_ReadFrom streams a body of known length with
+// io.Copy; copied from an *os.File, it ends in ReadFrom, which sends the
+// file by sendfile on TCP.
 func ExampleBodyWriter_ReadFrom() {
 	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
 		content := strings.NewReader("streamed, not buffered\n")

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -26,7 +27,8 @@ const minReadRoom = 512
 // response without a body (HEAD, 204, 304) r is not read and 0 is returned.
 //
 // When the body has a Content-Length, the connection is a plain
-// *net.TCPConn and r is an *os.File or an *io.LimitedReader of one, the
+// *net.TCPConn and r is an *os.File (also through io.Copy) or an
+// *io.LimitedReader of one, the
 // bytes go from the file to the socket by sendfile(2), without passing
 // through user space, after the head is flushed, unless a BodyFilter
 // transforms the body. Short bodies that fit in
@@ -105,13 +107,18 @@ func (w *BodyWriter) setErr(err error) error {
 }
 
 // isFile reports whether r is an *os.File, directly or under an
-// *io.LimitedReader: what net.TCPConn.ReadFrom sends by sendfile.
+// *io.LimitedReader, or another reader with a file descriptor (the
+// wrapper io.Copy hands over when it starts from File.WriteTo): what
+// net.TCPConn.ReadFrom tries to send by sendfile.
 func isFile(r io.Reader) bool {
 	if lr, ok := r.(*io.LimitedReader); ok {
 		r = lr.R
 	}
-	_, ok := r.(*os.File)
-	return ok
+	switch r.(type) {
+	case *os.File, syscall.Conn:
+		return true
+	}
+	return false
 }
 
 // sendFile flushes the head and buffered bytes, then sends up to limit
