@@ -40,10 +40,6 @@ func (w *BodyWriter) SetFilter(f BodyFilter) {
 	}
 }
 
-// Filtering reports whether the streamed body goes through a filter: set
-// by SetFilter, and accepted by its Begin.
-func (w *BodyWriter) Filtering() bool { return w.filtering }
-
 // Unfiltered returns a writer that sends its bytes as the body, bypassing
 // the filter: the filter's output goes there. It is valid until the
 // handler's middleware returns.
