@@ -74,7 +74,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	if o.log {
-		srv.Handler, srv.OnReject = accessLog(logger, st.Serve), logRejected(logger)
+		srv.Handler, srv.OnReject = accessLog(logger, st.Handle), logRejected(logger)
 	}
 
 	ln, err := net.Listen("tcp", o.addr)

@@ -69,9 +69,6 @@ func New(cfg Config) (*Site, error) {
 	return s, nil
 }
 
-// sentKey carries what the static route streamed back to Serve.
-var sentKey = brisk.NewKey[Sent]("site.sent")
-
 // routes registers the site's routes.
 func (s *Site) routes() {
 	r := s.router
@@ -81,47 +78,19 @@ func (s *Site) routes() {
 	r.Handle("GET /healthz", healthz)
 	r.Handle("GET /hello/{name}", hello)
 	r.Handle("/echo", serveEcho)
-	r.Handle("GET /static/{name...}", func(c *brisk.Ctx) {
-		if sent := s.static.serve(c, c.Param("name")); sent.Streamed {
-			sentKey.Set(c, sent)
-		}
-	})
+	r.Handle("GET /static/", s.static.serve)
 }
 
 // Close releases the directory Config.Root, if one was opened.
 func (s *Site) Close() error { return s.static.Close() }
 
-// Sent is what Serve reports about a response body the site streamed
-// itself (a file of Config.Root) rather than left in the buffered body.
-type Sent struct {
-	// Streamed is true when the body was streamed: Bytes and Err then
-	// describe it. When false, the body is c.Response.Body(), written
-	// after the handler returns.
-	Streamed bool
-
-	// Bytes is the number of body bytes written to the connection before
-	// the stream ended: all of them when Err is nil.
-	Bytes int64
-
-	// Err is why the stream ended early (the client went away, a write
-	// timed out, the file was shorter than its size), or nil. After an
-	// error the connection is closed without completing the body, so the
-	// client sees it cut short.
-	Err error
-}
-
 // Handle is the site's brisk.Handler.
-func (s *Site) Handle(c *brisk.Ctx) { s.Serve(c) }
-
-// Serve is Handle that also reports a streamed body, for an access log.
-func (s *Site) Serve(c *brisk.Ctx) Sent {
+func (s *Site) Handle(c *brisk.Ctx) {
 	if s.echo {
 		echo.Handle(c) // conformance probes: always JSON
-		return Sent{}
+		return
 	}
 	s.router.Serve(c)
-	sent, _ := sentKey.Get(c)
-	return sent
 }
 
 // home answers the home page, its load-test commands showing the address
