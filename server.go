@@ -17,11 +17,12 @@ import (
 // retain c or any slice obtained from it, and do not use c from another
 // goroutine after returning; copy what you need to keep.
 //
-// brisk implements no tunnel: a 2xx response to CONNECT is sent without
+// A 2xx response to CONNECT set on the Response is sent without
 // Content-Length or Transfer-Encoding (RFC 9110 §9.3.6), its body (if any)
 // is delimited by closing the connection, and nothing the client sends
-// after the request is parsed. Answer CONNECT with a non-2xx status (e.g.
-// 405) to keep the connection.
+// after the request is parsed; Ctx.Tunnel hands the connection over for
+// a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
+// keep the connection.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -126,6 +127,13 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
+	// CloseHijacked makes Shutdown close, at once, the connections that
+	// handlers took over (Ctx.Hijack, Upgrade, Tunnel) and have not
+	// closed, and any taken over later. The connection handed over is
+	// then a wrapper (its NetConn method returns the connection itself).
+	// Off, Shutdown neither waits for nor closes them.
+	CloseHijacked bool
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -139,6 +147,7 @@ type Server struct {
 	cancel    context.CancelFunc
 	date      dateCache
 	pools     pools
+	hijacks   hijackSet
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -191,6 +200,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.date.halt()
 	s.mu.Unlock()
+	s.hijacks.closeAll()
 
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()

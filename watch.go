@@ -50,14 +50,32 @@ func (w *watcher) run() {
 }
 
 // stop ends the watch after the handler returned: it interrupts the read
-// with a past deadline and puts a byte it got back into the read buffer.
+// (halt), puts a byte it got back into the read buffer and cancels the
+// request's context.
 func (w *watcher) stop() {
-	if w.cancel != nil && !w.running {
+	c, ran := w.c, w.running
+	if w.halt() && c.rbuf != nil {
+		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
+			c.r0, c.r1 = 0, 0
+		}
+		c.rbuf.b[c.r1] = w.b[0]
+		c.r1++
+		w.got = false
+	} else if ran && w.err != nil && !isTimeout(w.err) {
+		c.keepAlive = false
+	}
+	if w.cancel != nil {
 		w.cancel()
 		w.cancel = nil
 	}
+}
+
+// halt interrupts the background read with a past deadline, if one runs,
+// and reports whether it got a byte (in w.b[0]). The context is left as
+// it is.
+func (w *watcher) halt() bool {
 	if !w.running {
-		return
+		return false
 	}
 	c := w.c
 	c.nc.SetReadDeadline(time.Unix(1, 0))
@@ -65,17 +83,7 @@ func (w *watcher) stop() {
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
 	c.deadline = 0
-	w.cancel()
-	w.cancel = nil
-	if w.got && c.rbuf != nil {
-		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
-			c.r0, c.r1 = 0, 0
-		}
-		c.rbuf.b[c.r1] = w.b[0]
-		c.r1++
-	} else if w.err != nil && !isTimeout(w.err) {
-		c.keepAlive = false
-	}
+	return w.got
 }
 
 func isTimeout(err error) bool {
