@@ -38,6 +38,17 @@ func (w *watcher) startIfWanted() {
 	go w.run()
 }
 
+// prepareCancel gives the request its cancellable context at once when
+// CancelOnClientClose is set, so that a context derived before the watch
+// starts (FromHTTP derives one before the handler reads the body) is
+// cancelled by it.
+func (w *watcher) prepareCancel() {
+	c := w.c
+	if c.srv.CancelOnClientClose && c.ctx.ctx == c.srv.baseCtx {
+		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+	}
+}
+
 func (w *watcher) run() {
 	n, err := w.c.nc.Read(w.b[:])
 	if n == 1 {
