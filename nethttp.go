@@ -97,12 +97,29 @@ func (a *httpAdaptor) serve(x *Ctx) {
 	r := e.base.WithContext(localAddrCtx{ctx, x.LocalAddr()})
 	e.w.reset(x, r)
 	defer e.release(cancel)
+	defer abortOnPanic(x)
 	if r.RequestURI == "*" && r.Method == "OPTIONS" {
 		globalOptions(&e.w, r)
 	} else {
 		a.h.ServeHTTP(&e.w, r)
 	}
 	e.w.finish()
+}
+
+// abortOnPanic turns panic(http.ErrAbortHandler) into what net/http
+// does: the connection is closed, the response cut short, nothing
+// logged. Other panics go on to the server (500 if nothing was sent).
+func abortOnPanic(x *Ctx) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	if p != http.ErrAbortHandler {
+		panic(p)
+	}
+	if nc, _, err := x.Hijack(); err == nil {
+		nc.Close()
+	}
 }
 
 // globalOptions answers "OPTIONS *" as net/http.Server does, without

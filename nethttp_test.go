@@ -1,9 +1,11 @@
 package brisk
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -228,5 +230,31 @@ func TestFromHTTPWriteHeaderCode(t *testing.T) {
 	resp, body := ts.connect().roundTrip(get("/"))
 	if resp.StatusCode != 500 || !strings.HasPrefix(body, "Internal Server Error") {
 		t.Errorf("got %d %q, want 500", resp.StatusCode, body)
+	}
+}
+
+// TestFromHTTPAbortHandler checks panic(http.ErrAbortHandler): the
+// response is cut short by closing the connection and nothing is logged,
+// as net/http does.
+func TestFromHTTPAbortHandler(t *testing.T) {
+	var logged bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logged, nil))
+	ts := startServer(t, "tcp", &Server{Logger: logger, Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		io.WriteString(w, "partial")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}))})
+	c := ts.connect()
+	c.send(get("/"))
+	raw, err := io.ReadAll(c.br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(raw), "\r\n\r\npartial") || !strings.Contains(string(raw), "Content-Length: 100") {
+		t.Errorf("got %q, want the head and the partial body, then the close", raw)
+	}
+	if logged.Len() != 0 {
+		t.Errorf("logged %q", logged.String())
 	}
 }

@@ -3,6 +3,7 @@ package brisk
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -21,6 +22,10 @@ const (
 	bufferBeforeChunking    = 2048      // net/http's bufferBeforeChunkingSize
 	maxPostHandlerReadBytes = 256 << 10 // unread body discarded before the head
 )
+
+// errAfterHandler is returned by a ResponseWriter used after its
+// handler returned (net/http forbids it; brisk fails instead of crashing).
+var errAfterHandler = errors.New("brisk: ResponseWriter used after the handler returned")
 
 // httpResponse is the http.ResponseWriter of FromHTTP. Like net/http's,
 // body writes go through a 2048-byte buffer (bw) to chunkWriter, whose
@@ -89,6 +94,9 @@ func (w *httpResponse) Header() http.Header { return w.header }
 // Content-Length and Transfer-Encoding), or sets the final status code.
 // It panics on a code outside 100..999, as net/http does.
 func (w *httpResponse) WriteHeader(code int) {
+	if w.x == nil {
+		return
+	}
 	if w.hijacked || w.wroteHeader {
 		w.x.Logger().Warn("brisk: superfluous or hijacked WriteHeader call ignored", "code", code)
 		return
@@ -135,7 +143,10 @@ func (w *httpResponse) Write(p []byte) (int, error) { return w.write(len(p), p, 
 func (w *httpResponse) WriteString(s string) (int, error) { return w.write(len(s), nil, s) }
 
 func (w *httpResponse) write(n int, p []byte, s string) (int, error) {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return 0, errAfterHandler
+	case w.hijacked:
 		return 0, http.ErrHijacked
 	}
 	if !w.wroteHeader {
@@ -163,7 +174,10 @@ func (w *httpResponse) Flush() { w.FlushError() }
 // FlushError is Flush returning the write error (for
 // http.ResponseController).
 func (w *httpResponse) FlushError() error {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return errAfterHandler
+	case w.hijacked:
 		return http.ErrHijacked
 	}
 	if !w.wroteHeader {

@@ -186,9 +186,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops the server gracefully: it closes the listeners, closes
 // every idle connection at once, lets in-flight requests finish (their
-// responses carry "Connection: close") and cancels every Ctx.Context. It
-// returns nil when all connections are closed, or ctx.Err() when ctx
-// expires first (remaining connections are then left to finish).
+// responses carry "Connection: close") and cancels every Ctx.Context.
+// Connections a handler took over (Ctx.Hijack) are not waited for; see
+// CloseHijacked. It returns nil when all connections are closed, or
+// ctx.Err() when ctx expires first (remaining connections are then left
+// to finish).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()
