@@ -315,6 +315,7 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	if b.sawEOF {
 		return 0, io.EOF
 	}
+	b.continueIfExpected()
 	n, err := b.x.c.body.Read(p)
 	switch {
 	case err == io.EOF:
@@ -324,6 +325,20 @@ func (b *httpBody) Read(p []byte) (int, error) {
 		err = &http.MaxBytesError{Limit: b.x.c.lim.maxBody}
 	}
 	return n, err
+}
+
+// continueIfExpected sends "100 Continue" before the first read when the
+// client expects it, even when body bytes are already buffered (brisk's
+// own reader omits it then, as RFC 9110 §10.1.1 allows; net/http does
+// not).
+func (b *httpBody) continueIfExpected() {
+	c := b.x.c
+	if r := &c.body; r.expect && !r.started && c.r0 < c.r1 {
+		r.expect = false
+		w := c.writeBuf()
+		w.b = append(w.b, "HTTP/1.1 100 Continue\r\n\r\n"...)
+		c.flush()
+	}
 }
 
 // Close makes later reads fail; the server drains or discards the rest.
