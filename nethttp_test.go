@@ -3,10 +3,14 @@ package brisk
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +260,34 @@ func TestFromHTTPAbortHandler(t *testing.T) {
 	}
 	if logged.Len() != 0 {
 		t.Errorf("logged %q", logged.String())
+	}
+}
+
+// TestFromHTTPTLS checks Request.TLS on a TLS connection: the handshake
+// state of the *tls.Conn the server accepted.
+func TestFromHTTPTLS(t *testing.T) {
+	hts := httptest.NewTLSServer(http.NotFoundHandler()) // for its certificate and client
+	defer hts.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			io.WriteString(w, "no TLS")
+			return
+		}
+		fmt.Fprintf(w, "%s complete=%v sni=%q", tls.VersionName(r.TLS.Version), r.TLS.HandshakeComplete, r.TLS.ServerName)
+	}))}
+	go s.Serve(tls.NewListener(ln, hts.TLS))
+	defer s.Shutdown(context.Background())
+	resp, err := hts.Client().Get("https://" + ln.Addr().String() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != `TLS 1.3 complete=true sni=""` {
+		t.Errorf("handler saw %q", body)
 	}
 }
