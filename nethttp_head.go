@@ -56,124 +56,169 @@ type extraFields struct {
 	contentType, connection, transferCoding string
 }
 
+// headState is what sendHead decides, step by step.
+type headState struct {
+	extra           extraFields
+	te              string // the handler's Transfer-Encoding, "" when none
+	hasCL           bool   // a Content-Length is sent
+	closeAfter      bool   // close the connection after the response
+	serverKeepAlive bool   // the server allows another request
+}
+
 // sendHead decides and buffers the response head, as net/http's
 // chunkWriter.writeHeader does; p is the first body bytes (all of them
-// when the handler has returned).
+// when the handler has returned). Then body bytes go to the Ctx's
+// BodyWriter with the framing decided here.
 func (w *httpResponse) sendHead(p []byte) {
 	w.headSent = true
-	x := w.x
-	c := x.c
-	r := w.req
-	isHEAD := r.Method == "HEAD"
-	serverKeepAlive := !c.srv.closing.Load() &&
-		(c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn)
-	extra := extraFields{contentLength: -1}
-	closeAfter := false
-
-	hasTrailers := false
-	for i := range w.snap {
-		if strings.HasPrefix(w.snap[i].key, http.TrailerPrefix) {
-			w.snap[i].excluded = true
-			hasTrailers = true
-		}
+	c := w.x.c
+	st := headState{
+		extra:           extraFields{contentLength: -1},
+		te:              w.get("Transfer-Encoding"),
+		serverKeepAlive: !c.srv.closing.Load() && (c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn),
 	}
-	if kv := w.find("Trailer"); kv != nil {
-		hasTrailers = true
-		for _, v := range kv.values {
-			w.declareTrailers(v)
-		}
-	}
-	te := w.get("Transfer-Encoding")
-	hasTE := te != ""
-	code := w.status
-	if w.handlerDone && !hasTrailers && !hasTE && bodyAllowedForStatus(code) && !w.has("Content-Length") && (!isHEAD || len(p) > 0) {
-		w.contentLength = int64(len(p))
-		extra.contentLength = w.contentLength
-	}
-	wants10KeepAlive := r.ProtoMinor == 0 && x.Request.head.ConnectionKeepAlive
-	hasCL := w.contentLength != -1
-	if wants10KeepAlive && (isHEAD || hasCL || !bodyAllowedForStatus(code)) {
-		if !w.has("Connection") {
-			extra.connection = "keep-alive"
-		}
-	} else if r.ProtoMinor == 0 || x.Request.head.ConnectionClose {
-		closeAfter = true
-	}
-	if w.get("Connection") == "close" || !serverKeepAlive {
-		closeAfter = true
-	}
-	ecr := x.Request.head.Expect100 && r.ProtoMinor >= 1 && r.ContentLength != 0
-	if ecr && !c.body.complete() {
-		closeAfter = true
-	}
-	if r.ContentLength != 0 && !closeAfter && !w.fullDuplex && !ecr {
-		switch tooBig, ok := w.discardBody(); {
-		case !ok:
-			closeAfter = true
-		case tooBig:
-			closeAfter = true
-			w.del("Connection")
-			extra.connection = "close"
-		}
-	}
-	if bodyAllowedForStatus(code) {
-		if !w.has("Content-Type") && w.get("Content-Encoding") == "" && !hasTE && len(p) > 0 {
-			extra.contentType = http.DetectContentType(p)
-		}
-	} else {
-		if code == 304 {
-			w.del("Content-Type")
-		}
-		w.del("Content-Length")
-		w.del("Transfer-Encoding")
-	}
-	if hasCL && hasTE && te != "identity" {
-		x.Logger().Warn("brisk: both Transfer-Encoding and Content-Length set; Content-Length dropped", "te", te)
-		w.del("Content-Length")
-		hasCL = false
-	}
-	framing := bodyClose
-	switch {
-	case isHEAD || !bodyAllowedForStatus(code) || code == 204:
-		w.del("Transfer-Encoding")
-		framing = bodyNone
-	case hasCL:
-		w.del("Transfer-Encoding")
-		framing = bodyLength
-	case r.ProtoMinor >= 1 && hasTE && te == "identity":
-		closeAfter = true
-		w.del("Transfer-Encoding")
-	case r.ProtoMinor >= 1:
-		w.chunking = true
-		framing = bodyChunked
-		extra.transferCoding = "chunked"
-		if hasTE && te == "chunked" {
-			w.del("Transfer-Encoding")
-		}
-	default:
-		closeAfter = true
-		w.del("Transfer-Encoding")
-	}
-	if w.chunking {
-		w.del("Content-Length")
-	}
-	switchesProtocol := code == 101 && w.get("Upgrade") != "" && w.connectionHasUpgrade()
-	if closeAfter && (!serverKeepAlive || !hasToken([]byte(w.get("Connection")), "close")) && !switchesProtocol {
-		w.del("Connection")
-		if r.ProtoMinor >= 1 {
-			extra.connection = "close"
-		}
-	}
-	if closeAfter {
+	w.autoLength(&st, p, w.markTrailers())
+	w.decidePersistence(&st)
+	w.contentFields(&st, p)
+	framing := w.decideFraming(&st)
+	w.closeField(&st)
+	if st.closeAfter {
 		c.keepAlive = false
 	}
 	c.body.expect = false
 	b := c.writeBuf()
-	b.b = w.appendHead(b.b, code, &extra)
-	bw := &x.bw
+	b.b = w.appendHead(b.b, w.status, &st.extra)
+	bw := &w.x.bw
 	bw.started = true
-	bw.plan = headPlan{status: code, framing: framing, length: w.contentLength}
+	bw.plan = headPlan{status: w.status, framing: framing, length: w.contentLength}
 	bw.remaining = w.contentLength
+}
+
+// markTrailers excludes the http.TrailerPrefix keys from the head, notes
+// the keys the Trailer field declares, and reports whether there are
+// trailers.
+func (w *httpResponse) markTrailers() bool {
+	has := false
+	for i := range w.snap {
+		if strings.HasPrefix(w.snap[i].key, http.TrailerPrefix) {
+			w.snap[i].excluded = true
+			has = true
+		}
+	}
+	if kv := w.find("Trailer"); kv != nil {
+		has = true
+		for _, v := range kv.values {
+			w.declareTrailers(v)
+		}
+	}
+	return has
+}
+
+// autoLength sets Content-Length to the whole body when the handler
+// returned with it all in the buffer and nothing rules it out.
+func (w *httpResponse) autoLength(st *headState, p []byte, hasTrailers bool) {
+	if w.handlerDone && !hasTrailers && st.te == "" && bodyAllowedForStatus(w.status) &&
+		!w.has("Content-Length") && (w.req.Method != "HEAD" || len(p) > 0) {
+		w.contentLength = int64(len(p))
+		st.extra.contentLength = w.contentLength
+	}
+	st.hasCL = w.contentLength != -1
+}
+
+// decidePersistence makes net/http's keep-alive decision: HTTP/1.0
+// keep-alive, the request's and handler's "close", a body the client was
+// not asked for, and an unread body discarded up to
+// maxPostHandlerReadBytes.
+func (w *httpResponse) decidePersistence(st *headState) {
+	r, h, c := w.req, &w.x.Request.head, w.x.c
+	wants10KeepAlive := r.ProtoMinor == 0 && h.ConnectionKeepAlive
+	if wants10KeepAlive && (r.Method == "HEAD" || st.hasCL || !bodyAllowedForStatus(w.status)) {
+		if !w.has("Connection") {
+			st.extra.connection = "keep-alive"
+		}
+	} else if r.ProtoMinor == 0 || h.ConnectionClose {
+		st.closeAfter = true
+	}
+	if w.get("Connection") == "close" || !st.serverKeepAlive {
+		st.closeAfter = true
+	}
+	expects := h.Expect100 && r.ProtoMinor >= 1 && r.ContentLength != 0
+	if expects && !c.body.complete() {
+		st.closeAfter = true
+	}
+	if r.ContentLength == 0 || st.closeAfter || w.fullDuplex || expects {
+		return
+	}
+	switch tooBig, ok := w.discardBody(); {
+	case !ok:
+		st.closeAfter = true
+	case tooBig:
+		st.closeAfter = true
+		w.del("Connection")
+		st.extra.connection = "close"
+	}
+}
+
+// contentFields sniffs a Content-Type when none is set, or drops the
+// content fields of a status without content.
+func (w *httpResponse) contentFields(st *headState, p []byte) {
+	if !bodyAllowedForStatus(w.status) {
+		if w.status == 304 {
+			w.del("Content-Type")
+		}
+		w.del("Content-Length")
+		w.del("Transfer-Encoding")
+		return
+	}
+	if !w.has("Content-Type") && w.get("Content-Encoding") == "" && st.te == "" && len(p) > 0 {
+		st.extra.contentType = http.DetectContentType(p)
+	}
+}
+
+// decideFraming chooses how the body is delimited: none, Content-Length,
+// chunked (HTTP/1.1) or the close.
+func (w *httpResponse) decideFraming(st *headState) bodyFraming {
+	if st.hasCL && st.te != "" && st.te != "identity" {
+		w.x.Logger().Warn("brisk: both Transfer-Encoding and Content-Length set; Content-Length dropped", "te", st.te)
+		w.del("Content-Length")
+		st.hasCL = false
+	}
+	framing := bodyClose
+	switch {
+	case w.req.Method == "HEAD" || !bodyAllowedForStatus(w.status) || w.status == 204:
+		w.del("Transfer-Encoding")
+		framing = bodyNone
+	case st.hasCL:
+		w.del("Transfer-Encoding")
+		framing = bodyLength
+	case w.req.ProtoMinor >= 1 && st.te == "identity":
+		st.closeAfter = true
+		w.del("Transfer-Encoding")
+	case w.req.ProtoMinor >= 1:
+		w.chunking = true
+		framing = bodyChunked
+		st.extra.transferCoding = "chunked"
+		if st.te == "chunked" {
+			w.del("Transfer-Encoding")
+		}
+		w.del("Content-Length")
+	default:
+		st.closeAfter = true
+		w.del("Transfer-Encoding")
+	}
+	return framing
+}
+
+// closeField replaces the handler's Connection field by "close" when the
+// connection closes, except on a protocol switch.
+func (w *httpResponse) closeField(st *headState) {
+	switches := w.status == 101 && w.get("Upgrade") != "" && w.connectionHasUpgrade()
+	if st.closeAfter && (!st.serverKeepAlive || !hasToken([]byte(w.get("Connection")), "close")) && !switches {
+		w.del("Connection")
+		if w.req.ProtoMinor >= 1 {
+			st.extra.connection = "close"
+		}
+	}
 }
 
 // appendHead appends the status line, the Server field when configured,
