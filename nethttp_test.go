@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -289,5 +291,31 @@ func TestFromHTTPTLS(t *testing.T) {
 	resp.Body.Close()
 	if string(body) != `TLS 1.3 complete=true sni=""` {
 		t.Errorf("handler saw %q", body)
+	}
+}
+
+// TestOriginURL compares the allocation-free URL of simple origin-form
+// targets with url.ParseRequestURI's, on fixed and random targets.
+func TestOriginURL(t *testing.T) {
+	targets := []string{"/", "/a/b", "/a?", "/a?b", "/a?b?", "/a??", "/?", "/a?b=c&d=%2F#x", "//x/y", "/a;b,c=d@e:f$g&h+i",
+		"/a~b-c_d.e", "/a b", "/a%20b", "/a!b", "/a*b", "/a'b", "/(x)", "*", "a/b", "/a#b", "/a?#"}
+	const alphabet = "/?aZ9-._~$&+,:;=@!*'()%#[] "
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := []byte{'/'}
+		for range rng.IntN(12) {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		targets = append(targets, string(b))
+	}
+	for _, target := range targets {
+		var got url.URL
+		if !originURL(&got, target) {
+			continue
+		}
+		want, err := url.ParseRequestURI(target)
+		if err != nil || got != *want {
+			t.Fatalf("%q: originURL %#v, url.ParseRequestURI %#v, %v", target, got, want, err)
+		}
 	}
 }
