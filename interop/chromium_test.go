@@ -1,9 +1,13 @@
+//go:build unix
+
 package interop
 
 import (
 	"context"
 	"net/http"
+	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -67,12 +71,26 @@ func TestWebSocketChromium(t *testing.T) {
 			}})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
+			profile, err := os.MkdirTemp("", "brisk-chromium-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(profile)
 			cmd := exec.CommandContext(ctx, chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
-				"--no-first-run", "--user-data-dir="+t.TempDir(), "http://"+addr+"/")
+				"--no-first-run", "--user-data-dir="+profile, "http://"+addr+"/")
+			// Its own process group, so that its helper processes end with it.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+			cmd.WaitDelay = 5 * time.Second
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			defer func() { cancel(); cmd.Wait() }()
+			defer func() {
+				cancel()
+				cmd.Wait()
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // helpers that outlived it
+				time.Sleep(100 * time.Millisecond)
+			}()
 			select {
 			case got := <-reports:
 				if want := "text=true,binary=true,1MiB=true,close=1000"; got != want {
