@@ -27,7 +27,9 @@ import (
 //     once Body reaches EOF);
 //   - Body streams from the connection (nothing is read before h asks),
 //     sends "100 Continue" on the first read when the client expects it,
-//     and fails with an *http.MaxBytesError past Server.MaxBodyBytes;
+//     and fails with an *http.MaxBytesError when a chunked body grows
+//     past Server.MaxBodyBytes (a larger Content-Length is answered 413
+//     before h runs);
 //   - the ResponseWriter writes the response head and body net/http
 //     writes, byte for byte but the Date value: sorted fields, a sniffed
 //     Content-Type when none is set, Content-Length when the handler
