@@ -51,6 +51,7 @@ type conn struct {
 	waited    bool
 	peek      [1]byte
 	wclock    writeClock // the write in progress (datarate.go)
+	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
 
 func newConn(s *Server) *conn {
@@ -77,6 +78,7 @@ func (c *conn) attach(nc net.Conn) {
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
+	c.hijacked = false
 	c.state.Store(stateIdle)
 }
 
@@ -99,6 +101,9 @@ func (c *conn) serveOne() bool {
 	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
+		if c.hijacked {
+			return false // the connection is the handler's: write nothing
+		}
 		c.finishBody()
 	}
 	c.writeResponse()
@@ -562,7 +567,9 @@ func (c *conn) finish() {
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
 	s := c.srv
-	s.connDone(c)
+	if !c.hijacked { // Hijack told the server already
+		s.connDone(c)
+	}
 	c.nc, c.raw = nil, nil
 	s.pools.putConn(c)
 }

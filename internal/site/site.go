@@ -10,6 +10,8 @@
 //	/healthz       "ok"
 //	/hello/{name}  "Hello, name!" as text/plain
 //	/static/...    embedded files, or the files of Config.Root streamed from disk
+//	/ws            a WebSocket echo (interop.go)
+//	/debug/pprof/  net/http/pprof (interop.go)
 //
 // The routes are a brisk.Router's: any other path is answered 404, a method
 // other than GET or HEAD on a path other than /echo 405 with an Allow field,
@@ -79,6 +81,8 @@ func (s *Site) routes() {
 	r.Handle("GET /hello/{name}", hello)
 	r.Handle("/echo", serveEcho)
 	r.Handle("GET /static/", s.static.serve)
+	r.Handle("GET /ws", wsEcho)
+	r.Handle("/debug/pprof/", pprofHandler)
 }
 
 // Close releases the directory Config.Root, if one was opened.
