@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -27,7 +28,8 @@ type conn struct {
 	srv *Server
 	lim *limits
 	nc  net.Conn
-	raw syscall.RawConn // nil when nc has no file descriptor
+	raw syscall.RawConn      // nil when nc has no file descriptor, or is TLS
+	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf      *buffer // nil while idle on a raw connection
 	r0, r1    int     // unconsumed input: rbuf.b[r0:r1]
@@ -79,6 +81,9 @@ func (c *conn) attach(nc net.Conn) {
 // serve is the connection loop: one request per iteration.
 func (c *conn) serve() {
 	defer c.finish()
+	if !c.negotiate() {
+		return
+	}
 	for c.serveOne() {
 	}
 }
@@ -290,7 +295,7 @@ func (c *conn) rejectHead(err error) {
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
-	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
 	c.writeErrorOnly(503)
 	c.flush()
 }
@@ -522,6 +527,6 @@ func (c *conn) finish() {
 	c.ctx.ctx = nil
 	s := c.srv
 	s.connDone(c)
-	c.nc, c.raw = nil, nil
+	c.nc, c.raw, c.tls = nil, nil, nil
 	s.pools.putConn(c)
 }

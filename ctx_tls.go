@@ -1,0 +1,12 @@
+package brisk
+
+import "crypto/tls"
+
+// TLS returns the state of the connection's TLS session: the version, the
+// cipher suite, the protocol ALPN chose, the SNI server name, and for
+// mTLS the client's certificates (PeerCertificates) and, when the server
+// verified them (tls.Config.ClientAuth, ClientCAs), the chains to its
+// roots (VerifiedChains). It is nil on a cleartext connection. The state
+// is shared by every request of the connection and never changes: read
+// it, do not modify it; it may be kept after the handler returns.
+func (c *Ctx) TLS() *tls.ConnectionState { return c.c.tls }
