@@ -39,6 +39,13 @@ type Config struct {
 	MaxConcurrentStreams uint32
 }
 
+// maxFrameSize is the largest frame payload a client may send
+// (SETTINGS_MAX_FRAME_SIZE): the RFC 9113 §4.2 initial value, 16 KiB,
+// instead of x/net/http2's 1 MiB, so that a connection's read buffer
+// stays small and a larger frame is the FRAME_SIZE_ERROR every client
+// expects before it reads the server's SETTINGS.
+const maxFrameSize = 16 << 10
+
 // errNoHandler is Configure's error for a Config without a Handler.
 var errNoHandler = errors.New("h2: Config.Handler is nil")
 
@@ -58,6 +65,8 @@ var errNoHandler = errors.New("h2: Config.Handler is nil")
 //   - IdleTimeout closes a connection without open streams.
 //   - ReadTimeout bounds reading a request body, from its headers.
 //   - WriteTimeout bounds each write to the connection.
+//   - Frames are at most 16 KiB (SETTINGS_MAX_FRAME_SIZE, the RFC
+//     9113 §4.2 initial value, not x/net/http2's 1 MiB).
 //   - MaxConns and TLSHandshakeTimeout apply before the hand-over;
 //     Shutdown sends GOAWAY, lets open streams finish and cancels the
 //     requests' contexts, as for HTTP/1.1.
@@ -86,6 +95,7 @@ func Configure(srv *brisk.Server, conf Config) error {
 	}
 	s.h2 = http2.Server{
 		MaxConcurrentStreams: conf.MaxConcurrentStreams,
+		MaxReadFrameSize:     maxFrameSize,
 		IdleTimeout:          timeoutOr(srv.IdleTimeout, brisk.DefaultIdleTimeout),
 		WriteByteTimeout:     max(srv.WriteTimeout, 0),
 	}
