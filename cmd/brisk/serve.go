@@ -34,6 +34,7 @@ type serveOptions struct {
 	root string // directory served under /static/; "" for the embedded files
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
+	tlsOptions
 }
 
 // runServe is `brisk serve`: it serves until SIGINT or SIGTERM.
@@ -46,6 +47,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr")
+	o.tlsOptions.register(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -75,15 +77,22 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	}
 	srv := &brisk.Server{Handler: handler, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
+	if err := o.configure(srv); err != nil {
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "brisk: serving %s\n", baseURL(ln.Addr()))
+	fmt.Fprintf(stdout, "brisk: serving %s\n", o.url(ln.Addr()))
+	if note := o.note(); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- o.serveOn(srv, ln) }()
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
