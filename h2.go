@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 	"net"
+	"strings"
 )
 
 // ConnServer serves whole connections in a protocol other than HTTP/1.1,
@@ -40,16 +41,18 @@ func (c *conn) checkPreface() bool {
 	if c.awaitRequest() != nil {
 		return false
 	}
-	c.setReadTimeout(c.lim.readHeaderTimeout)
-	for {
+	for timed := false; ; timed = true {
 		in := c.rbuf.b[c.r0:c.r1]
-		if !bytes.HasPrefix([]byte(h2Preface), in[:min(len(in), len(h2Preface))]) {
+		if !strings.HasPrefix(h2Preface, string(in[:min(len(in), len(h2Preface))])) {
 			return true
 		}
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
 			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read})
+		}
+		if !timed {
+			c.setReadTimeout(c.lim.readHeaderTimeout)
 		}
 		if c.fill() != nil {
 			return false

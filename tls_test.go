@@ -479,3 +479,67 @@ func TestTLSShutdownIdle(t *testing.T) {
 		t.Fatal("connection still open after Shutdown")
 	}
 }
+
+// TestTLSMaxConns: a TLS connection beyond MaxConns gets a 503 once its
+// handshake is done, and a silent one is closed within a second or two
+// (the 503 path bounds the handshake's reads as well as its writes).
+func TestTLSMaxConns(t *testing.T) {
+	p := getPKI(t)
+	addr := serveTLS(t, &Server{Handler: echoPath, MaxConns: 1,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{p.server}}}, "", "")
+	first, err := dialTLS(t, addr, p.clientTLS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := tlsGet(t, first, bufio.NewReader(first), "/"); code != 200 {
+		t.Fatalf("first connection: status %d", code)
+	}
+
+	second, err := dialTLS(t, addr, p.clientTLS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(second), nil)
+	if err != nil || resp.StatusCode != 503 {
+		t.Fatalf("second connection: %v, %v; want 503", resp, err)
+	}
+
+	silent, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	start := time.Now()
+	silent.SetReadDeadline(start.Add(5 * time.Second))
+	if _, err := io.ReadAll(silent); err != nil || time.Since(start) > 3*time.Second {
+		t.Fatalf("silent connection beyond MaxConns: %v after %v, want closed within ~1s", err, time.Since(start))
+	}
+}
+
+// TestTLSCancelOnClientClose: the watch that reads the connection while
+// the handler runs works over TLS: the client's close cancels Ctx.Context.
+func TestTLSCancelOnClientClose(t *testing.T) {
+	p := getPKI(t)
+	cancelled := make(chan struct{})
+	h := func(c *Ctx) {
+		select {
+		case <-c.Context().Done():
+			close(cancelled)
+		case <-time.After(5 * time.Second):
+		}
+	}
+	addr := serveTLS(t, &Server{Handler: h, CancelOnClientClose: true,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{p.server}}}, "", "")
+	tc, err := dialTLS(t, addr, p.clientTLS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(tc, get("/"))
+	time.Sleep(50 * time.Millisecond)
+	tc.Close()
+	select {
+	case <-cancelled:
+	case <-time.After(3 * time.Second):
+		t.Fatal("Ctx.Context not cancelled after the TLS client closed")
+	}
+}
