@@ -180,3 +180,31 @@ func failures(out string) string {
 	}
 	return out
 }
+
+// h2loadRequests is h2load's "requests:" summary line.
+var h2loadRequests = regexp.MustCompile(`requests: (\d+) total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored`)
+
+// TestH2Load drives 1,000 requests with h2load (nghttp2) over HTTP/2 on
+// TLS and h2c, ten streams at once on each of ten connections, and over
+// HTTP/1.1 on TLS: every one must succeed. A short run, not a benchmark.
+func TestH2Load(t *testing.T) {
+	h2load := tool(t, "h2load", "apt-get install nghttp2-client")
+	tlsAddr := start(t, &brisk.Server{}, Config{}, true)
+	h2cAddr := start(t, &brisk.Server{H2C: true}, Config{}, false)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"h2_tls", []string{"-m", "10", "https://" + tlsAddr + "/"}},
+		{"h2c", []string{"-m", "10", "http://" + h2cAddr + "/"}},
+		{"h1_tls", []string{"--h1", "https://" + tlsAddr + "/"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := run(t, 30*time.Second, h2load, append([]string{"-n", "1000", "-c", "10"}, tc.args...)...)
+			m := h2loadRequests.FindStringSubmatch(out)
+			if err != nil || m == nil || m[1] != "1000" || m[2] != "1000" {
+				t.Fatalf("h2load %s: %v\n%s", tc.args, err, out)
+			}
+		})
+	}
+}
