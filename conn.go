@@ -50,6 +50,7 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
+	hijacked  bool // the handler took the connection over (Ctx.Hijack)
 }
 
 func newConn(s *Server) *conn {
@@ -75,6 +76,7 @@ func (c *conn) attach(nc net.Conn) {
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
 	c.deadline, c.wdeadline = 0, 0
+	c.hijacked = false
 	c.state.Store(stateIdle)
 }
 
@@ -100,6 +102,9 @@ func (c *conn) serveOne() bool {
 	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
+		if c.hijacked {
+			return false // the connection is the handler's: write nothing
+		}
 		c.finishBody()
 	}
 	c.writeResponse()
@@ -526,7 +531,9 @@ func (c *conn) finish() {
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
 	s := c.srv
-	s.connDone(c)
+	if !c.hijacked { // Hijack told the server already
+		s.connDone(c)
+	}
 	c.nc, c.raw, c.tls = nil, nil, nil
 	s.pools.putConn(c)
 }

@@ -18,11 +18,12 @@ import (
 // retain c or any slice obtained from it, and do not use c from another
 // goroutine after returning; copy what you need to keep.
 //
-// brisk implements no tunnel: a 2xx response to CONNECT is sent without
+// A 2xx response to CONNECT set on the Response is sent without
 // Content-Length or Transfer-Encoding (RFC 9110 §9.3.6), its body (if any)
 // is delimited by closing the connection, and nothing the client sends
-// after the request is parsed. Answer CONNECT with a non-2xx status (e.g.
-// 405) to keep the connection.
+// after the request is parsed; Ctx.Tunnel hands the connection over for
+// a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
+// keep the connection.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -127,6 +128,13 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
+	// CloseHijacked makes Shutdown close, at once, the connections that
+	// handlers took over (Ctx.Hijack, Upgrade, Tunnel) and have not
+	// closed, and any taken over later. The connection handed over is
+	// then a wrapper (its NetConn method returns the connection itself).
+	// Off, Shutdown neither waits for nor closes them.
+	CloseHijacked bool
+
 	// TLSConfig configures ServeTLS and ListenAndServeTLS (certificates,
 	// SNI, client certificates); see ServeTLS for the defaults it gets.
 	// Nil means a default configuration. Serve does not use it.
@@ -163,6 +171,7 @@ type Server struct {
 	cancel    context.CancelFunc
 	date      dateCache
 	pools     pools
+	hijacks   hijackSet
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -201,9 +210,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops the server gracefully: it closes the listeners, closes
 // every idle connection at once, lets in-flight requests finish (their
-// responses carry "Connection: close") and cancels every Ctx.Context. It
-// returns nil when all connections are closed, or ctx.Err() when ctx
-// expires first (remaining connections are then left to finish).
+// responses carry "Connection: close") and cancels every Ctx.Context.
+// Connections a handler took over (Ctx.Hijack) are not waited for; see
+// CloseHijacked. It returns nil when all connections are closed, or
+// ctx.Err() when ctx expires first (remaining connections are then left
+// to finish).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()
@@ -215,6 +226,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.date.halt()
 	s.mu.Unlock()
+	s.hijacks.closeAll()
 
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()

@@ -8,6 +8,8 @@
 //	/echo        the request in the echo format of package echo (any method)
 //	/healthz     "ok"
 //	/static/...  embedded files, or the files of Config.Root
+//	/ws          a WebSocket echo (interop.go)
+//	/debug/pprof/ net/http/pprof (interop.go)
 //
 // Any other path is answered 404; a method other than GET or HEAD on a path
 // other than /echo is answered 405 with an Allow field.
@@ -63,6 +65,10 @@ func (s *Site) Handle(c *brisk.Ctx) {
 	path := c.Request.Path()
 	if s.echo || string(path) == "/echo" {
 		echo.Handle(c)
+		return
+	}
+	if h := interopHandler(path); h != nil {
+		h(c)
 		return
 	}
 	if !isGetOrHead(c.Request.Method()) {
