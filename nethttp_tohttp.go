@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bufio"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -41,7 +42,7 @@ type httpBridge struct{ s *Server }
 func (b httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	client, server := newPipe()
 	local, remote := bridgedAddrs(r)
-	b.s.startConn(bridgedConn{server, local, remote})
+	b.s.startConn(bridgedConn{server, local, remote, r.TLS})
 	defer client.Close()
 	http.NewResponseController(w).EnableFullDuplex()
 	sent := make(chan error, 1)
@@ -189,6 +190,7 @@ func spliceBridged(w http.ResponseWriter, resp *http.Response, br *bufio.Reader,
 type bridgedConn struct {
 	*pipeConn
 	local, remote net.Addr
+	tls           *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
 }
 
 func (c bridgedConn) LocalAddr() net.Addr  { return c.local }

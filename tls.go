@@ -96,8 +96,14 @@ func (s *Server) tlsConfig(certFile, keyFile string) (*tls.Config, error) {
 // negotiate runs before a connection's first request and reports whether
 // to serve HTTP/1.1 on it. A TLS connection completes its handshake (see
 // handshake); a connection whose protocol is HTTP/2, by ALPN or by the h2c
-// preface, is handed to Server.HTTP2 and served to its end here.
+// preface, is handed to Server.HTTP2 and served to its end here. A
+// bridged request's connection (Server.HTTPHandler) takes the TLS state
+// of the request it carries.
 func (c *conn) negotiate() bool {
+	if tc, ok := c.nc.(tlsConn); ok {
+		c.tls = tc.connTLS()
+		return true
+	}
 	if tc, ok := c.nc.(*tls.Conn); ok {
 		if !c.handshake(tc) {
 			return false

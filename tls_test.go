@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -541,5 +542,33 @@ func TestTLSCancelOnClientClose(t *testing.T) {
 	case <-cancelled:
 	case <-time.After(3 * time.Second):
 		t.Fatal("Ctx.Context not cancelled after the TLS client closed")
+	}
+}
+
+// TestCtxTLSBridged: a brisk handler mounted in net/http (ToHTTP) sees
+// the net/http request's TLS state in Ctx.TLS, and nil on cleartext.
+func TestCtxTLSBridged(t *testing.T) {
+	h := ToHTTP(tlsInfo)
+	for _, tc := range []struct {
+		name  string
+		start func(http.Handler) *httptest.Server
+		want  string
+	}{
+		{"tls", httptest.NewTLSServer, "TLS 1.3 alpn="},
+		{"cleartext", httptest.NewServer, "cleartext"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := tc.start(h)
+			defer ts.Close()
+			resp, err := ts.Client().Get(ts.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if !strings.HasPrefix(string(body), tc.want) {
+				t.Fatalf("body %q, want it to start with %q", body, tc.want)
+			}
+		})
 	}
 }
