@@ -6,10 +6,10 @@
 // §3.3). The h2c upgrade from HTTP/1.1 (Upgrade: h2c) is not supported.
 //
 // It is a separate package so that a program without HTTP/2 does not
-// link net/http and x/net/http2.
+// link x/net/http2.
 //
 //	srv := &brisk.Server{Handler: h}
-//	if err := h2.Configure(srv, h2.Config{Handler: httpHandler}); err != nil { ... }
+//	if err := h2.Configure(srv, h2.Config{}); err != nil { ... } // h serves HTTP/2 too
 //	srv.ListenAndServeTLS(":443", "cert.pem", "key.pem")
 package h2
 
@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/brisk-http/brisk"
@@ -28,7 +29,11 @@ import (
 // Config configures the HTTP/2 server. The connection limits come from
 // the brisk.Server (see Configure); these are the ones HTTP/2 adds.
 type Config struct {
-	// Handler serves the HTTP/2 requests. It must not be nil.
+	// Handler serves the HTTP/2 requests. Nil means the brisk.Server's
+	// Handler, through brisk.Server.HTTPHandler (each request reaches it
+	// as HTTP/1.1 over an in-memory connection, Ctx.TLS included) of a
+	// second Server with its per-request configuration; the Handler is
+	// read when Configure is called.
 	Handler http.Handler
 
 	// MaxConcurrentStreams is the number of streams a client may have
@@ -46,11 +51,11 @@ type Config struct {
 // expects before it reads the server's SETTINGS.
 const maxFrameSize = 16 << 10
 
-// errNoHandler is Configure's error for a Config without a Handler.
-var errNoHandler = errors.New("h2: Config.Handler is nil")
+// errNoHandler is Configure's error when there is no handler at all.
+var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is set")
 
-// Configure sets srv.HTTP2 to an HTTP/2 server for conf.Handler; call it
-// before srv serves. ServeTLS then offers "h2" by ALPN (unless
+// Configure sets srv.HTTP2 to an HTTP/2 server for conf.Handler (nil:
+// srv.Handler); call it before srv serves. ServeTLS then offers "h2" by ALPN (unless
 // srv.TLSConfig.NextProtos says otherwise), and srv.H2C enables
 // prior-knowledge h2c. The brisk.Server limits apply where HTTP/2 has
 // them, with brisk's defaults for zero values:
@@ -71,17 +76,22 @@ var errNoHandler = errors.New("h2: Config.Handler is nil")
 //     Shutdown sends GOAWAY, lets open streams finish and cancels the
 //     requests' contexts, as for HTTP/1.1.
 //
-// MaxRequestLineBytes, MaxFields, ReadHeaderTimeout, MaxRequestsPerConn
-// and CancelOnClientClose have no HTTP/2 counterpart (a request's context
-// is always cancelled when its stream ends). x/net/http2's defences
+// MaxRequestLineBytes, MaxFields, ReadHeaderTimeout and
+// MaxRequestsPerConn have no HTTP/2 counterpart; with Config.Handler nil
+// they, and CancelOnClientClose, apply to each request as the brisk
+// handler receives it. x/net/http2's defences
 // against frame floods (SETTINGS, PING, RST_STREAM "rapid reset",
 // CONTINUATION) are on with its defaults. srv.Logger receives x/net's
 // connection errors at warning level.
 func Configure(srv *brisk.Server, conf Config) error {
-	if conf.Handler == nil {
-		return errNoHandler
-	}
 	s := &server{}
+	if conf.Handler == nil {
+		if srv.Handler == nil {
+			return errNoHandler
+		}
+		s.bridge = newBridge(srv)
+		conf.Handler = s.bridge.http
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	logger := srv.Logger
 	if logger == nil {
@@ -115,6 +125,8 @@ type server struct {
 	h2     http2.Server
 	ctx    context.Context // the requests' base context, cancelled by Shutdown
 	cancel context.CancelFunc
+	bridge *bridge   // nil with Config.Handler
+	once   sync.Once // for bridge.shutdown
 }
 
 // ServeConn implements brisk.ConnServer.
@@ -128,6 +140,9 @@ func (s *server) ServeConn(nc net.Conn) {
 func (s *server) Shutdown() {
 	s.cancel()
 	s.h1.Shutdown(context.Background()) // returns at once: h1 has no conns of its own
+	if s.bridge != nil {
+		s.once.Do(s.bridge.shutdown)
+	}
 }
 
 // limitBody answers a request declaring a body larger than limit with 413

@@ -80,6 +80,13 @@ func start(t *testing.T, srv *brisk.Server, conf Config, tlsOn bool) string {
 	if err := Configure(srv, conf); err != nil {
 		t.Fatal(err)
 	}
+	return serve(t, srv, tlsOn)
+}
+
+// serve serves the configured srv on 127.0.0.1:0, with TLS when tlsOn,
+// until the test ends, and returns the address.
+func serve(t *testing.T, srv *brisk.Server, tlsOn bool) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +143,16 @@ func do(t *testing.T, c *http.Client, req *http.Request) (int, string) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func mustRequest(t *testing.T, method, url string, body io.Reader) *http.Request {
