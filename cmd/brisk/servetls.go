@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/h2"
 	"github.com/brisk-http/brisk/internal/certs"
 )
 
@@ -16,32 +17,47 @@ import (
 // is made for.
 var selfSignedHosts = []string{"localhost", "127.0.0.1", "::1"}
 
-// tlsOptions are the flags of `brisk serve` for HTTPS.
+// tlsOptions are the flags of `brisk serve` for HTTPS and HTTP/2.
 type tlsOptions struct {
 	tls       bool   // HTTPS with a self-signed certificate made at start
 	certFile  string // HTTPS with this PEM certificate chain...
 	keyFile   string // ...and this PEM private key
+	h2c       bool   // HTTP/2 with prior knowledge on cleartext
 	generated string // after configure: the self-signed certificate's SHA-256 fingerprint
 }
 
-var errCertKey = errors.New("-cert and -key go together")
+var (
+	errCertKey = errors.New("-cert and -key go together")
+	errH2CTLS  = errors.New("-h2c is for cleartext: HTTPS offers h2 by ALPN")
+)
 
 // register adds the flags to fs.
 func (o *tlsOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.tls, "tls", false, "serve HTTPS with a self-signed certificate for "+strings.Join(selfSignedHosts, ", ")+", made at start (its fingerprint is printed)")
 	fs.StringVar(&o.certFile, "cert", "", "serve HTTPS with the PEM certificate chain in `FILE` (with -key)")
 	fs.StringVar(&o.keyFile, "key", "", "the PEM private key in `FILE` of -cert")
+	fs.BoolVar(&o.h2c, "h2c", false, "also serve HTTP/2 with prior knowledge on cleartext (HTTPS always offers h2)")
 }
 
 // https reports whether the options ask for HTTPS.
 func (o *tlsOptions) https() bool { return o.tls || o.certFile != "" }
 
-// configure checks the options and sets srv's certificate, before the
-// server listens: the one in -cert and -key, or for -tls alone a
-// self-signed one.
+// configure checks the options and sets srv up before it listens: its
+// certificate (the one in -cert and -key, or for -tls alone a self-signed
+// one) and HTTP/2, for srv.Handler, over HTTPS (ALPN h2) and with -h2c on
+// cleartext.
 func (o *tlsOptions) configure(srv *brisk.Server) error {
 	if (o.certFile == "") != (o.keyFile == "") {
 		return errCertKey
+	}
+	if o.https() && o.h2c {
+		return errH2CTLS
+	}
+	if o.https() || o.h2c {
+		srv.H2C = o.h2c
+		if err := h2.Configure(srv, h2.Config{}); err != nil {
+			return err
+		}
 	}
 	var cert tls.Certificate
 	var err error

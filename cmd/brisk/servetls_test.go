@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/certs"
+	"golang.org/x/net/http2"
 )
 
 // startServeLines runs serve with o and returns the first n lines it
@@ -128,5 +130,42 @@ func TestServeCertFiles(t *testing.T) {
 		if code != exitFail || stdout != "" || stderr != tc.want {
 			t.Errorf("serve %q: exit %d, stdout %q, stderr %q; want 1, \"\", %q", tc.args, code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// TestServeHTTP2: the site answers HTTP/2 over HTTPS (ALPN h2) and, with
+// -h2c, with prior knowledge on cleartext; -h2c with -tls is refused.
+func TestServeHTTP2(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    tlsOptions
+		tr   *http2.Transport
+	}{
+		{"tls", tlsOptions{tls: true}, &http2.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}},
+		{"h2c", tlsOptions{h2c: true}, &http2.Transport{AllowHTTP: true,
+			DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, network, addr)
+			}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines, stop := startServeLines(t, serveOptions{addr: "127.0.0.1:0", tlsOptions: tc.o}, 1)
+			defer stop()
+			defer tc.tr.CloseIdleConnections()
+			url := strings.TrimPrefix(lines[0], "brisk: serving ")
+			resp, err := (&http.Client{Transport: tc.tr, Timeout: 10 * time.Second}).Get(url + "plaintext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.Proto != "HTTP/2.0" || string(body) != "Hello, World!" || resp.Header.Get("Server") != "brisk" {
+				t.Fatalf("GET /plaintext: %s %q Server=%q, want HTTP/2.0 Hello, World! from brisk", resp.Proto, body, resp.Header.Get("Server"))
+			}
+		})
+	}
+	code, _, stderr := runArgs("serve", "-addr", "127.0.0.1:0", "-tls", "-h2c")
+	if want := "brisk: -h2c is for cleartext: HTTPS offers h2 by ALPN\n"; code != exitFail || stderr != want {
+		t.Errorf("-tls -h2c: exit %d, stderr %q; want 1, %q", code, stderr, want)
 	}
 }
