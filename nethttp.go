@@ -27,7 +27,9 @@ import (
 //     once Body reaches EOF);
 //   - Body streams from the connection (nothing is read before h asks),
 //     sends "100 Continue" on the first read when the client expects it,
-//     and fails with an *http.MaxBytesError past Server.MaxBodyBytes;
+//     and fails with an *http.MaxBytesError when a chunked body grows
+//     past Server.MaxBodyBytes (a larger Content-Length is answered 413
+//     before h runs);
 //   - the ResponseWriter writes the response head and body net/http
 //     writes, byte for byte but the Date value: sorted fields, a sniffed
 //     Content-Type when none is set, Content-Length when the handler
@@ -72,6 +74,8 @@ type httpExchange struct {
 	header http.Header
 	values []string // one-value slices of header, by field line
 	te     [1]string
+	raddr  *net.TCPAddr // the last client address, and its string
+	rstr   string
 	body   httpBody
 	w      httpResponse
 }
@@ -154,11 +158,13 @@ func (e *httpExchange) buildRequest(x *Ctx) bool {
 	if justAuthority {
 		rawURL = "http://" + rawURL
 	}
-	u, err := url.ParseRequestURI(rawURL)
-	if err != nil {
-		return false
+	if !originURL(&e.url, rawURL) {
+		u, err := url.ParseRequestURI(rawURL)
+		if err != nil {
+			return false
+		}
+		e.url = *u
 	}
-	e.url = *u
 	if justAuthority {
 		e.url.Scheme = ""
 	}
@@ -192,13 +198,55 @@ func (e *httpExchange) buildRequest(x *Ctx) bool {
 			return false
 		}
 	}
-	r.RemoteAddr = x.RemoteAddr().String()
+	r.RemoteAddr = e.remoteAddr(x.RemoteAddr())
 	if tc, ok := x.c.nc.(*tls.Conn); ok {
 		st := tc.ConnectionState()
 		r.TLS = &st
 	}
 	return true
 }
+
+// remoteAddr returns a.String(), reusing the last string for the same
+// *net.TCPAddr (a connection's requests share it).
+func (e *httpExchange) remoteAddr(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	if ta != e.raddr {
+		e.raddr, e.rstr = ta, ta.String()
+	}
+	return e.rstr
+}
+
+// originURL sets u to what url.ParseRequestURI returns for an
+// origin-form target whose path needs no decoding and no RawPath (its
+// bytes are those url leaves unescaped in a path), without allocating;
+// it reports false for any other target.
+func originURL(u *url.URL, target string) bool {
+	path, query, hasQuery := strings.Cut(target, "?")
+	if len(path) == 0 || path[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(path); i++ {
+		if !plainURLPath[path[i]] {
+			return false
+		}
+	}
+	*u = url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
+	return true
+}
+
+// plainURLPath marks the bytes url.URL keeps as they are in a path
+// (shouldEscape(c, encodePath) is false): ALPHA, DIGIT, "-._~" and
+// "$&+,/:;=@".
+var plainURLPath = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("-._~$&+,/:;=@", byte(c)) >= 0
+	}
+	return t
+}()
 
 // fillHeader fills e.header from the field lines: canonical keys, values
 // in wire order, all sharing one string copy of the field section.
@@ -315,6 +363,7 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	if b.sawEOF {
 		return 0, io.EOF
 	}
+	b.continueIfExpected()
 	n, err := b.x.c.body.Read(p)
 	switch {
 	case err == io.EOF:
@@ -324,6 +373,20 @@ func (b *httpBody) Read(p []byte) (int, error) {
 		err = &http.MaxBytesError{Limit: b.x.c.lim.maxBody}
 	}
 	return n, err
+}
+
+// continueIfExpected sends "100 Continue" before the first read when the
+// client expects it, even when body bytes are already buffered (brisk's
+// own reader omits it then, as RFC 9110 §10.1.1 allows; net/http does
+// not).
+func (b *httpBody) continueIfExpected() {
+	c := b.x.c
+	if r := &c.body; r.expect && !r.started && c.r0 < c.r1 {
+		r.expect = false
+		w := c.writeBuf()
+		w.b = append(w.b, "HTTP/1.1 100 Continue\r\n\r\n"...)
+		c.flush()
+	}
 }
 
 // Close makes later reads fail; the server drains or discards the rest.

@@ -162,6 +162,9 @@ var diffRequests = []struct{ name, raw string }{
 	{"http10", "GET /hello HTTP/1.0\r\nHost: x\r\n\r\n"},
 	{"http10_keepalive", "GET /hello HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"},
 	{"http10_keepalive_flush", "GET /flush HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"},
+	{"expect_unread", "POST /hello HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"},
+	{"expect_read", "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello"},
+	{"post_unread_large", "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 300000\r\n\r\n" + strings.Repeat("b", 300000)},
 	{"post_unread", "POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"},
 	{"echo_length", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"},
 	{"echo_chunked_trailer", "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTrailer: X-Sum\r\n\r\n" +
@@ -175,6 +178,13 @@ var diffRequests = []struct{ name, raw string }{
 	{"request_chunked", "POST /request HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTrailer: x-sum\r\n\r\n" +
 		"3\r\nabc\r\n0\r\nX-Sum: 3\r\nX-Other: 4\r\n\r\n"},
 	{"request_http10", "GET /request HTTP/1.0\r\n\r\n"},
+}
+
+// openDiffers lists the requests after which brisk closes the connection
+// sooner than net/http, and why; their response bytes still match.
+var openDiffers = map[string]string{
+	"expect_unread": "net/http answers Connection: close, then blocks reading the body the client was not " +
+		"asked to send (until ReadTimeout); brisk closes at once",
 }
 
 // TestFromHTTPDifferential serves diffHandlers with net/http.Server and
@@ -211,7 +221,9 @@ func TestFromHTTPDifferential(t *testing.T) {
 			if got != want {
 				t.Errorf("brisk:\n%s\nnet/http:\n%s", got, want)
 			}
-			if gotOpen != wantOpen {
+			if why, ok := openDiffers[tt.name]; ok {
+				t.Log(why)
+			} else if gotOpen != wantOpen {
 				t.Errorf("connection open after the response: brisk %v, net/http %v", gotOpen, wantOpen)
 			}
 		})
@@ -235,8 +247,9 @@ func rawExchange(t *testing.T, dial func() (net.Conn, error), raw string) (strin
 	var got bytes.Buffer
 	br := bufio.NewReader(io.TeeReader(nc, &got))
 	method, _, _ := strings.Cut(raw, " ")
+	var resp *http.Response
 	for {
-		resp, err := http.ReadResponse(br, &http.Request{Method: method})
+		resp, err = http.ReadResponse(br, &http.Request{Method: method})
 		if err != nil {
 			t.Fatalf("reading response: %v (got %q)", err, got.String())
 		}
@@ -246,7 +259,11 @@ func rawExchange(t *testing.T, dial func() (net.Conn, error), raw string) (strin
 			break
 		}
 	}
-	nc.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	wait := 50 * time.Millisecond
+	if resp.Close {
+		wait = 2 * time.Second // net/http lingers 500 ms before it closes
+	}
+	nc.SetReadDeadline(time.Now().Add(wait))
 	_, err = br.ReadByte()
 	open := err != nil && isTimeout(err)
 	return blankDate(got.String()), open

@@ -3,10 +3,16 @@ package brisk
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +262,60 @@ func TestFromHTTPAbortHandler(t *testing.T) {
 	}
 	if logged.Len() != 0 {
 		t.Errorf("logged %q", logged.String())
+	}
+}
+
+// TestFromHTTPTLS checks Request.TLS on a TLS connection: the handshake
+// state of the *tls.Conn the server accepted.
+func TestFromHTTPTLS(t *testing.T) {
+	hts := httptest.NewTLSServer(http.NotFoundHandler()) // for its certificate and client
+	defer hts.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			io.WriteString(w, "no TLS")
+			return
+		}
+		fmt.Fprintf(w, "%s complete=%v sni=%q", tls.VersionName(r.TLS.Version), r.TLS.HandshakeComplete, r.TLS.ServerName)
+	}))}
+	go s.Serve(tls.NewListener(ln, hts.TLS))
+	defer s.Shutdown(context.Background())
+	resp, err := hts.Client().Get("https://" + ln.Addr().String() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != `TLS 1.3 complete=true sni=""` {
+		t.Errorf("handler saw %q", body)
+	}
+}
+
+// TestOriginURL compares the allocation-free URL of simple origin-form
+// targets with url.ParseRequestURI's, on fixed and random targets.
+func TestOriginURL(t *testing.T) {
+	targets := []string{"/", "/a/b", "/a?", "/a?b", "/a?b?", "/a??", "/?", "/a?b=c&d=%2F#x", "//x/y", "/a;b,c=d@e:f$g&h+i",
+		"/a~b-c_d.e", "/a b", "/a%20b", "/a!b", "/a*b", "/a'b", "/(x)", "*", "a/b", "/a#b", "/a?#"}
+	const alphabet = "/?aZ9-._~$&+,:;=@!*'()%#[] "
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := []byte{'/'}
+		for range rng.IntN(12) {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		targets = append(targets, string(b))
+	}
+	for _, target := range targets {
+		var got url.URL
+		if !originURL(&got, target) {
+			continue
+		}
+		want, err := url.ParseRequestURI(target)
+		if err != nil || got != *want {
+			t.Fatalf("%q: originURL %#v, url.ParseRequestURI %#v, %v", target, got, want, err)
+		}
 	}
 }

@@ -16,7 +16,7 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // HTTPHandler returns an http.Handler that serves each request of a
 // net/http server (HTTP/1 or HTTP/2) with s.Handler, under s's
 // configuration (limits, timeouts, Name, Logger), so that brisk handlers
-// mount in net/http muxes. s must not also be serving listeners.
+// mount in net/http muxes. s may serve listeners as well.
 //
 // Each request goes to s as HTTP/1.1 over an in-memory connection: the
 // brisk handler sees the request as brisk parses it (an HTTP/2 request as
@@ -27,7 +27,9 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // Ctx.Upgrade or a 2xx from Ctx.Tunnel hijacks the net/http connection
 // (HTTP/1 only) and joins it to the brisk handler's. Ctx.RemoteAddr is
 // the request's RemoteAddr and Ctx.LocalAddr its http.LocalAddrContextKey
-// (network "tcp"). The cost is an in-memory connection, a goroutine and
+// (network "tcp"). A request body the brisk handler leaves unread is
+// still copied to its end, or until the client stops sending, before
+// ServeHTTP returns. The cost is an in-memory connection, a goroutine and
 // a copy of each byte both ways per request.
 func (s *Server) HTTPHandler() http.Handler {
 	s.mu.Lock()

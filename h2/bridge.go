@@ -8,10 +8,11 @@ import (
 )
 
 // bridge is the HTTP/2 handler when Config.Handler is nil: srv.Handler
-// through brisk.Server.HTTPHandler. That server must not serve listeners,
-// so it is a second one with srv's configuration for one request: what
-// bounds a request (sizes, timeouts), its Name and Logger. Shutdown
-// cancels its requests' contexts.
+// through brisk.Server.HTTPHandler of a second Server with srv's
+// configuration for one request (sizes, timeouts, Name, Logger), so that
+// the streams' in-memory connections do not count towards srv's MaxConns,
+// which counts their HTTP/2 connection once. Shutdown cancels its
+// requests' contexts.
 type bridge struct {
 	srv  *brisk.Server
 	http http.Handler

@@ -6,6 +6,7 @@ replace github.com/brisk-http/brisk => ../
 
 require (
 	github.com/brisk-http/brisk v0.0.0-00010101000000-000000000000
+	github.com/coder/websocket v1.8.15
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/gobwas/ws v1.5.0
 	github.com/gorilla/websocket v1.5.3

@@ -40,7 +40,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT or SIGTERM.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c]",
-		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/...) over HTTP/1.1\n"+
+		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/..., /ws, /debug/pprof/) over HTTP/1.1\n"+
 			"(HTTPS and HTTP/2 with -tls, -cert or -h2c) until SIGINT or SIGTERM, then shut down gracefully.", stderr)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
