@@ -394,6 +394,14 @@ func TestTLSPlainHTTP(t *testing.T) {
 	if !bytes.Equal(got, plainHTTPToTLS) {
 		t.Fatalf("got %q, want %q", got, plainHTTPToTLS)
 	}
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(got)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 400 || string(body) != "Client sent an HTTP request to an HTTPS server.\n" {
+		t.Fatalf("answer %d %q (%v): not a well-framed 400", resp.StatusCode, body, err)
+	}
 }
 
 // recordConn holds writes while hold is set, until flush, so that
