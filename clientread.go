@@ -28,6 +28,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 	}
 	h := &cc.head
 	resp.setReceivedHead(h)
+	resp.tls = cc.tlsState()
 	cc.beginBody(h.Framing(headRequest))
 	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose && h.KeepAlive()
 	return nil
@@ -247,6 +248,7 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 func (r *Response) resetReceived() {
 	r.Reset()
 	r.client = true
+	r.tls = nil
 }
 
 // setReceivedHead makes r the response of head h: status code, reason

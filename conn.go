@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -28,7 +29,8 @@ type conn struct {
 	srv *Server
 	lim *limits
 	nc  net.Conn
-	raw syscall.RawConn // nil when nc has no file descriptor
+	raw syscall.RawConn      // nil when nc has no file descriptor, or is TLS
+	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf      *buffer // nil while idle on a raw connection
 	r0, r1    int     // unconsumed input: rbuf.b[r0:r1]
@@ -85,6 +87,9 @@ func (c *conn) attach(nc net.Conn) {
 // serve is the connection loop: one request per iteration.
 func (c *conn) serve() {
 	defer c.finish()
+	if !c.negotiate() {
+		return
+	}
 	for c.serveOne() {
 	}
 }
@@ -314,9 +319,9 @@ var methodHead = []byte("HEAD ")
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
-	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
 	c.writeErrorOnly(503, false)
-	c.flush()
+	c.nc.Write(c.writeBuf().b) // under the second above, not the data rates
 }
 
 // writeErrorOnly encodes an error response with the given status code to a
@@ -570,6 +575,6 @@ func (c *conn) finish() {
 	if !c.hijacked { // Hijack told the server already
 		s.connDone(c)
 	}
-	c.nc, c.raw = nil, nil
+	c.nc, c.raw, c.tls = nil, nil, nil
 	s.pools.putConn(c)
 }

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bufio"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -45,7 +46,7 @@ type httpBridge struct{ s *Server }
 func (b httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	client, server := pipe.New()
 	local, remote := bridgedAddrs(r)
-	b.s.startConn(bridgedConn{server, local, remote})
+	b.s.startConn(bridgedConn{server, local, remote, r.TLS})
 	defer client.Close()
 	http.NewResponseController(w).EnableFullDuplex()
 	sent := make(chan error, 1)
@@ -193,6 +194,7 @@ func spliceBridged(w http.ResponseWriter, resp *http.Response, br *bufio.Reader,
 type bridgedConn struct {
 	*pipe.Conn
 	local, remote net.Addr
+	tls           *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
 }
 
 func (c bridgedConn) LocalAddr() net.Addr  { return c.local }

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"sync"
@@ -179,6 +180,30 @@ type Server struct {
 	// Off, Shutdown neither waits for nor closes them.
 	CloseHijacked bool
 
+	// TLSConfig configures ServeTLS and ListenAndServeTLS (certificates,
+	// SNI, client certificates); see ServeTLS for the defaults it gets.
+	// Nil means a default configuration. Serve does not use it.
+	TLSConfig *tls.Config
+
+	// TLSHandshakeTimeout bounds a TLS connection's handshake, from its
+	// accept. Zero means DefaultTLSHandshakeTimeout (10 s); negative means
+	// no limit. On expiry the connection is closed, logged at debug level.
+	TLSHandshakeTimeout time.Duration
+
+	// HTTP2 serves the connections that speak HTTP/2: TLS connections for
+	// which ALPN chose "h2", and with H2C, cleartext ones that open with
+	// the HTTP/2 preface. Nil means HTTP/1.1 only. h2.Configure (package
+	// github.com/brisk-http/brisk/h2) sets it to a server for Handler.
+	HTTP2 ConnServer
+
+	// H2C serves HTTP/2 "with prior knowledge" on cleartext connections
+	// (RFC 9113 §3.3): one whose first bytes are the HTTP/2 preface is
+	// handed to HTTP2. Off by default (the preface is then answered 505);
+	// it needs HTTP2. The h2c upgrade
+	// from HTTP/1.1 (Upgrade: h2c), deprecated by RFC 9113, is not
+	// supported: such a request is served as HTTP/1.1.
+	H2C bool
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -253,6 +278,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		s.closeIdle()
+		s.shutdownConns()
 		if s.active.Load() == 0 {
 			return nil
 		}
