@@ -133,5 +133,3 @@ func setText(c *brisk.Ctx, code int, body string) {
 	c.Response.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	c.Response.SetBodyString(body)
 }
-
-func notFound(c *brisk.Ctx) { setText(c, 404, "404 page not found\n") }

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -53,9 +52,6 @@ func (st staticFiles) Close() error {
 	}
 	return st.root.Close()
 }
-
-// isStatic reports whether path is under /static/.
-func isStatic(path []byte) bool { return bytes.HasPrefix(path, []byte("/static/")) }
 
 // serve answers a /static/ path.
 func (st staticFiles) serve(c *brisk.Ctx) { st.files.Handle(c) }
