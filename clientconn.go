@@ -19,6 +19,7 @@ type clientConn struct {
 
 	in   connio.Reader // the response input; its source is cc (Read)
 	wbuf []byte        // the request being written
+	tbuf []byte        // a percent-encoded request-target (requestTarget)
 
 	head   wire.ResponseHead
 	fields []wire.Field // head field storage, len lim.maxFields
@@ -119,7 +120,7 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 // writeRequest encodes req and writes it: the head and, when it fits, the
 // body in one write.
 func (cc *clientConn) writeRequest(req *Request, t *target) error {
-	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], req, t)
+	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], &cc.tbuf, req, t)
 	if err != nil {
 		return err
 	}

@@ -125,29 +125,41 @@ const targetAsIs = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
-// appendTarget appends the request-target for origin o (RFC 9112 §3.2.1):
-// o, with "/" before a query without a path, and every byte outside
-// targetAsIs but a control byte percent-encoded with upper-case hex (RFC
-// 3986 §2.1), so that the request line is ASCII; "%" is sent as it is.
-// It reports false, having appended part of o, when o holds a control
-// byte (%x00-1F, DEL), which no request may carry.
-func appendTarget(dst, o []byte) ([]byte, bool) {
-	if len(o) > 0 && o[0] == '?' {
+// requestTarget returns the request-target for origin o (RFC 9112
+// §3.2.1): o itself when it is sent as it is, else, appended to enc[:0]
+// (kept for reuse), o with "/" before a query without a path and every
+// byte outside targetAsIs but a control byte percent-encoded with
+// upper-case hex (RFC 3986 §2.1), so that the request line is ASCII; "%"
+// is sent as it is. It reports false when o holds a control byte
+// (%x00-1F, DEL), which no request may carry.
+func requestTarget(enc *[]byte, o []byte) ([]byte, bool) {
+	i := 0
+	for i < len(o) && targetAsIs[o[i]] != 0 {
+		i++
+	}
+	if i == len(o) && (i == 0 || o[0] != '?') {
+		return o, true
+	}
+	dst := (*enc)[:0]
+	if o[0] == '?' {
 		dst = append(dst, '/')
 	}
 	done := 0
-	for i, c := range o {
+	for ; i < len(o); i++ {
+		c := o[i]
 		if targetAsIs[c] != 0 {
 			continue
 		}
 		if isCTL(c) {
-			return dst, false
+			return nil, false
 		}
 		dst = append(dst, o[done:i]...)
 		dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		done = i + 1
 	}
-	return append(dst, o[done:]...), true
+	dst = append(dst, o[done:]...)
+	*enc = dst
+	return dst, true
 }
 
 func hasPrefixFold(b []byte, prefix string) bool {
@@ -180,47 +192,36 @@ type requestPlan struct {
 	close bool // the caller sent "Connection: close"
 }
 
+// clientManaged are the fields of a request the client writes itself
+// rather than copying them from the caller's Header.
+var clientManaged = wire.Classes(wire.FieldHost, wire.FieldContentLength, wire.FieldTransferEncoding)
+
 // appendRequest appends the request head of req for target t, and the
 // body when it fits in the free capacity of dst. It reports whether the
-// body was appended. A request with an invalid method, target, Host or
-// field is ErrInvalidRequest and nothing should be sent.
+// body was appended. enc is storage for a request-target that must be
+// percent-encoded (requestTarget). A request with an invalid method,
+// target, Host or field is ErrInvalidRequest and nothing should be sent.
 //
 // The head is: the request line with origin-form target, Host, the
 // caller's fields in order (except Host, Content-Length and
 // Transfer-Encoding, which the client manages), and Content-Length when
 // there is a body or the method is POST, PUT or PATCH (RFC 9110 §8.6).
-func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bool, error) {
+func appendRequest(dst []byte, enc *[]byte, req *Request, t *target) ([]byte, requestPlan, bool, error) {
 	var p requestPlan
 	method := req.head.Method
 	if len(method) == 0 {
 		method = methodGet
 	}
-	if !validToken(method) || !validHostBytes(t.host) {
+	rt, ok := requestTarget(enc, t.origin)
+	fields := req.Header.fields
+	o := wire.ScanOutgoing(fields)
+	if !ok || !validToken(method) || !validHostBytes(t.host) || o.Invalid != nil {
 		return dst, p, false, ErrInvalidRequest
 	}
-	dst = append(dst, method...)
-	dst = append(dst, ' ')
-	dst, ok := appendTarget(dst, t.origin)
-	if !ok {
-		return dst, p, false, ErrInvalidRequest
-	}
-	dst = append(dst, " HTTP/1.1\r\nHost: "...)
-	dst = append(dst, t.host...)
-	dst = append(dst, "\r\n"...)
-	h := &req.Header
-	for i := range h.fields {
-		f := &h.fields[i]
-		if !validToken(f.Name) || !wire.ValidFieldValue(f.Value) {
-			return dst, p, false, ErrInvalidRequest
-		}
-		switch requestSpecial(f.Name) {
-		case fOther:
-			dst = wire.AppendField(dst, f.Name, f.Value)
-		case fConnection:
-			p.close = p.close || hasToken(f.Value, "close")
-			dst = wire.AppendField(dst, f.Name, f.Value)
-		}
-	}
+	p.close = o.Close
+	dst = wire.AppendRequestLine(dst, method, rt)
+	dst = wire.AppendField(dst, "Host", t.host)
+	dst = wire.AppendFields(dst, fields, clientManaged)
 	body := req.body
 	if len(body) > 0 || sendsContentLength(method) {
 		dst = wire.AppendContentLength(dst, int64(len(body)))
@@ -233,24 +234,6 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 }
 
 var methodGet = []byte("GET")
-
-// fHost marks the Host field among the fields the client manages.
-const fHost = -1
-
-// requestSpecial classifies the caller's field names the client manages:
-// Host, Content-Length and Transfer-Encoding are replaced; Connection is
-// sent and noted.
-func requestSpecial(name []byte) int {
-	switch len(name) {
-	case 4:
-		if ascii.EqualFold(name, "Host") {
-			return fHost
-		}
-	case 10, 14, 17:
-		return special(name)
-	}
-	return fOther
-}
 
 // sendsContentLength reports methods whose requests carry a
 // Content-Length even when the body is empty (RFC 9110 §8.6: a user agent
