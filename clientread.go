@@ -203,53 +203,6 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 	}
 }
 
-// resetReceived resets r as a client-side response: until a head is
-// received its StatusCode is 0, not the server's default 200.
-func (r *Response) resetReceived() {
-	r.Reset()
-	r.client = true
-}
-
-// setReceivedHead makes r the response of head h: status code, reason
-// phrase and fields are copied, so r does not alias the connection.
-func (r *Response) setReceivedHead(h *wire.ResponseHead) {
-	r.status = h.StatusCode
-	r.reason = append(r.reason[:0], h.Reason...)
-	r.Header.copyReceived(h.Fields, h.Raw)
-}
-
-// Reason returns the reason phrase received (client side), or the one set
-// with SetReason. It aliases the Response's storage.
-func (r *Response) Reason() []byte { return r.reason }
-
-// copyReceived makes h a copy of a parsed field section: raw is copied
-// into h's storage once and the fields, which alias raw, are rebased onto
-// the copy. Raw then returns the copy.
-func (h *Header) copyReceived(fields []wire.Field, raw []byte) {
-	h.arena = append(h.arena[:0], raw...)
-	h.raw = h.arena[:len(raw):len(raw)]
-	h.fields = h.fields[:0]
-	for _, f := range fields {
-		name, ok1 := rebase(h.raw, raw, f.Name)
-		value, ok2 := rebase(h.raw, raw, f.Value)
-		if !ok1 || !ok2 { // not within raw: copy separately
-			name, value = store(h, f.Name), store(h, f.Value)
-		}
-		h.fields = append(h.fields, wire.Field{Name: name, Value: value})
-	}
-}
-
-// rebase returns the part of dst at the offset of s within src, where s
-// is a subslice of src (their capacities give the offset) and dst a copy
-// of src.
-func rebase(dst, src, s []byte) ([]byte, bool) {
-	off := cap(src) - cap(s)
-	if off < 0 || off+len(s) > len(src) {
-		return nil, false
-	}
-	return dst[off : off+len(s) : off+len(s)], true
-}
-
 // BodyStream is the body of a response received with DoStream, read as it
 // arrives. It must be closed. Reading to io.EOF (which also fills the
 // Response's Trailer for a chunked body) returns the connection to the
