@@ -18,14 +18,13 @@ const targetAsIs = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
-// requestTarget returns the request-target for origin o (RFC 9112
-// §3.2.1): o itself when it is sent as it is, else, appended to enc[:0]
-// (kept for reuse), o with "/" before a query without a path and every
-// byte outside targetAsIs but a control byte percent-encoded with
-// upper-case hex (RFC 3986 §2.1), so that the request line is ASCII; "%"
-// is sent as it is. It reports false when o holds a control byte
-// (%x00-1F, DEL), which no request may carry.
-func requestTarget(enc *[]byte, o []byte) ([]byte, bool) {
+// requestTarget returns the request-target to send for t (RFC 9112
+// §3.2.1): its origin as it is when no byte needs encoding (the usual
+// case: no copy), else the origin encoded by appendTarget into enc[:0],
+// which is kept for reuse. It reports false when the origin holds a
+// control byte.
+func requestTarget(enc *[]byte, t *target) ([]byte, bool) {
+	o := t.origin
 	i := 0
 	for i < len(o) && targetAsIs[o[i]] != 0 {
 		i++
@@ -33,26 +32,34 @@ func requestTarget(enc *[]byte, o []byte) ([]byte, bool) {
 	if i == len(o) && (i == 0 || o[0] != '?') {
 		return o, true
 	}
-	dst := (*enc)[:0]
-	if o[0] == '?' {
+	b, ok := appendTarget((*enc)[:0], o)
+	*enc = b
+	return b, ok
+}
+
+// appendTarget appends the request-target for origin o (RFC 9112 §3.2.1):
+// o, with "/" before a query without a path, and every byte outside
+// targetAsIs but a control byte percent-encoded with upper-case hex (RFC
+// 3986 §2.1), so that the request line is ASCII; "%" is sent as it is.
+// It reports false, having appended part of o, when o holds a control
+// byte (%x00-1F, DEL), which no request may carry.
+func appendTarget(dst, o []byte) ([]byte, bool) {
+	if len(o) > 0 && o[0] == '?' {
 		dst = append(dst, '/')
 	}
 	done := 0
-	for ; i < len(o); i++ {
-		c := o[i]
+	for i, c := range o {
 		if targetAsIs[c] != 0 {
 			continue
 		}
 		if isCTL(c) {
-			return nil, false
+			return dst, false
 		}
 		dst = append(dst, o[done:i]...)
 		dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		done = i + 1
 	}
-	dst = append(dst, o[done:]...)
-	*enc = dst
-	return dst, true
+	return append(dst, o[done:]...), true
 }
 
 // hasCTL reports whether b holds a control byte (%x00-1F, DEL).
@@ -101,7 +108,7 @@ func appendRequest(dst []byte, enc *[]byte, req *Request, t *target) ([]byte, re
 	if len(method) == 0 {
 		method = methodGet
 	}
-	rt, ok := requestTarget(enc, t.origin)
+	rt, ok := requestTarget(enc, t)
 	fields := req.Header.fields
 	o := wire.ScanOutgoing(fields)
 	if !ok || !validToken(method) || !validHostBytes(t.host) || o.Invalid != nil {
