@@ -11,11 +11,12 @@ import (
 // pipelined request) is kept for the next parse.
 type watcher struct {
 	c       *conn
-	running bool
 	cancel  context.CancelFunc
 	done    chan struct{}
-	got     bool
 	err     error
+	running bool
+	got     bool
+	held    bool // b is input for the next read of the connection (source)
 	b       [1]byte
 }
 
@@ -24,7 +25,7 @@ type watcher struct {
 // has been read.
 func (w *watcher) startIfWanted() {
 	c := w.c
-	if !c.srv.CancelOnClientClose || w.running || c.r0 < c.r1 || c.nc == nil {
+	if !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
 		return
 	}
 	if c.ctx.ctx == c.srv.baseCtx {
@@ -68,14 +69,18 @@ func (w *watcher) stop() {
 	w.cancel()
 	w.cancel = nil
 	if w.got && c.rbuf != nil {
-		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
-			c.r0, c.r1 = 0, 0
-		}
-		c.rbuf.b[c.r1] = w.b[0]
-		c.r1++
+		w.unread()
 	} else if w.err != nil && !isTimeout(w.err) {
 		c.keepAlive = false
 	}
+}
+
+// unread puts the byte the watch read into the connection's input, after
+// the input still buffered (none: the head before it stays in place).
+func (w *watcher) unread() {
+	c := w.c
+	w.held = true
+	c.in.Fill(c.in.Offset(), cap(c.in.Storage())+1) // reads the held byte: no I/O
 }
 
 func isTimeout(err error) bool {
