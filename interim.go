@@ -34,7 +34,7 @@ func (c *Ctx) SendInterim(code int, h *Header) error {
 	}
 	var fields []wire.Field
 	if h != nil {
-		if scanFields(h).bad != nil {
+		if scanFields(h).Invalid != nil {
 			return ErrInterimField
 		}
 		fields = h.fields
@@ -42,11 +42,7 @@ func (c *Ctx) SendInterim(code int, h *Header) error {
 	cn := c.c
 	w := cn.writeBuf()
 	w.b = wire.AppendStatusLine(w.b, code, "")
-	for i := range fields {
-		if f := &fields[i]; special(f.Name) < fConnection {
-			w.b = wire.AppendField(w.b, f.Name, f.Value)
-		}
-	}
+	w.b = wire.AppendFields(w.b, fields, managedFields)
 	w.b = append(w.b, "\r\n"...)
 	if code == 100 {
 		cn.body.expect = false // sent: BodyReader must not send it again
