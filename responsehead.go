@@ -111,7 +111,7 @@ func (c *conn) appendHead(dst []byte, r *Response, p *headPlan) []byte {
 	if !p.scan.Present.Has(wire.FieldDate) {
 		dst = wire.AppendField(dst, "Date", c.srv.date.get())
 	}
-	dst = wire.AppendFields(dst, r.Header.fields, managedFields)
+	dst = wire.AppendFields(dst, r.Header.fields, managedFields&p.scan.Present)
 	switch p.framing {
 	case wire.FramingLength:
 		dst = wire.AppendContentLength(dst, p.length)
