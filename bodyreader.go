@@ -38,14 +38,19 @@ const maxKeptBodyBuf = 64 << 10
 // only chunk lines, extensions and trailers must fit in it.
 const maxChunkedBuffer = 1 << 20
 
+// init sets the limits of c's Server, once per conn.
+func (b *bodyReader) init(c *conn) {
+	b.c = c
+	b.dec.MaxBytes = c.lim.maxBody
+	b.dec.Chunked.MaxTrailerBytes = c.lim.maxHeader // documented on Server.MaxHeaderBytes
+}
+
 // reset prepares b for the body of the request with head h, which ends
 // at the input's offset.
 func (b *bodyReader) reset(h *wire.RequestHead) {
 	c := b.c
 	f := h.Framing()
-	b.dec.MaxBytes = c.lim.maxBody
 	if f == wire.FramingChunked {
-		b.dec.Chunked.MaxTrailerBytes = c.lim.maxHeader // documented on Server.MaxHeaderBytes
 		b.dec.Chunked.Trailers = c.srv.pools.trailerStorage(c.rbuf)
 	}
 	b.dec.Reset(f, h.ContentLength)

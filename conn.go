@@ -58,7 +58,7 @@ func newConn(s *Server) *conn {
 	c.ctx.Request.c = c
 	c.ctx.bw.c = c
 	c.ctx.Response.stream = &c.ctx.bw
-	c.body.c = c
+	c.body.init(c)
 	c.in.Reset((*source)(c), nil)
 	c.watch.c = c
 	c.readable = c.onReadable
