@@ -23,6 +23,11 @@ const (
 // ClassifyField returns the class of the field name, compared
 // case-insensitively with the parser's own name table.
 func ClassifyField(name []byte) FieldClass {
+	switch len(name) {
+	case 4, 6, 10, 14, 17: // the lengths of the classified names
+	default:
+		return FieldOther
+	}
 	switch nameID(name) {
 	case fieldHost:
 		return FieldHost
