@@ -220,6 +220,9 @@ func (c *conn) takeReadBuf() {
 }
 
 // releaseBuffers returns the buffers to the pools, dropping any input.
+// After c.in.Detach (a hijack takes the buffered bytes) the read
+// buffer's storage stays with its new owner: only the field storage is
+// pooled again.
 func (c *conn) releaseBuffers() {
 	if c.rbuf != nil {
 		c.in.Discard()
