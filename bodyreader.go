@@ -114,6 +114,9 @@ func (b *bodyReader) readLength(p []byte) (int, error) {
 	if b.dec.Done() {
 		return 0, io.EOF
 	}
+	if len(p) == 0 {
+		return 0, nil
+	}
 	n, err := b.c.in.Read(p[:b.dec.Direct(len(p))])
 	if n > 0 {
 		b.dec.Decode(p[:n]) // counts n: within the length checked by checkLimits
