@@ -335,7 +335,7 @@ func (c *conn) beginRequest() {
 // handler runs; one that does not decode is answered from the one error
 // table (400) and the connection is closed. It reports whether to go on.
 func (c *conn) checkTarget() bool {
-	if err := c.ctx.Request.parseTarget(); err != nil {
+	if err := c.ctx.Request.splitTarget(); err != nil {
 		c.ctx.Response.setError(statusForError(err).code)
 		c.reject(statusForError(err).code, err)
 		c.keepAlive = false
