@@ -52,6 +52,10 @@ func (b httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	go func() { sent <- writeBridgedRequest(client, r) }()
 	br := bufio.NewReader(client)
 	resp, err := http.ReadResponse(br, r)
+	for err == nil && resp.StatusCode/100 == 1 && resp.StatusCode != 101 {
+		writeBridgedInterim(w, resp)
+		resp, err = http.ReadResponse(br, r)
+	}
 	if err != nil {
 		client.Close()
 		<-sent
@@ -130,6 +134,19 @@ func writeBridgedRequest(nc net.Conn, r *http.Request) error {
 // hopByHop are the response fields that describe brisk's in-memory
 // connection, not the response.
 var hopByHop = [...]string{"Connection", "Keep-Alive", "Transfer-Encoding", "Trailer"}
+
+// writeBridgedInterim sends the interim (1xx) response resp through w,
+// leaving w's fields as they were for the final response.
+func writeBridgedInterim(w http.ResponseWriter, resp *http.Response) {
+	h := w.Header()
+	for k, vv := range resp.Header {
+		h[k] = vv
+	}
+	w.WriteHeader(resp.StatusCode)
+	for k := range resp.Header {
+		delete(h, k)
+	}
+}
 
 // copyBridgedResponse copies resp to w: fields, status, the body flushed
 // after each read, then trailers.

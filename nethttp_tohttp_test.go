@@ -94,3 +94,36 @@ func TestToHTTP(t *testing.T) {
 		t.Errorf("upgrade got %q", got)
 	}
 }
+
+// TestToHTTPInterim: a 103 from Ctx.SendInterim reaches the net/http
+// client as an interim response, and the final response that follows it
+// is the handler's (status, fields, body), without the interim fields.
+func TestToHTTPInterim(t *testing.T) {
+	ts := httptest.NewServer(ToHTTP(func(c *Ctx) {
+		var h Header
+		h.Add("Link", "</a.css>; rel=preload")
+		if err := c.SendInterim(103, &h); err != nil {
+			t.Errorf("SendInterim: %v", err)
+		}
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBodyString("final")
+	}))
+	defer ts.Close()
+	nc, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	got, _ := io.ReadAll(nc)
+	s := string(got)
+	interim, final, ok := strings.Cut(s, "\r\n\r\n")
+	if !ok || interim != "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload" {
+		t.Fatalf("interim response: %q", s)
+	}
+	if !strings.HasPrefix(final, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(final, "\r\n\r\nfinal") ||
+		!strings.Contains(final, "Content-Length: 5\r\n") || strings.Contains(final, "Link") {
+		t.Errorf("final response: %q", final)
+	}
+}
