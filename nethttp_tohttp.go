@@ -149,7 +149,9 @@ func writeBridgedInterim(w http.ResponseWriter, resp *http.Response) {
 }
 
 // copyBridgedResponse copies resp to w: fields, status, the body flushed
-// after each read, then trailers.
+// after each read, then trailers. A body cut short (the brisk handler
+// panicked or failed mid-stream) aborts the net/http response with
+// http.ErrAbortHandler, so that it looks cut short too.
 func copyBridgedResponse(w http.ResponseWriter, resp *http.Response) {
 	defer resp.Body.Close()
 	h := w.Header()
@@ -170,8 +172,11 @@ func copyBridgedResponse(w http.ResponseWriter, resp *http.Response) {
 			}
 			rc.Flush()
 		}
-		if err != nil {
+		if err == io.EOF {
 			break
+		}
+		if err != nil {
+			panic(http.ErrAbortHandler)
 		}
 	}
 	for k, vv := range resp.Trailer {

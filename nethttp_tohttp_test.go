@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -125,5 +127,30 @@ func TestToHTTPInterim(t *testing.T) {
 	if !strings.HasPrefix(final, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(final, "\r\n\r\nfinal") ||
 		!strings.Contains(final, "Content-Length: 5\r\n") || strings.Contains(final, "Link") {
 		t.Errorf("final response: %q", final)
+	}
+}
+
+// TestToHTTPPanicCutsShort: a brisk handler that panics after streaming
+// part of a chunked body leaves the net/http response cut short (no last
+// chunk), as on a brisk listener, not complete.
+func TestToHTTPPanicCutsShort(t *testing.T) {
+	s := &Server{Logger: slog.New(slog.DiscardHandler), Handler: func(c *Ctx) {
+		w := c.BodyWriter()
+		w.WriteString("part")
+		w.Flush()
+		panic("boom")
+	}}
+	ts := httptest.NewUnstartedServer(s.HTTPHandler())
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.Start()
+	defer ts.Close()
+	resp, err := http.Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "part" || err != io.ErrUnexpectedEOF {
+		t.Errorf("body %q, error %v; want \"part\", %v", body, err, io.ErrUnexpectedEOF)
 	}
 }
