@@ -194,10 +194,23 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	}
 }
 
-// open opens name and stats it.
+// open opens name and stats it. On a file system that can stat a name
+// (fs.StatFS: os.Root's, os.DirFS), a name that is neither a regular file
+// nor a directory is not opened but reported as not existing: opening a
+// named pipe blocks until a writer comes, holding the request (and an OS
+// thread) indefinitely, and opening a device can have effects.
 func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
 	if s.FS == nil {
 		return nil, nil, fs.ErrNotExist
+	}
+	if sfs, ok := s.FS.(fs.StatFS); ok {
+		fi, err := sfs.Stat(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, nil, fs.ErrNotExist
+		}
 	}
 	f, err := s.FS.Open(name)
 	if err != nil {
