@@ -24,7 +24,10 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // HTTP/1.1; Expect is removed, net/http sends "100 Continue" itself when
 // the body is read) and its response (status, fields but the
 // connection-specific ones, streamed body, trailers) is copied to the
-// ResponseWriter as it arrives, flushed after each read. A 101 from
+// ResponseWriter as it arrives, flushed after each read. An interim
+// response (Ctx.SendInterim) is forwarded with WriteHeader before the
+// final one; a body cut short (the handler panicked mid-stream) aborts
+// the net/http response with http.ErrAbortHandler. A 101 from
 // Ctx.Upgrade or a 2xx from Ctx.Tunnel hijacks the net/http connection
 // (HTTP/1 only) and joins it to the brisk handler's. Ctx.RemoteAddr is
 // the request's RemoteAddr and Ctx.LocalAddr its http.LocalAddrContextKey
