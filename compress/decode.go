@@ -123,14 +123,16 @@ func (l *limitedReader) Close() error {
 }
 
 // Status returns the status code answering a request whose body failed
-// with err: 413 for ErrDecodedTooLarge and brisk.ErrBodyTooLarge, 415 for
-// ErrUnsupportedEncoding, 400 for a malformed encoding.
+// with err: 413 for ErrDecodedTooLarge, 415 for ErrUnsupportedEncoding,
+// else brisk.ErrorStatus's code for the body's own errors (413 for
+// brisk.ErrBodyTooLarge, 408 for brisk.ErrBodyTooSlow or a timeout) and
+// 400 for a malformed encoding or body.
 func Status(err error) int {
 	switch {
-	case errors.Is(err, ErrDecodedTooLarge), errors.Is(err, brisk.ErrBodyTooLarge):
+	case errors.Is(err, ErrDecodedTooLarge):
 		return 413
 	case errors.Is(err, ErrUnsupportedEncoding):
 		return 415
 	}
-	return 400
+	return brisk.ErrorStatus(err)
 }
