@@ -37,7 +37,9 @@ var (
 // DefaultMaxDecoded (16 MiB). The encoded body stays bounded by
 // Server.MaxBodyBytes. A zstd frame whose window needs more than 8 MiB
 // fails with ErrDecodedTooLarge too. A malformed encoding makes reads fail with the
-// decoder's error. Close releases the decoder; the reader is valid until
+// decoder's error; for gzip BodyReader reads the gzip header itself, so
+// it waits for the first body bytes and returns that error (or the
+// body's, such as brisk.ErrBodyTooSlow) itself. Close releases the decoder; the reader is valid until
 // the handler returns. Status gives the status code for each error.
 //
 // brisk never decodes a request body by itself: a handler that does not
