@@ -39,7 +39,10 @@ type FileServer struct {
 
 	// Prefix is removed from the request path before the file is looked
 	// up ("/static/" serves "/static/a.css" from "a.css"). A path without
-	// it is answered 404. Empty means "/".
+	// it is answered 404. Empty means "/". It is removed as a string, as
+	// http.StripPrefix does: end it with "/", or "/static" also serves
+	// "/staticx.txt" from "x.txt". With Prefix "/static/", the path
+	// "/static" is redirected (301) to "/static/".
 	Prefix string
 
 	// Index is the file served for a path naming a directory with a
