@@ -56,7 +56,9 @@ func (b httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	br := bufio.NewReader(client)
 	resp, err := http.ReadResponse(br, r)
 	for err == nil && resp.StatusCode/100 == 1 && resp.StatusCode != 101 {
-		writeBridgedInterim(w, resp)
+		if r.ProtoAtLeast(1, 1) { // none to HTTP/1.0 (RFC 9110 §15.2), as SendInterim
+			writeBridgedInterim(w, resp)
+		}
 		resp, err = http.ReadResponse(br, r)
 	}
 	if err != nil {

@@ -128,6 +128,19 @@ func TestToHTTPInterim(t *testing.T) {
 		!strings.Contains(final, "Content-Length: 5\r\n") || strings.Contains(final, "Link") {
 		t.Errorf("final response: %q", final)
 	}
+
+	// An HTTP/1.0 client gets no 1xx (RFC 9110 §15.2), only the final response.
+	nc10, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc10.Close()
+	nc10.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc10, "GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+	got, _ = io.ReadAll(nc10)
+	if s := string(got); !strings.HasPrefix(s, "HTTP/1.0 200 OK\r\n") || !strings.HasSuffix(s, "\r\n\r\nfinal") {
+		t.Errorf("HTTP/1.0: %q, want the final response alone", s)
+	}
 }
 
 // TestToHTTPPanicCutsShort: a brisk handler that panics after streaming
