@@ -271,8 +271,9 @@ func (c *conn) rejectHead(err error) {
 	}
 	in := c.in.Buffered()
 	code := statusForError(err).code
-	if isHTTP2Preface(in) {
+	if isHTTP2Preface(in) { // "PRI * HTTP/2.0": an HTTP/2 client, not a bad target
 		code = 505
+		err = &wire.Error{Kind: wire.ErrVersionUnsupported, Offset: len("PRI * HTTP/")}
 	}
 	c.reject(code, err)
 	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
