@@ -38,6 +38,7 @@ type conn struct {
 	ctx   Ctx
 	body  bodyReader
 	watch watcher
+	proxy *ProxyHeader // the connection's PROXY header; nil when none
 
 	state     atomic.Int32
 	nreq      int
@@ -79,6 +80,9 @@ func (c *conn) attach(nc net.Conn) {
 // serve is the connection loop: one request per iteration.
 func (c *conn) serve() {
 	defer c.finish()
+	if p := c.srv.ProxyProtocol; p != nil && !c.acceptProxy(p) {
+		return
+	}
 	for c.serveOne() {
 	}
 }
@@ -525,6 +529,6 @@ func (c *conn) finish() {
 	c.ctx.ctx = nil
 	s := c.srv
 	s.connDone(c)
-	c.nc, c.raw = nil, nil
+	c.nc, c.raw, c.proxy = nil, nil, nil
 	s.pools.putConn(c)
 }

@@ -7,3 +7,5 @@ require (
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 )
+
+require github.com/pires/go-proxyproto v0.15.0

@@ -132,6 +132,12 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
+	// ProxyProtocol, when set, makes connections from its trusted proxies
+	// begin with a PROXY protocol header giving the client's address (see
+	// ProxyProtocol). Nil means no connection may send one: it would be
+	// read as a malformed request.
+	ProxyProtocol *ProxyProtocol
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
