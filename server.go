@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -137,6 +138,11 @@ type Server struct {
 	// ProxyProtocol). Nil means no connection may send one: it would be
 	// read as a malformed request.
 	ProxyProtocol *ProxyProtocol
+
+	// TrustedProxies lists the networks of the proxies whose Forwarded,
+	// X-Forwarded-For and X-Real-IP fields Ctx.ClientIP believes. Empty
+	// (the default) means none: the fields are never read.
+	TrustedProxies []netip.Prefix
 
 	mu        sync.Mutex
 	started   bool

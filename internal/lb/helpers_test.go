@@ -186,3 +186,21 @@ func (kc *keepAliveClient) localAddr() string {
 }
 
 func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
+
+// newRequest is GET url with an X-Forwarded-For field.
+func newRequest(url, xff string) (*http.Request, error) {
+	r, err := http.NewRequest("GET", url, nil)
+	if err == nil && xff != "" {
+		r.Header.Set("X-Forwarded-For", xff)
+	}
+	return r, err
+}
+
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
