@@ -123,6 +123,7 @@ func (b *bodyReader) readLength(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := c.nc.Read(p)
+	c.nread += int64(n)
 	b.remaining -= int64(n)
 	if n > 0 {
 		return n, nil

@@ -35,10 +35,11 @@ type conn struct {
 	wbuf      *buffer // pending response bytes; nil while idle
 	werr      error   // sticky write error
 
-	ctx   Ctx
-	body  bodyReader
-	watch watcher
-	proxy *ProxyHeader // the connection's PROXY header; nil when none
+	ctx       Ctx
+	body      bodyReader
+	watch     watcher
+	proxy     *ProxyHeader // the connection's PROXY header; nil when none
+	connStats              // byte counts and timing for the hooks (hooks.go)
 
 	state     atomic.Int32
 	nreq      int
@@ -74,6 +75,7 @@ func (c *conn) attach(nc net.Conn) {
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
 	c.deadline, c.wdeadline = 0, 0
+	c.connStats = connStats{}
 	c.state.Store(stateIdle)
 }
 
@@ -96,12 +98,14 @@ func (c *conn) serveOne() bool {
 		return false
 	}
 	c.beginRequest()
+	c.beginHook()
 	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
 		c.finishBody()
 	}
 	c.writeResponse()
+	c.requestDone()
 	if !c.keepAlive || c.werr != nil {
 		c.closeAfterResponse()
 		return false
@@ -168,6 +172,7 @@ func (c *conn) awaitRequest() error {
 	if !c.setIdle() {
 		return errConnClosed
 	}
+	c.hookIdle()
 	c.setReadTimeout(c.lim.idleTimeout)
 	if c.raw != nil {
 		if err := c.waitReadable(); err != nil {
@@ -178,7 +183,7 @@ func (c *conn) awaitRequest() error {
 		c.rbuf = c.srv.pools.getReadBuf()
 	}
 	err := c.fill() // still idle: Shutdown may close c meanwhile
-	if !c.state.CompareAndSwap(stateIdle, stateActive) {
+	if !c.activate(err) {
 		return errConnClosed
 	}
 	return err
@@ -271,6 +276,7 @@ func (c *conn) fill() error {
 	}
 	n, err := c.nc.Read(c.rbuf.b[c.r1:])
 	c.r1 += n
+	c.nread += int64(n)
 	if n > 0 {
 		return nil
 	}
@@ -479,7 +485,8 @@ func (c *conn) write(p []byte) error {
 			c.wdeadline = dl.UnixNano()
 		}
 	}
-	_, err := c.nc.Write(p)
+	n, err := c.nc.Write(p)
+	c.nwritten += int64(n)
 	return err
 }
 
@@ -529,6 +536,7 @@ func (c *conn) finish() {
 	c.ctx.ctx = nil
 	s := c.srv
 	s.connDone(c)
+	c.hookState(StateClosed)
 	c.nc, c.raw, c.proxy = nil, nil, nil
 	s.pools.putConn(c)
 }

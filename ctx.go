@@ -22,6 +22,8 @@ type Ctx struct {
 	c   *conn
 	bw  BodyWriter
 	ctx context.Context
+
+	route string // set by SetRoute, for OnRequestDone (hooks.go)
 }
 
 // Context returns a context that is cancelled when the server shuts down

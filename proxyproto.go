@@ -234,7 +234,7 @@ func (c *conn) acceptProxy(p *ProxyProtocol) bool {
 		n, scan := scanProxyHeader(c.rbuf.b[:c.r1])
 		switch {
 		case scan == proxyNone && !trusted:
-			return c.state.CompareAndSwap(stateIdle, stateActive)
+			return c.activate(nil)
 		case scan == proxyFound && trusted:
 			return c.parseProxyHeader(n)
 		case scan != proxyNeedMore:
@@ -272,9 +272,10 @@ func (c *conn) parseProxyHeader(n int) bool {
 	}
 	c.proxy = ph
 	c.r0 = n
+	c.readMark = c.consumed()
 	if c.r0 == c.r1 {
 		return true
 	}
 	c.setReadTimeout(c.lim.readHeaderTimeout)
-	return c.state.CompareAndSwap(stateIdle, stateActive)
+	return c.activate(nil)
 }

@@ -144,6 +144,21 @@ type Server struct {
 	// (the default) means none: the fields are never read.
 	TrustedProxies []netip.Prefix
 
+	// ConnState, when set, is called on each change of a connection's
+	// state (see ConnState), on the connection's goroutine (StateNew: on
+	// the accepting one): keep it short, and do not panic. Nil costs
+	// nothing.
+	ConnState func(nc net.Conn, state ConnState)
+
+	// OnRequestDone, when set, is called once for each request the
+	// Handler was run for or that was answered after its head was parsed
+	// (requests refused earlier go to OnReject), after its response was
+	// written to the connection: each response is then flushed at once, so
+	// pipelined responses are no longer sent in one write. It runs on the
+	// connection's goroutine: keep it short, and do not panic. Nil costs
+	// nothing: no clock read, no allocation.
+	OnRequestDone func(*RequestInfo)
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -268,6 +283,7 @@ func (s *Server) startConn(nc net.Conn) {
 	n := s.active.Add(1)
 	c := s.pools.getConn(s)
 	c.attach(nc)
+	s.hookNew(nc)
 	if s.lim.maxConns > 0 && n > int64(s.lim.maxConns) {
 		go c.rejectBusy()
 		return
