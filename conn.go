@@ -434,7 +434,7 @@ func bodyErrorStatus(err error) int {
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
 func (c *conn) writeResponse() {
-	if c.srv.closing.Load() {
+	if c.srv.closing.Load() || c.srv.draining.Load() {
 		c.keepAlive = false
 	}
 	if c.ctx.bw.started {

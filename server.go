@@ -168,6 +168,7 @@ type Server struct {
 	conns     map[*conn]struct{}
 	active    atomic.Int64 // connections being served, for MaxConns and Shutdown
 	closing   atomic.Bool
+	draining  atomic.Bool // Drain: every response closes its connection
 	baseCtx   context.Context
 	cancel    context.CancelFunc
 	date      dateCache
