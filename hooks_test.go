@@ -39,6 +39,23 @@ func (r *hookRecorder) install(s *Server) *Server {
 	return s
 }
 
+// waitState waits until the last state reported is want.
+func (r *hookRecorder) waitState(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		last := ""
+		if n := len(r.states); n > 0 {
+			last = r.states[n-1]
+		}
+		r.mu.Unlock()
+		if last == want {
+			return
+		}
+	}
+	t.Fatalf("state %q not reported", want)
+}
+
 func (r *hookRecorder) waitClosed(t *testing.T) {
 	t.Helper()
 	select {
@@ -150,6 +167,7 @@ func TestConnStateMaxConns(t *testing.T) {
 	ts := startServer(t, "tcp", rec.install(&Server{Handler: helloHandler, MaxConns: 1}))
 	first := ts.connect()
 	first.roundTrip(get("/"))
+	rec.waitState(t, "idle") // reported once the response is out
 	second := ts.connect()
 	if resp, _ := second.read("GET"); resp.StatusCode != 503 {
 		t.Fatalf("status %d, want 503", resp.StatusCode)

@@ -154,7 +154,9 @@ type Server struct {
 	// Handler was run for or that was answered after its head was parsed
 	// (requests refused earlier go to OnReject), after its response was
 	// written to the connection: each response is then flushed at once, so
-	// pipelined responses are no longer sent in one write. It runs on the
+	// pipelined responses are no longer sent in one write. The client may
+	// thus see the response before the call; it always precedes reading
+	// the connection's next request and closing it. It runs on the
 	// connection's goroutine: keep it short, and do not panic. Nil costs
 	// nothing: no clock read, no allocation.
 	OnRequestDone func(*RequestInfo)

@@ -11,33 +11,39 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Prometheus metrics for a server, served by a second server on /metrics.
+// Prometheus metrics for a server, which serves them on /metrics too.
 func ExampleInstall() {
 	reg := prometheus.NewRegistry()
-	srv := &brisk.Server{Handler: func(c *brisk.Ctx) { c.Response.WriteString("hello") }}
-	metrics.Install(srv, metrics.NewPrometheus(reg, "app"), metrics.NewExpvar())
+	serveMetrics := metrics.Handler(reg)
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		if string(c.Request.Path()) == "/metrics" {
+			serveMetrics(c)
+			return
+		}
+		c.Response.WriteString("hello")
+	}}
+	metrics.Install(srv, metrics.NewPrometheus(reg, "app"))
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
-	admin := &brisk.Server{Handler: metrics.Handler(reg)}
-	aln, _ := net.Listen("tcp", "127.0.0.1:0")
-	go admin.Serve(aln)
-	defer admin.Shutdown(context.Background())
 
-	for _, addr := range []string{ln.Addr().String(), ln.Addr().String(), aln.Addr().String()} {
-		hc := &brisk.HostClient{Addr: addr}
+	// One keep-alive connection: each request is counted before the next
+	// one is read.
+	hc := &brisk.HostClient{Addr: ln.Addr().String()}
+	for _, target := range []string{"/", "/a", "/metrics"} {
 		var req brisk.Request
 		var resp brisk.Response
-		req.SetTarget("/metrics")
+		req.SetTarget(target)
 		if err := hc.Do(&req, &resp); err != nil {
 			fmt.Println(err)
 			return
 		}
-		if addr == aln.Addr().String() {
-			for _, line := range strings.Split(string(resp.Body()), "\n") {
-				if len(line) > 0 && line[0] != '#' && strings.Contains(line, "requests_total") {
-					fmt.Println(line)
-				}
+		if target != "/metrics" {
+			continue
+		}
+		for _, line := range strings.Split(string(resp.Body()), "\n") {
+			if strings.HasPrefix(line, "app_requests_total") {
+				fmt.Println(line)
 			}
 		}
 	}

@@ -68,6 +68,7 @@ func TestPrometheusCounts(t *testing.T) {
 	metrics.Install(s, p)
 	addr := serve(t, s)
 	got := run(t, addr, 25, 200, 204, 302, 404, 503)
+	waitClosed(t, reg) // the last request is counted once its response is out
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +112,27 @@ func TestPrometheusCounts(t *testing.T) {
 	}
 	if ct := string(resp.Header.Get("Content-Type")); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
 		t.Fatalf("Content-Type %q", ct)
+	}
+}
+
+// waitClosed waits until brisk_connections_open is 0.
+func waitClosed(t *testing.T, reg *prometheus.Registry) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "brisk_connections_open" && mf.GetMetric()[0].GetGauge().GetValue() == 0 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("connections still open after 5s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
