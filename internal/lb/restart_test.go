@@ -83,50 +83,11 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 	})
 	front := startHAProxy(t, backend)
 
-	const clients = 8
-	var ok, failed atomic.Int64
-	var firstErr atomic.Value
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			kc := newClient()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				resp, err := kc.Get("http://" + front + "/r")
-				if err == nil {
-					var doc struct{ Remote string }
-					err = json.NewDecoder(resp.Body).Decode(&doc)
-					resp.Body.Close()
-					if err == nil && resp.StatusCode != 200 {
-						err = fmt.Errorf("status %d", resp.StatusCode)
-					}
-					if err == nil {
-						remote, _ := base64.StdEncoding.DecodeString(doc.Remote)
-						if string(remote) != kc.localAddr() {
-							err = fmt.Errorf("remote %q, want the client %q", remote, kc.localAddr())
-						}
-					}
-				}
-				if err != nil {
-					failed.Add(1)
-					firstErr.CompareAndSwap(nil, err)
-					continue
-				}
-				ok.Add(1)
-			}
-		}()
-	}
+	ld := startLoad(front, 8)
 	const restarts = 3
 	for i := range restarts {
 		time.Sleep(time.Second)
-		before := ok.Load()
+		before := ld.ok.Load()
 		if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
 			t.Fatal(err)
 		}
@@ -134,13 +95,131 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 		t.Logf("restart %d: new pid %d, %d requests served before it", i+1, pid, before)
 	}
 	time.Sleep(time.Second)
-	close(stop)
-	wg.Wait()
-	t.Logf("rolling restart x%d through HAProxy: %d requests ok, %d failed", restarts, ok.Load(), failed.Load())
-	if failed.Load() != 0 {
-		t.Fatalf("%d requests failed, first: %v", failed.Load(), firstErr.Load())
+	ld.finish(t, fmt.Sprintf("rolling restart x%d through HAProxy", restarts))
+}
+
+// load is clients sending requests through a front end as fast as they
+// can, each checking that the response is an echo document naming it.
+type load struct {
+	ok, failed atomic.Int64
+	firstErr   atomic.Value
+	stop       chan struct{}
+	wg         sync.WaitGroup
+}
+
+func startLoad(front string, clients int) *load {
+	ld := &load{stop: make(chan struct{})}
+	for range clients {
+		ld.wg.Add(1)
+		go ld.run(front)
 	}
-	if ok.Load() < 100 {
-		t.Fatalf("only %d requests served", ok.Load())
+	return ld
+}
+
+func (ld *load) run(front string) {
+	defer ld.wg.Done()
+	kc := newClient()
+	for {
+		select {
+		case <-ld.stop:
+			return
+		default:
+		}
+		if err := kc.echo("http://" + front + "/r"); err != nil {
+			ld.failed.Add(1)
+			ld.firstErr.CompareAndSwap(nil, err)
+			continue
+		}
+		ld.ok.Add(1)
 	}
+}
+
+// finish stops the load and fails the test unless every request succeeded.
+func (ld *load) finish(t *testing.T, what string) {
+	t.Helper()
+	close(ld.stop)
+	ld.wg.Wait()
+	t.Logf("%s: %d requests ok, %d failed", what, ld.ok.Load(), ld.failed.Load())
+	if ld.failed.Load() != 0 {
+		t.Fatalf("%d requests failed, first: %v", ld.failed.Load(), ld.firstErr.Load())
+	}
+	if ld.ok.Load() < 100 {
+		t.Fatalf("only %d requests served", ld.ok.Load())
+	}
+}
+
+// echo gets an echo document and checks its status and "remote".
+func (kc *keepAliveClient) echo(url string) error {
+	resp, err := kc.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var doc struct{ Remote string }
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	if remote, _ := base64.StdEncoding.DecodeString(doc.Remote); string(remote) != kc.localAddr() {
+		return fmt.Errorf("remote %q, want the client %q", remote, kc.localAddr())
+	}
+	return nil
+}
+
+// startServeProcess runs bin serve with args and a pid file until the test
+// ends, and returns its pid and whether it exited.
+func startServeProcess(t *testing.T, bin string, args ...string) (pid int, exited <-chan struct{}) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
+	out := &syncBuffer{}
+	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "-pidfile", pidFile)...)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+		if t.Failed() {
+			t.Logf("brisk %v output:\n%s", args, out.String())
+		}
+	})
+	return readPID(t, pidFile, 0), done
+}
+
+// TestDrainUnderLoadThroughHAProxy: two brisk serve processes share a
+// port with SO_REUSEPORT behind HAProxy; one gets SIGTERM (drain, then
+// shut down) while clients send requests at full speed: no request fails
+// and the other process serves on.
+func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes a few seconds")
+	}
+	need(t, "haproxy")
+	bin := buildBrisk(t)
+	backend := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	args := []string{"-addr", backend, "-reuseport", "1", "-echo", "-proxy-protocol", "127.0.0.1"}
+	first, firstExited := startServeProcess(t, bin, args...)
+	startServeProcess(t, bin, args...)
+	front := startHAProxy(t, backend)
+	ld := startLoad(front, 8)
+	time.Sleep(time.Second)
+	if err := syscall.Kill(first, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-firstExited:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the drained process did not exit")
+	}
+	before := ld.ok.Load()
+	time.Sleep(time.Second)
+	if ld.ok.Load() == before {
+		t.Fatal("nothing served after the drained process exited")
+	}
+	ld.finish(t, "drain + Shutdown of one of two SO_REUSEPORT processes through HAProxy")
 }
