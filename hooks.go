@@ -112,7 +112,10 @@ func (c *conn) consumed() int64 { return c.nread - int64(c.r1-c.r0) }
 // beginHook starts measuring a request for Server.OnRequestDone.
 func (c *conn) beginHook() {
 	if c.srv.OnRequestDone != nil {
-		c.hookStart = time.Now()
+		if c.epoch.IsZero() {
+			c.epoch = time.Now()
+		}
+		c.hookStart = time.Since(c.epoch) // one monotonic clock read, not three
 		c.hookWritten = c.nwritten
 	}
 }
@@ -133,7 +136,7 @@ func (c *conn) requestDone() {
 		Status:       c.ctx.Response.StatusCode(),
 		BytesRead:    c.consumed() - c.readMark,
 		BytesWritten: c.nwritten - c.hookWritten,
-		Duration:     time.Since(c.hookStart),
+		Duration:     time.Since(c.epoch) - c.hookStart,
 		Err:          c.werr,
 	}
 	if in.Err == nil {
@@ -148,9 +151,10 @@ func (c *conn) requestDone() {
 // connStats holds a connection's byte counts and the measurements of the
 // current request for the hooks.
 type connStats struct {
-	nread, nwritten int64 // bytes read from and written to the connection
-	readMark        int64 // consumed() at the end of the previous request
-	hookWritten     int64 // nwritten at the start of the current request
-	hookStart       time.Time
+	nread, nwritten int64         // bytes read from and written to the connection
+	readMark        int64         // consumed() at the end of the previous request
+	hookWritten     int64         // nwritten at the start of the current request
+	epoch           time.Time     // the first request's start: the origin of hookStart
+	hookStart       time.Duration // the current request's start, from epoch
 	info            RequestInfo
 }
