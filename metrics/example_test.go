@@ -55,3 +55,22 @@ func ExampleInstall() {
 	// app_requests_total{class="5xx"} 0
 	// app_requests_total{class="other"} 0
 }
+
+// Request counts in expvar, to publish with expvar.Publish.
+func ExampleNewExpvar() {
+	e := metrics.NewExpvar()
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) { c.Response.SetStatusCode(404) }}
+	metrics.Install(srv, e)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	go srv.Serve(ln)
+
+	hc := &brisk.HostClient{Addr: ln.Addr().String()}
+	var req brisk.Request
+	var resp brisk.Response
+	req.SetTarget("/nothing")
+	hc.Do(&req, &resp)
+	hc.CloseIdleConnections()
+	srv.Shutdown(context.Background()) // once the connection closed, after the hook
+	fmt.Println(e.Var().Get("requests"))
+	// Output: {"1xx": 0, "2xx": 0, "3xx": 0, "4xx": 1, "5xx": 0, "other": 0}
+}
