@@ -535,8 +535,8 @@ func (c *conn) finish() {
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
 	s := c.srv
+	c.hookState(StateClosed) // before connDone: Shutdown returns after it
 	s.connDone(c)
-	c.hookState(StateClosed)
 	c.nc, c.raw, c.proxy = nil, nil, nil
 	s.pools.putConn(c)
 }
