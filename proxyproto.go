@@ -58,7 +58,9 @@ type ProxyHeader struct {
 	// Source.
 	Destination net.Addr
 
-	tlvs []proxyproto.TLV
+	tlvs     []proxyproto.TLV
+	src, dst net.TCPAddr // storage of Source and Destination (proxyv2.go)
+	ips      [32]byte    // storage of their IPs
 }
 
 // Proxy returns the PROXY header the connection began with, or nil when
@@ -256,19 +258,13 @@ func (c *conn) acceptProxy(p *ProxyProtocol) bool {
 // parseProxyHeader parses the n-byte header at the start of the read
 // buffer into c.proxy and consumes it.
 func (c *conn) parseProxyHeader(n int) bool {
-	h, err := proxyproto.Read(bufio.NewReaderSize(bytes.NewReader(c.rbuf.b[:n]), max(n, maxProxyHeaderV1+1)))
+	ph, ok, err := parseProxyV2Stream(c.rbuf.b[:n])
+	if !ok {
+		ph, err = parseProxyHeaderLib(c.rbuf.b[:n])
+	}
 	if err != nil {
 		c.srv.logger.Debug("brisk: invalid PROXY header", "peer", c.nc.RemoteAddr().String(), "err", err)
 		return false
-	}
-	tlvs, err := h.TLVs()
-	if err != nil {
-		c.srv.logger.Debug("brisk: invalid PROXY TLVs", "peer", c.nc.RemoteAddr().String(), "err", err)
-		return false
-	}
-	ph := &ProxyHeader{Version: int(h.Version), tlvs: tlvs}
-	if h.Command.IsProxy() && h.TransportProtocol.IsStream() {
-		ph.Source, ph.Destination = h.SourceAddr, h.DestinationAddr
 	}
 	c.proxy = ph
 	c.r0 = n
@@ -278,4 +274,21 @@ func (c *conn) parseProxyHeader(n int) bool {
 	}
 	c.setReadTimeout(c.lim.readHeaderTimeout)
 	return c.activate(nil)
+}
+
+// parseProxyHeaderLib parses a whole header with go-proxyproto.
+func parseProxyHeaderLib(b []byte) (*ProxyHeader, error) {
+	h, err := proxyproto.Read(bufio.NewReaderSize(bytes.NewReader(b), max(len(b), maxProxyHeaderV1+1)))
+	if err != nil {
+		return nil, err
+	}
+	tlvs, err := h.TLVs()
+	if err != nil {
+		return nil, err
+	}
+	ph := &ProxyHeader{Version: int(h.Version), tlvs: tlvs}
+	if h.Command.IsProxy() && h.TransportProtocol.IsStream() {
+		ph.Source, ph.Destination = h.SourceAddr, h.DestinationAddr
+	}
+	return ph, nil
 }
