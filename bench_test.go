@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"testing"
 
@@ -29,8 +30,13 @@ func fixture(tb testing.TB, name string) []byte {
 // benchmarkServer serves b.N requests over fake connections carrying
 // reqsPerConn requests each, perRead requests per Read.
 func benchmarkServer(b *testing.B, req []byte, reqsPerConn, perRead int) {
+	benchmarkServerWith(b, &Server{Handler: helloHandler}, req, reqsPerConn, perRead)
+}
+
+// benchmarkServerWith is benchmarkServer with the configuration s.
+func benchmarkServerWith(b *testing.B, s *Server, req []byte, reqsPerConn, perRead int) {
 	ln := fakenet.NewListener()
-	s := &Server{Handler: helloHandler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	go s.Serve(ln)
 	batch := fakenet.Batch(req, perRead)
 	var writes int
@@ -76,4 +82,15 @@ func BenchmarkServerGetPipelined16(b *testing.B) {
 // responses: it flushes when full, without growing it.
 func BenchmarkServerGetPipelined64(b *testing.B) {
 	benchmarkServer(b, fixture(b, "tfb.http"), 10000, 64)
+}
+
+// BenchmarkServerGet10KReqPerConnHooks is BenchmarkServerGet10KReqPerConn
+// with both hooks set (doing nothing): their cost per request.
+func BenchmarkServerGet10KReqPerConnHooks(b *testing.B) {
+	s := &Server{
+		Handler:       helloHandler,
+		ConnState:     func(net.Conn, ConnState) {},
+		OnRequestDone: func(*RequestInfo) {},
+	}
+	benchmarkServerWith(b, s, fixture(b, "tfb.http"), 10000, 1)
 }

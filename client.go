@@ -32,6 +32,11 @@ type ClientConfig struct {
 	// net.Dialer. brisktest.Listener.DialContext fits here.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
+	// ProxyHeader, when set, is called with each new connection; the
+	// PROXY protocol header it returns (see NewProxyHeader; nil means
+	// none) is written first, before TLS. A write error fails the dial.
+	ProxyHeader func(nc net.Conn) *ProxyHeader
+
 	// DialTimeout bounds dialling a connection (and the TLS handshake),
 	// within the request's deadline. Zero means DefaultDialTimeout (5 s);
 	// negative means only the request's deadline. Expiry is ErrTimeout.

@@ -31,8 +31,10 @@ type Ctx struct {
 // connection. Like the Ctx, do not use it after the handler returns.
 func (c *Ctx) Context() context.Context { return c.ctx }
 
-// RemoteAddr returns the client's network address.
-func (c *Ctx) RemoteAddr() net.Addr { return c.c.nc.RemoteAddr() }
+// RemoteAddr returns the client's network address: the source address of
+// the connection's PROXY header when it had one (see Server.ProxyProtocol
+// and PeerAddr), else the connection's peer address.
+func (c *Ctx) RemoteAddr() net.Addr { return c.c.remoteAddr() }
 
 // LocalAddr returns the server's network address for this connection.
 func (c *Ctx) LocalAddr() net.Addr { return c.c.nc.LocalAddr() }

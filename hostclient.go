@@ -341,6 +341,10 @@ func (hc *HostClient) dialConn(ctx context.Context, deadline time.Time) (net.Con
 	if err != nil {
 		return nil, dialError(err)
 	}
+	if err := hc.writeProxyHeader(nc); err != nil {
+		nc.Close()
+		return nil, dialError(err)
+	}
 	if !hc.TLS {
 		return nc, nil
 	}

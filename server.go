@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -204,6 +205,34 @@ type Server struct {
 	// supported: such a request is served as HTTP/1.1.
 	H2C bool
 
+	// ProxyProtocol, when set, makes connections from its trusted proxies
+	// begin with a PROXY protocol header giving the client's address (see
+	// ProxyProtocol). Nil means no connection may send one: it would be
+	// read as a malformed request.
+	ProxyProtocol *ProxyProtocol
+
+	// TrustedProxies lists the networks of the proxies whose Forwarded,
+	// X-Forwarded-For and X-Real-IP fields Ctx.ClientIP believes. Empty
+	// (the default) means none: the fields are never read.
+	TrustedProxies []netip.Prefix
+
+	// ConnState, when set, is called on each change of a connection's
+	// state (see ConnState), on the connection's goroutine (StateNew: on
+	// the accepting one): keep it short, and do not panic. Nil costs
+	// nothing.
+	ConnState func(nc net.Conn, state ConnState)
+
+	// OnRequestDone, when set, is called once for each request the
+	// Handler was run for or that was answered after its head was parsed
+	// (requests refused earlier go to OnReject), after its response was
+	// written to the connection: each response is then flushed at once, so
+	// pipelined responses are no longer sent in one write. The client may
+	// thus see the response before the call; it always precedes reading
+	// the connection's next request and closing it. It runs on the
+	// connection's goroutine: keep it short, and do not panic. Nil costs
+	// nothing: no clock read, no allocation.
+	OnRequestDone func(*RequestInfo)
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -213,6 +242,7 @@ type Server struct {
 	conns     map[*conn]struct{}
 	active    atomic.Int64 // connections being served, for MaxConns and Shutdown
 	closing   atomic.Bool
+	draining  atomic.Bool // Drain: every response closes its connection
 	baseCtx   context.Context
 	cancel    context.CancelFunc
 	date      dateCache
@@ -333,6 +363,7 @@ func (s *Server) startConn(nc net.Conn) {
 	n := s.active.Add(1)
 	c := s.pools.getConn(s)
 	c.attach(nc)
+	s.hookNew(nc)
 	if s.lim.maxConns > 0 && n > int64(s.lim.maxConns) {
 		go c.rejectBusy()
 		return

@@ -37,9 +37,11 @@ type conn struct {
 	wbuf *buffer       // pending response bytes; nil while idle
 	werr error         // sticky write error
 
-	ctx   Ctx
-	body  bodyReader
-	watch watcher
+	ctx       Ctx
+	body      bodyReader
+	watch     watcher
+	proxy     *ProxyHeader // the connection's PROXY header; nil when none
+	connStats              // byte counts and timing for the hooks (hooks.go)
 
 	state     atomic.Int32
 	keepAlive bool
@@ -82,12 +84,16 @@ func (c *conn) attach(nc net.Conn) {
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
+	c.connStats = connStats{}
 	c.state.Store(stateIdle)
 }
 
 // serve is the connection loop: one request per iteration.
 func (c *conn) serve() {
 	defer c.finish()
+	if p := c.srv.ProxyProtocol; p != nil && !c.acceptProxy(p) {
+		return
+	}
 	if !c.negotiate() {
 		return
 	}
@@ -104,6 +110,7 @@ func (c *conn) serveOne() bool {
 		return false
 	}
 	c.beginRequest()
+	c.beginHook()
 	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
@@ -113,6 +120,7 @@ func (c *conn) serveOne() bool {
 		c.finishBody()
 	}
 	c.writeResponse()
+	c.requestDone()
 	if !c.keepAlive || c.werr != nil {
 		c.closeAfterResponse()
 		return false
@@ -171,6 +179,7 @@ func (c *conn) awaitRequest() error {
 	if !c.setIdle() {
 		return errConnClosed
 	}
+	c.hookIdle()
 	c.setReadTimeout(c.lim.idleTimeout)
 	if c.raw != nil {
 		if err := c.waitReadable(); err != nil {
@@ -179,7 +188,7 @@ func (c *conn) awaitRequest() error {
 	}
 	c.takeReadBuf()
 	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
-	if !c.state.CompareAndSwap(stateIdle, stateActive) {
+	if !c.activate(err) {
 		return errConnClosed
 	}
 	return err
@@ -416,7 +425,7 @@ func bodyErrorStatus(err error) int { return statusForError(err).code }
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
 func (c *conn) writeResponse() {
-	if c.srv.closing.Load() {
+	if c.srv.closing.Load() || c.srv.draining.Load() {
 		c.keepAlive = false
 	}
 	if c.ctx.bw.started {
@@ -466,6 +475,7 @@ func (c *conn) write(p []byte) error {
 	c.armWrite()
 	for {
 		n, err := c.nc.Write(p)
+		c.nwritten += int64(n)
 		if err == nil || !isTimeout(err) {
 			return err
 		}
@@ -542,8 +552,9 @@ func (c *conn) finish() {
 	c.ctx.ctx = nil
 	s := c.srv
 	if !c.hijacked { // Hijack told the server already
+		c.hookState(StateClosed) // before connDone: Shutdown returns after it
 		s.connDone(c)
 	}
-	c.nc, c.raw, c.tls = nil, nil, nil
+	c.nc, c.raw, c.tls, c.proxy = nil, nil, nil, nil
 	s.pools.putConn(c)
 }

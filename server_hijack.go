@@ -52,6 +52,7 @@ func (x *Ctx) Hijack() (net.Conn, []byte, error) {
 	}
 	nc := c.nc
 	nc.SetDeadline(time.Time{})
+	c.hookState(StateHijacked) // with the connection as the hook knew it
 	c.hijacked = true
 	c.keepAlive = false
 	c.nc, c.raw = detachedConn{nc}, nil

@@ -8,8 +8,14 @@ package brisk
 // the watcher read (watcher.held) comes first.
 type source conn
 
-// Read implements io.Reader.
+// Read implements io.Reader, counting the bytes for the hooks (nread).
 func (s *source) Read(p []byte) (int, error) {
+	n, err := s.read(p)
+	s.nread += int64(n)
+	return n, err
+}
+
+func (s *source) read(p []byte) (int, error) {
 	c := (*conn)(s)
 	if w := &c.watch; w.held && len(p) > 0 {
 		w.held = false

@@ -6,9 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/brisk-http/brisk"
@@ -37,19 +34,27 @@ type serveOptions struct {
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
 	tlsOptions
+
+	deploy  deployOptions // load balancers, restarts, metrics (deploy.go)
+	signals *stopSignals  // nil: stop only when the context is done
 }
 
-// runServe is `brisk serve`: it serves until SIGINT or SIGTERM.
+// runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
+// SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c]",
-		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/..., /ws, /debug/pprof/) over HTTP/1.1\n"+
-			"(HTTPS and HTTP/2 with -tls, -cert or -h2c) until SIGINT or SIGTERM, then shut down gracefully.", stderr)
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /static/..., /ws,\n"+
+			"/debug/pprof/) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts down\n"+
+			"gracefully; SIGTERM drains first (/readyz answers 503, every response closes its connection)\n"+
+			"then shuts down; SIGHUP restarts without dropping a connection: a new process inherits the\n"+
+			"listening sockets, then this one drains.", stderr)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.tlsOptions.register(fs)
+	o.deploy.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -57,9 +62,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serve(ctx, o, stdout, stderr)
+	o.signals = notifyStop()
+	defer o.signals.stop()
+	return serve(context.Background(), o, stdout, stderr)
 }
 
 // serve listens on o.addr, prints the URL it serves on stdout and serves
@@ -82,38 +87,56 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
+	o.deploy.configure(srv)
 
-	ln, err := net.Listen("tcp", o.addr)
+	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "brisk: serving %s\n", o.url(ln.Addr()))
+	fmt.Fprintf(stdout, "brisk: serving %s\n", o.url(lns[0].Addr()))
 	if note := o.note(); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
-	served := make(chan error, 1)
-	go func() { served <- o.serveOn(srv, ln) }()
+	served := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { served <- o.serveOn(srv, ln) }()
+	}
+	o.deploy.notifyServing(stderr)
+	type stopped struct{ drain, handedOver bool }
+	stop := make(chan stopped, 1)
+	go func() {
+		drain, handedOver := o.signals.wait(ctx, lns, stderr)
+		stop <- stopped{drain, handedOver}
+	}()
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
-	case <-ctx.Done():
+	case s := <-stop:
+		if s.handedOver {
+			for _, ln := range lns {
+				ln.Close() // the new process accepts from now on
+			}
+		}
+		return shutdown(srv, s.drain, stderr)
 	}
-	return shutdown(srv, served, stderr)
 }
 
-// shutdown stops srv gracefully within shutdownTimeout and waits for its
-// Serve (reporting on served) to return.
-func shutdown(srv *brisk.Server, served <-chan error, stderr io.Writer) int {
+// shutdown stops srv gracefully within shutdownTimeout, after draining it
+// when asked (brisk.Server.Drain).
+func shutdown(srv *brisk.Server, drain bool, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "brisk: shutting down")
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(ctx); err != nil {
+	stop := srv.Shutdown
+	if drain {
+		stop = srv.Drain
+	}
+	if err := stop(ctx); err != nil {
 		fmt.Fprintf(stderr, "brisk: shutdown: %v\n", err)
 		return exitFail
 	}
-	<-served
 	return exitOK
 }
 

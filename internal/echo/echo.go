@@ -4,6 +4,9 @@
 //
 //	{"headers":[[B64(name),B64(value)],...],"body":B64(body),"method":B64(method),"version":B64(version),"uri":B64(request-target)}
 //
+// Handle adds a "remote" member, B64 of the client's address as brisk
+// reports it (see Remote), after "uri".
+//
 // B64 is standard base64 with padding (RFC 4648 §4) of the raw bytes, so the
 // document never needs JSON string escaping. Field lines appear in the order
 // received, names as received, values as the parser left them: without
@@ -15,6 +18,8 @@ package echo
 
 import (
 	"encoding/base64"
+	"net"
+	"net/netip"
 
 	"github.com/brisk-http/brisk"
 )
@@ -33,7 +38,32 @@ func Handle(c *brisk.Ctx) {
 	c.Response.SetStatusCode(200)
 	// Build the document in the response's own (pooled) body storage:
 	// no scratch buffer, no copy.
-	c.Response.SetBody(Append(c.Response.Body()[:0], &c.Request, body))
+	doc := Append(c.Response.Body()[:0], &c.Request, body)
+	doc = append(doc[:len(doc)-1], `,"remote":"`...) // reopen the object
+	var remote [64]byte                              // an IPv6 address with zone and port fits
+	doc = base64.StdEncoding.AppendEncode(doc, AppendRemote(remote[:0], c))
+	c.Response.SetBody(append(doc, `"}`...))
+}
+
+// AppendRemote appends the client's address as brisk reports it: the IP
+// that Ctx.ClientIP took from a trusted proxy's Forwarded or
+// X-Forwarded-For field when there is one, else Ctx.RemoteAddr ("ip:port",
+// the PROXY header's source when the connection had one). It allocates
+// nothing for TCP addresses.
+func AppendRemote(dst []byte, c *brisk.Ctx) []byte {
+	addr := c.RemoteAddr()
+	var ap netip.AddrPort
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		ap = ta.AddrPort()
+		ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+	}
+	if ip := c.ClientIP(); ip.IsValid() && ip != ap.Addr() {
+		return ip.AppendTo(dst)
+	}
+	if ap.IsValid() {
+		return ap.AppendTo(dst)
+	}
+	return append(dst, addr.String()...)
 }
 
 // Append appends the echo document of r, with body as its body, to dst and

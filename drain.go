@@ -1,0 +1,47 @@
+package brisk
+
+import (
+	"context"
+	"time"
+)
+
+// Drain takes the server out of service gracefully, for a load balancer
+// to move its clients elsewhere: from the call on, Draining reports true
+// (answer readiness checks with it), the server keeps accepting and
+// serving, and every response carries "Connection: close", so each
+// keep-alive connection ends after its next response. When no connection
+// is left, or ctx is done, Drain calls Shutdown(ctx) and returns its
+// result: nil when every connection closed, ctx.Err() when some were
+// still busy (they are left to finish). Idle keep-alive connections that
+// send nothing more are closed by that Shutdown, or earlier by
+// IdleTimeout.
+func (s *Server) Drain(ctx context.Context) error {
+	s.draining.Store(true)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for s.active.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return s.Shutdown(ctx)
+		case <-tick.C:
+		}
+	}
+	return s.Shutdown(ctx)
+}
+
+// Draining reports whether Drain (or Shutdown) was called: the server
+// should be reported not ready.
+func (s *Server) Draining() bool { return s.draining.Load() || s.closing.Load() }
+
+// ReadinessHandler answers 200 "ready" until the server drains, then 503
+// "draining", with "Cache-Control: no-store": mount it on the path the
+// load balancer probes (e.g. /readyz).
+func (s *Server) ReadinessHandler(c *Ctx) {
+	c.Response.Header.Set("Cache-Control", "no-store")
+	if s.Draining() {
+		c.Response.SetStatusCode(503)
+		c.Response.WriteString("draining\n")
+		return
+	}
+	c.Response.WriteString("ready\n")
+}

@@ -1,0 +1,75 @@
+package brisk
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestDrain(t *testing.T) {
+	release := make(chan struct{})
+	s := &Server{}
+	s.Handler = func(c *Ctx) {
+		if string(c.Request.Path()) == "/slow" {
+			<-release
+		}
+		if string(c.Request.Path()) == "/readyz" {
+			s.ReadinessHandler(c)
+			return
+		}
+		helloHandler(c)
+	}
+	ts := startServer(t, "tcp", s)
+	busy, idle := ts.connect(), ts.connect()
+	if resp, body := idle.roundTrip(get("/readyz")); resp.StatusCode != 200 || body != "ready\n" {
+		t.Fatalf("before Drain: %d %q", resp.StatusCode, body)
+	}
+	busy.send(get("/slow"))
+	time.Sleep(50 * time.Millisecond) // the handler is running
+	drained := make(chan error, 1)
+	go func() { drained <- s.Drain(context.Background()) }()
+	time.Sleep(50 * time.Millisecond)
+
+	// Still serving, on old and new connections, each response closing.
+	fresh := ts.connect()
+	for name, c := range map[string]*client{"idle": idle, "new": fresh} {
+		resp, body := c.roundTrip(get("/readyz"))
+		if resp.StatusCode != 503 || body != "draining\n" || !resp.Close {
+			t.Fatalf("%s connection while draining: %d %q close=%v", name, resp.StatusCode, body, resp.Close)
+		}
+		c.expectClosed()
+	}
+	select {
+	case err := <-drained:
+		t.Fatalf("Drain returned %v with a request in flight", err)
+	default:
+	}
+	close(release)
+	resp, _ := busy.read("GET")
+	if !resp.Close { // net/http removes the field when it sets Close
+		t.Fatalf("in-flight response without Connection: close: %v", resp.Header)
+	}
+	select {
+	case err := <-drained:
+		if err != nil {
+			t.Fatalf("Drain: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Drain did not return after the last connection closed")
+	}
+}
+
+func TestDrainDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	s := &Server{Handler: func(c *Ctx) { <-release }}
+	ts := startServer(t, "tcp", s)
+	ts.connect().send(get("/"))
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := s.Drain(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Drain = %v, want context.DeadlineExceeded", err)
+	}
+}

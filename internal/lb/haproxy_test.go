@@ -1,0 +1,78 @@
+package lb
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/brisk-http/brisk"
+)
+
+// startHAProxy runs HAProxy in HTTP mode on a loopback port, in front of
+// backend with send-proxy-v2 and keep-alive connections to it, and
+// returns its address.
+func startHAProxy(t *testing.T, backend string) string {
+	t.Helper()
+	bin := need(t, "haproxy")
+	front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cfg := writeConfig(t, "haproxy.cfg", fmt.Sprintf(`global
+	maxconn 256
+defaults
+	mode http
+	timeout connect 2s
+	timeout client 10s
+	timeout server 10s
+	option http-keep-alive
+	http-reuse always
+frontend fe
+	bind %s
+	default_backend be
+backend be
+	server brisk %s send-proxy-v2
+`, front, backend))
+	startProcess(t, front, bin, "-db", "-f", cfg)
+	return front
+}
+
+func TestHAProxySendProxyV2(t *testing.T) {
+	var served atomic.Int64
+	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
+	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
+		served.Add(1)
+		remoteHandler(c)
+	}})
+	front := startHAProxy(t, backend)
+	kc := newClient()
+	for i := range 5 {
+		code, body := kc.get(t, "http://"+front+"/")
+		want := "remote=" + kc.localAddr() + " peer=127.0.0.1:"
+		if code != 200 || !hasPrefix(body, want) {
+			t.Fatalf("request %d: %d %q, want 200 %q...", i, code, body, want)
+		}
+		if strings.HasPrefix(body, "remote="+backend) {
+			t.Fatalf("request %d: handler saw HAProxy's address", i)
+		}
+	}
+	if n := served.Load(); n != 5 {
+		t.Fatalf("handler ran %d times, want 5", n)
+	}
+}
+
+func TestHAProxyUntrustedRefused(t *testing.T) {
+	var served atomic.Int64
+	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
+		served.Add(1)
+		remoteHandler(c)
+	}})
+	front := startHAProxy(t, backend)
+	code, body := newClient().get(t, "http://"+front+"/")
+	if code != 502 && code != 503 {
+		t.Fatalf("got %d %q, want HAProxy's 502 or 503 (brisk refused the header)", code, body)
+	}
+	if n := served.Load(); n != 0 {
+		t.Fatalf("handler ran %d times for an untrusted PROXY header", n)
+	}
+}

@@ -1,0 +1,206 @@
+package lb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/brisk-http/brisk"
+)
+
+// need returns the path of a program, or skips the test.
+func need(t *testing.T, name string) string {
+	t.Helper()
+	if path, err := exec.LookPath(name); err == nil {
+		return path
+	}
+	for _, dir := range []string{"/usr/sbin", "/sbin"} {
+		if p := filepath.Join(dir, name); fileExists(p) {
+			return p
+		}
+	}
+	t.Skipf("%s not installed (apt-get install haproxy nginx-light libnginx-mod-stream; .ci/run does)", name)
+	return ""
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// serveBrisk runs s on a loopback port until the test ends and returns
+// its address.
+func serveBrisk(t *testing.T, s *brisk.Server) string {
+	t.Helper()
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+		if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// syncBuffer collects a process's output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// startProcess runs a load balancer until the test ends and waits until
+// it accepts connections on addr.
+func startProcess(t *testing.T, addr, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("%s output:\n%s", filepath.Base(name), out.String())
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not listen on %s: %v\n%s", name, addr, err, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// writeConfig writes a configuration file into the test's directory.
+func writeConfig(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// remoteHandler answers with the client address brisk reports and the
+// peer it is connected to.
+func remoteHandler(c *brisk.Ctx) {
+	fmt.Fprintf(&c.Response, "remote=%s peer=%s", c.RemoteAddr(), c.PeerAddr())
+}
+
+// keepAliveClient is a client whose connections report their local
+// address, the "real client" the load balancer must pass on.
+type keepAliveClient struct {
+	http.Client
+	mu    sync.Mutex
+	local string
+}
+
+func newClient() *keepAliveClient {
+	kc := &keepAliveClient{}
+	d := &net.Dialer{Timeout: 5 * time.Second}
+	kc.Transport = &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err == nil {
+			kc.mu.Lock()
+			kc.local = c.LocalAddr().String()
+			kc.mu.Unlock()
+		}
+		return c, err
+	}, MaxIdleConnsPerHost: 1}
+	kc.Timeout = 10 * time.Second
+	return kc
+}
+
+// get returns the status and body of GET url.
+func (kc *keepAliveClient) get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := kc.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func (kc *keepAliveClient) localAddr() string {
+	kc.mu.Lock()
+	defer kc.mu.Unlock()
+	return kc.local
+}
+
+func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
+
+// newRequest is GET url with an X-Forwarded-For field.
+func newRequest(url, xff string) (*http.Request, error) {
+	r, err := http.NewRequest("GET", url, nil)
+	if err == nil && xff != "" {
+		r.Header.Set("X-Forwarded-For", xff)
+	}
+	return r, err
+}
+
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

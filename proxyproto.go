@@ -1,0 +1,289 @@
+package brisk
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"net"
+	"net/netip"
+	"time"
+
+	"github.com/pires/go-proxyproto"
+	"github.com/pires/go-proxyproto/tlvparse"
+)
+
+// DefaultProxyHeaderTimeout is the time a trusted proxy has to send its
+// PROXY header when ProxyProtocol.HeaderTimeout is zero.
+const DefaultProxyHeaderTimeout = 2 * time.Second
+
+// ProxyProtocol configures the PROXY protocol (HAProxy's "The PROXY
+// protocol" specification, versions 1 and 2) on a Server's connections,
+// by which a load balancer passes on the address of the client it accepted.
+//
+// A connection whose source address is in Trusted must begin with a valid
+// PROXY header (text v1 or binary v2), read within HeaderTimeout; without
+// one (no header, a malformed one, or a timeout) it is closed without a
+// response. Its Ctx.RemoteAddr is then the header's source address and
+// Ctx.PeerAddr the proxy's. A v2 LOCAL command (a proxy's health check) or
+// a v1 "UNKNOWN" header carries no address: such a connection reports the
+// proxy's address.
+//
+// A connection from any other source is served as a direct client, except
+// that one beginning with a PROXY header is closed without a response: an
+// untrusted peer cannot choose the address the server sees.
+type ProxyProtocol struct {
+	// Trusted lists the source networks of the proxies. Empty means none:
+	// every connection is direct and a PROXY header is always refused.
+	// IPv4-mapped IPv6 sources are matched as IPv4.
+	Trusted []netip.Prefix
+
+	// HeaderTimeout bounds the time a trusted proxy has, from the accept,
+	// to send the whole header. Zero means DefaultProxyHeaderTimeout
+	// (2 s); negative means the server's IdleTimeout.
+	HeaderTimeout time.Duration
+}
+
+// maxProxyHeaderV1 is the longest v1 header, CRLF included (spec §2.1).
+const maxProxyHeaderV1 = 107
+
+// ProxyHeader is what a connection's PROXY header said. It is set once
+// per connection, before its first request, and not changed afterwards.
+type ProxyHeader struct {
+	// Version is the protocol version, 1 or 2.
+	Version int
+	// Source is the client's address, as the proxy accepted it; nil for
+	// a LOCAL command or an UNKNOWN v1 header.
+	Source net.Addr
+	// Destination is the address the client connected to; nil like
+	// Source.
+	Destination net.Addr
+
+	tlvs     []proxyproto.TLV
+	src, dst net.TCPAddr // storage of Source and Destination (proxyv2.go)
+	ips      [32]byte    // storage of their IPs
+}
+
+// Proxy returns the PROXY header the connection began with, or nil when
+// it had none (ProxyProtocol unset, or an untrusted direct client). The
+// header and the slices it returns are owned by the connection: valid
+// until the handler returns, like the Ctx.
+func (c *Ctx) Proxy() *ProxyHeader { return c.c.proxy }
+
+// PeerAddr returns the address of the connection's immediate peer: the
+// proxy for a connection that began with a PROXY header, else the same
+// address as RemoteAddr.
+func (c *Ctx) PeerAddr() net.Addr { return c.c.nc.RemoteAddr() }
+
+// remoteAddr is the client's address: the PROXY header's source, else the
+// peer's.
+func (c *conn) remoteAddr() net.Addr {
+	if c.proxy != nil && c.proxy.Source != nil {
+		return c.proxy.Source
+	}
+	return c.nc.RemoteAddr()
+}
+
+// TLV returns the value of the first v2 TLV of the given type (spec
+// §2.2.1, PP2_TYPE_*), or nil when there is none.
+func (h *ProxyHeader) TLV(typ byte) []byte {
+	for _, t := range h.tlvs {
+		if byte(t.Type) == typ {
+			return t.Value
+		}
+	}
+	return nil
+}
+
+// ALPN returns the application protocol the client negotiated with the
+// proxy (PP2_TYPE_ALPN, e.g. "h2"), or nil.
+func (h *ProxyHeader) ALPN() []byte { return h.TLV(byte(proxyproto.PP2_TYPE_ALPN)) }
+
+// Authority returns the host name the client sent the proxy (TLS SNI;
+// PP2_TYPE_AUTHORITY), or "".
+func (h *ProxyHeader) Authority() string {
+	return string(h.TLV(byte(proxyproto.PP2_TYPE_AUTHORITY)))
+}
+
+// ProxySSL is the PP2_TYPE_SSL TLV of a v2 header (spec §2.2.5): how the
+// client connected to the proxy.
+type ProxySSL struct {
+	// TLS reports that the client connected over TLS (PP2_CLIENT_SSL).
+	TLS bool
+	// CertVerified reports that the client presented a certificate and
+	// the proxy verified it.
+	CertVerified bool
+	// Version is the TLS version ("TLSv1.3"), Cipher the cipher suite and
+	// CommonName the client certificate's subject CN; "" when absent.
+	Version, Cipher, CommonName string
+}
+
+// SSL returns the PP2_TYPE_SSL TLV, and whether the header has a valid
+// one.
+func (h *ProxyHeader) SSL() (ProxySSL, bool) {
+	s, ok := tlvparse.FindSSL(h.tlvs)
+	if !ok {
+		return ProxySSL{}, false
+	}
+	out := ProxySSL{TLS: s.ClientSSL(), CertVerified: s.Verified()}
+	out.Version, _ = s.SSLVersion()
+	out.Cipher, _ = s.SSLCipher()
+	out.CommonName, _ = s.ClientCN()
+	return out, true
+}
+
+// trusts reports whether the peer a is a trusted proxy.
+func (p *ProxyProtocol) trusts(a net.Addr) bool {
+	return inPrefixes(p.Trusted, addrIP(a))
+}
+
+// headerTimeout resolves HeaderTimeout.
+func (p *ProxyProtocol) headerTimeout(idle time.Duration) time.Duration {
+	switch {
+	case p.HeaderTimeout == 0:
+		return DefaultProxyHeaderTimeout
+	case p.HeaderTimeout < 0:
+		return idle
+	}
+	return p.HeaderTimeout
+}
+
+// addrIP returns the IP of a TCP or UDP address, unmapped; the zero Addr
+// for any other.
+func addrIP(a net.Addr) netip.Addr {
+	switch a := a.(type) {
+	case *net.TCPAddr:
+		ip, _ := netip.AddrFromSlice(a.IP)
+		return ip.Unmap()
+	case *net.UDPAddr:
+		ip, _ := netip.AddrFromSlice(a.IP)
+		return ip.Unmap()
+	}
+	return netip.Addr{}
+}
+
+// inPrefixes reports whether ip is in one of the networks.
+func inPrefixes(nets []netip.Prefix, ip netip.Addr) bool {
+	if !ip.IsValid() {
+		return false
+	}
+	for _, p := range nets {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// proxyScan is what the first bytes of a connection are.
+type proxyScan int
+
+const (
+	proxyNeedMore proxyScan = iota // a prefix of a PROXY header
+	proxyNone                      // not a PROXY header
+	proxyFound                     // a complete PROXY header of the length returned
+	proxyBad                       // a PROXY signature, then no valid header
+)
+
+// scanProxyHeader classifies the start of a connection's input and, when
+// it holds a whole PROXY header, returns its length.
+func scanProxyHeader(b []byte) (int, proxyScan) {
+	switch {
+	case len(b) == 0:
+		return 0, proxyNeedMore
+	case b[0] == proxyproto.SIGV2[0]:
+		sig := proxyproto.SIGV2
+		if n := min(len(b), len(sig)); !bytes.Equal(b[:n], sig[:n]) {
+			return 0, proxyNone
+		}
+		if len(b) < 16 {
+			return 0, proxyNeedMore
+		}
+		n := 16 + int(binary.BigEndian.Uint16(b[14:16]))
+		if len(b) < n {
+			return n, proxyNeedMore
+		}
+		return n, proxyFound
+	case b[0] == 'P':
+		const sig = "PROXY "
+		if n := min(len(b), len(sig)); string(b[:n]) != sig[:n] {
+			return 0, proxyNone
+		}
+		if i := bytes.Index(b[:min(len(b), maxProxyHeaderV1)], []byte("\r\n")); i >= 0 {
+			return i + 2, proxyFound
+		}
+		if len(b) >= maxProxyHeaderV1 {
+			return 0, proxyBad
+		}
+		return 0, proxyNeedMore
+	}
+	return 0, proxyNone
+}
+
+// acceptProxy reads and checks the PROXY header that starts a connection
+// when Server.ProxyProtocol is set (see ProxyProtocol), leaving the bytes
+// after it in the read buffer. It reports whether to serve the
+// connection.
+func (c *conn) acceptProxy(p *ProxyProtocol) bool {
+	c.proxy = nil
+	trusted := p.trusts(c.nc.RemoteAddr())
+	if trusted {
+		c.setReadTimeout(p.headerTimeout(c.lim.idleTimeout))
+	} else {
+		c.setReadTimeout(c.lim.idleTimeout)
+	}
+	c.takeReadBuf()
+	for {
+		n, scan := scanProxyHeader(c.in.Buffered())
+		switch {
+		case scan == proxyNone && !trusted:
+			return c.activate(nil)
+		case scan == proxyFound && trusted:
+			return c.parseProxyHeader(n)
+		case scan != proxyNeedMore:
+			c.srv.logger.Debug("brisk: PROXY header refused", "peer", c.nc.RemoteAddr().String(), "trusted", trusted)
+			return false
+		}
+		if c.in.Fill(0, c.lim.maxHeader) != nil { // connio.ErrFull past MaxHeaderBytes
+			return false
+		}
+	}
+}
+
+// parseProxyHeader parses the n-byte header at the start of the read
+// buffer into c.proxy and consumes it.
+func (c *conn) parseProxyHeader(n int) bool {
+	hdr := c.in.Buffered()[:n]
+	ph, ok, err := parseProxyV2Stream(hdr)
+	if !ok {
+		ph, err = parseProxyHeaderLib(hdr)
+	}
+	if err != nil {
+		c.srv.logger.Debug("brisk: invalid PROXY header", "peer", c.nc.RemoteAddr().String(), "err", err)
+		return false
+	}
+	c.proxy = ph
+	c.in.Consume(n)
+	c.readMark = c.consumed()
+	if c.in.Len() == 0 {
+		return true
+	}
+	c.setReadTimeout(c.lim.readHeaderTimeout)
+	return c.activate(nil)
+}
+
+// parseProxyHeaderLib parses a whole header with go-proxyproto.
+func parseProxyHeaderLib(b []byte) (*ProxyHeader, error) {
+	h, err := proxyproto.Read(bufio.NewReaderSize(bytes.NewReader(b), max(len(b), maxProxyHeaderV1+1)))
+	if err != nil {
+		return nil, err
+	}
+	tlvs, err := h.TLVs()
+	if err != nil {
+		return nil, err
+	}
+	ph := &ProxyHeader{Version: int(h.Version), tlvs: tlvs}
+	if h.Command.IsProxy() && h.TransportProtocol.IsStream() {
+		ph.Source, ph.Destination = h.SourceAddr, h.DestinationAddr
+	}
+	return ph, nil
+}
