@@ -75,13 +75,18 @@ type ClientConfig struct {
 	// server before any byte of the response arrived. Zero means
 	// DefaultMaxIdempotentRetries (1); negative means never. Other
 	// requests are never retried: they fail with ErrConnectionClosed.
-	// Before such a request (POST, PATCH, ..., or any request when
-	// retries are off) is sent on an idle connection, the connection is
+	//
+	// Before a request is sent on an idle connection, the connection is
 	// probed without blocking (one recv with MSG_PEEK): one the server has
-	// closed, reset or sent unsolicited bytes on is closed, and another
-	// idle one or a new one is used. The probe runs on Linux (not 386)
-	// for TCP connections without TLS; elsewhere a connection closed
-	// while idle is found only when the request fails.
+	// closed, reset or sent bytes on while no request was outstanding
+	// (RFC 9112 §9.2) is closed, never used, and another idle one or a
+	// new one is used. A request that is not retried (POST, PATCH, ...,
+	// or any request when retries are off) probes always; one that is
+	// retried probes a connection idle for 5 ms or more (counted from the
+	// start of its last exchange), so back-to-back requests cost no extra
+	// system call. The probe runs on Linux (not 386) for TCP connections
+	// without TLS; elsewhere a connection closed while idle is found only
+	// when the request fails.
 	MaxIdempotentRetries int
 
 	// MaxRedirects is how many redirects (301, 302, 303, 307, 308 with a
@@ -94,10 +99,11 @@ type ClientConfig struct {
 	//
 	// The Location is a URI reference resolved against the URI of the
 	// request (RFC 3986 §5.2: relative paths, "..", "?query",
-	// "//host/path"); its fragment is dropped. An empty Location, one
-	// with a scheme other than http or https (such as "ftp:"), or one
-	// that does not make a valid URI is ErrInvalidURI, with the
-	// response holding the redirect.
+	// "//host/path"); its fragment is dropped, and bytes not allowed in
+	// a request-target are sent percent-encoded (see Request.SetURI). An
+	// empty Location, one with a scheme other than http or https (such as
+	// "ftp:"), a control byte, or one that does not make a valid URI is
+	// ErrInvalidURI, with the response holding the redirect.
 	//
 	// A redirect to another origin (a different scheme, host, compared
 	// case-insensitively, or port, 80 or 443 when absent) deletes the
@@ -117,6 +123,15 @@ type ClientConfig struct {
 	// section. Zero or negative means DefaultMaxResponseHeaderBytes
 	// (64 KiB). A larger one is wire.ErrHeaderTooLarge (or
 	// wire.ErrTrailerTooLarge) and the connection is closed.
+	//
+	// Each obs-fold in a response head (a field line continued by a line
+	// that starts with SP or HTAB) is replaced with one SP before the
+	// fields are interpreted (RFC 9112 §5.2): "X: a\r\n b" is the field
+	// X with value "a b"; the limit applies to the head as received.
+	// Whitespace before the first field line is still wire.ErrObsFold
+	// (RFC 9112 §2.2), and a Content-Length or Transfer-Encoding line that
+	// is invalid before its continuation is rejected as such. Obs-fold in
+	// a trailer section is wire.ErrObsFold.
 	MaxResponseHeaderBytes int
 
 	// MaxResponseFields is the largest number of field lines in a
@@ -128,10 +143,12 @@ type ClientConfig struct {
 	// bytes. Zero means DefaultMaxResponseBodyBytes (16 MiB); negative
 	// means no limit. A larger Content-Length fails before the body is
 	// read; a chunked or close-delimited body fails once it grows past the
-	// limit. Either is ErrBodyTooLarge and the connection is closed;
-	// resp.Body() is then empty (never a truncated body). The body buffer
-	// grows with the bytes received, never from the claimed
-	// Content-Length. DoStream bodies are not limited.
+	// limit. Either is an error satisfying errors.Is(err,
+	// ErrBodyTooLarge) whose message gives the limit and this field's
+	// name, and the connection is closed; resp.Body() is then empty
+	// (never a truncated body). The body buffer grows with the bytes
+	// received, never from the claimed Content-Length. DoStream bodies
+	// are not limited.
 	MaxResponseBodyBytes int64
 
 	// ReadBufferSize is the initial size of a connection's read buffer,
@@ -216,18 +233,19 @@ type hostTable struct {
 // resp (not by the connection) and valid until resp is reused. It
 // returns nil for any complete response, whatever its status code. After
 // an error, resp.StatusCode() is 0 unless a response head was received.
+// Redirects are followed as MaxRedirects says.
 func (c *Client) Do(req *Request, resp *Response) error {
-	return c.do(context.Background(), req, resp, time.Time{}, false)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp})
 }
 
 // DoTimeout is Do with the timeout d instead of Timeout.
 func (c *Client) DoTimeout(req *Request, resp *Response, d time.Duration) error {
-	return c.do(context.Background(), req, resp, time.Now().Add(d), true)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: time.Now().Add(d), explicit: true})
 }
 
 // DoDeadline is Do with the deadline t instead of Timeout.
 func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
-	return c.do(context.Background(), req, resp, t, true)
+	return c.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: t, explicit: true})
 }
 
 // DoContext is Do bounded by ctx: its deadline replaces Timeout (Timeout
@@ -236,7 +254,7 @@ func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
 // then closed.
 func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) error {
 	t, ok := ctx.Deadline()
-	return c.do(ctx, req, resp, t, ok)
+	return c.do(exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok})
 }
 
 // DoStream sends req and reads the response head into resp, leaving the
@@ -247,12 +265,9 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // Redirects are not followed. The body is not limited by
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
-	resp.resetReceived()
-	hc, t, err := c.route(req)
-	if err != nil {
-		return nil, err
-	}
-	return hc.doStream(ctx, req, resp, &t)
+	t, ok := ctx.Deadline()
+	x := exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok, stream: true, client: c}
+	return x.run()
 }
 
 // CloseIdleConnections closes the idle connections of every host.
@@ -266,10 +281,11 @@ func (c *Client) CloseIdleConnections() {
 	}
 }
 
-// do runs the exchanges of req, following redirects to any host.
-// explicit reports that deadline was given (else Timeout applies).
-func (c *Client) do(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
-	return follow(ctx, req, resp, deadline, explicit, c.MaxRedirects, false, c.route)
+// do runs x, following redirects to any host.
+func (c *Client) do(x exchange) error {
+	x.client, x.maxRedirects = c, c.MaxRedirects
+	_, err := x.run()
+	return err
 }
 
 // route returns the HostClient and target of req; an authority that is

@@ -596,7 +596,7 @@ func TestClientInvalidRequests(t *testing.T) {
 		{"field_crlf", func(r *Request) { r.SetURI(cs.url + "/"); r.Header.Set("X", "a\r\nInjected: 1") }, ErrInvalidRequest},
 		{"field_name_space", func(r *Request) { r.SetURI(cs.url + "/"); r.Header.Set("Bad Name", "v") }, ErrInvalidRequest},
 		{"method_space", func(r *Request) { r.SetMethod("GET /x"); r.SetURI(cs.url + "/") }, ErrInvalidRequest},
-		{"target_space", func(r *Request) { r.SetURI(cs.url + "/a b") }, ErrInvalidRequest},
+		{"target_htab", func(r *Request) { r.SetURI(cs.url + "/a\tb") }, ErrInvalidRequest},
 		{"scheme_ftp", func(r *Request) { r.SetURI("ftp://h/") }, ErrInvalidURI},
 		{"userinfo", func(r *Request) { r.SetURI("http://u:p@h/") }, ErrInvalidURI},
 		{"no_host", func(r *Request) { r.SetURI("http:///x") }, ErrInvalidURI},

@@ -102,7 +102,7 @@ func TestClientBrokenResponses(t *testing.T) {
 		{"bare_lf_in_head", send("HTTP/1.1 200 OK\nContent-Length: 0\n\n"), nil, []error{wire.ErrLineEnding}},
 		{"bare_cr_in_head", send(ok + "X: a\rb\r\n\r\n"), nil, []error{wire.ErrLineEnding}},
 		{"field_with_nul", send(ok + "X: a\x00b\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrFieldValue}},
-		{"obs_fold", send(ok + "X: a\r\n b\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrObsFold}},
+		{"space_before_first_field", send(ok + " X: a\r\nContent-Length: 0\r\n\r\n"), nil, []error{wire.ErrObsFold}}, // obs-fold is unfolded: TestClientObsFold
 		{"head_larger_than_limit", send(ok + "X: " + strings.Repeat("a", 4000) + "\r\n\r\n"),
 			func(c *Client) { c.MaxResponseHeaderBytes = 1024 }, []error{wire.ErrHeaderTooLarge}},
 		{"endless_head", sendForever(ok, "X: "+strings.Repeat("a", 1000)+"\r\n"), nil, []error{wire.ErrHeaderTooLarge}},
@@ -199,19 +199,25 @@ func TestClientClaimedLengthNotAllocated(t *testing.T) {
 }
 
 // TestClientBodyTooLargeEmptiesBody: after ErrBodyTooLarge the
-// response body is empty, never a truncated body, whatever the framing.
+// response body is empty, never a truncated body, whatever the framing,
+// and the error names the limit, its value and how to raise it.
 func TestClientBodyTooLargeEmptiesBody(t *testing.T) {
 	ok := "HTTP/1.1 200 OK\r\n"
 	const limit = 1000
+	const grown = "wire: body too large: response body over MaxResponseBodyBytes (1000 bytes); " +
+		"raise ClientConfig.MaxResponseBodyBytes (negative: no limit) or read it with DoStream"
+	const claimed = "wire: body too large: response Content-Length 1001 over MaxResponseBodyBytes (1000 bytes); " +
+		"raise ClientConfig.MaxResponseBodyBytes (negative: no limit) or read it with DoStream"
 	cases := []struct {
 		name string
 		play func(net.Conn)
+		msg  string
 	}{
-		{"endless_chunked", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "7\r\nzzzzzzz\r\n")},
-		{"endless_chunked_big_chunks", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "400\r\n"+strings.Repeat("z", 1024)+"\r\n")},
-		{"endless_close_delimited", sendForever(ok+"\r\n", strings.Repeat("z", 333))},
-		{"content_length_over_limit", sendThenSilence(ok + "Content-Length: 1001\r\n\r\n" + strings.Repeat("z", 1001))},
-		{"limit_plus_one_chunked", send(ok + "Transfer-Encoding: chunked\r\n\r\n3e9\r\n" + strings.Repeat("z", limit+1) + "\r\n0\r\n\r\n")},
+		{"endless_chunked", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "7\r\nzzzzzzz\r\n"), grown},
+		{"endless_chunked_big_chunks", sendForever(ok+"Transfer-Encoding: chunked\r\n\r\n", "400\r\n"+strings.Repeat("z", 1024)+"\r\n"), grown},
+		{"endless_close_delimited", sendForever(ok+"\r\n", strings.Repeat("z", 333)), grown},
+		{"content_length_over_limit", sendThenSilence(ok + "Content-Length: 1001\r\n\r\n" + strings.Repeat("z", 1001)), claimed},
+		{"limit_plus_one_chunked", send(ok + "Transfer-Encoding: chunked\r\n\r\n3e9\r\n" + strings.Repeat("z", limit+1) + "\r\n0\r\n\r\n"), grown},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,6 +230,9 @@ func TestClientBodyTooLargeEmptiesBody(t *testing.T) {
 			err := c.DoTimeout(&req, &resp, 2*time.Second)
 			if !errors.Is(err, ErrBodyTooLarge) || len(resp.Body()) != 0 || resp.StatusCode() != 200 {
 				t.Fatalf("err %v, status %d, body of %d bytes; want ErrBodyTooLarge, 200, empty", err, resp.StatusCode(), len(resp.Body()))
+			}
+			if err.Error() != tc.msg {
+				t.Fatalf("error %q, want %q", err, tc.msg)
 			}
 		})
 	}

@@ -99,23 +99,23 @@ func (cc *clientConn) setDeadline(t time.Time) error {
 	return cc.nc.SetDeadline(t)
 }
 
-// exchange writes req and reads the response head into resp, then the
-// whole body unless stream. On success cc.keep tells whether the
-// connection may be reused.
-func (cc *clientConn) exchange(req *Request, resp *Response, t *target, stream bool) error {
+// run writes x.req to target t and reads the response head into x.resp,
+// then the whole body unless x streams it. On success cc.keep tells
+// whether the connection may be reused.
+func (cc *clientConn) run(x *exchange, t *target) error {
 	cc.uses++
 	cc.sawByte, cc.keep, cc.retriable = false, false, false
 	cc.raw.out = nil
-	if err := cc.writeRequest(req, t); err != nil {
+	if err := cc.writeRequest(x.req, t); err != nil {
 		return err
 	}
-	if err := cc.readResponse(resp, req.isHead()); err != nil {
+	if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
 		return err
 	}
-	if stream {
+	if x.stream {
 		return nil
 	}
-	return cc.readBodyInto(resp)
+	return cc.readBodyInto(x.resp)
 }
 
 // writeRequest encodes req and writes it: the head and, when it fits, the

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -50,10 +51,10 @@ var (
 	// host, which only Client follows. The response holds the redirect.
 	ErrRedirectOtherHost = errors.New("brisk: redirect to another host")
 
-	// ErrInvalidRequest: a method that is not a token, a target or Host
-	// with whitespace or control bytes, or a header field with an invalid
-	// name or value (RFC 9110 §5): the request is not sent, so a caller
-	// cannot split it.
+	// ErrInvalidRequest: a method that is not a token, a target with
+	// control bytes, a Host with whitespace or control bytes, or a header
+	// field with an invalid name or value (RFC 9110 §5): the request is
+	// not sent, so a caller cannot split it.
 	ErrInvalidRequest = errors.New("brisk: invalid request")
 )
 
@@ -61,6 +62,19 @@ var (
 // the client skips before a final response; one more is
 // ErrTooManyInterimResponses. Each is bounded by MaxResponseHeaderBytes.
 const MaxInterimResponses = 10
+
+// bodyLimitError is the ErrBodyTooLarge of a response body over limit,
+// MaxResponseBodyBytes: claimed is its Content-Length, or -1 when it grew
+// past the limit. The message names the limit and how to raise it.
+func bodyLimitError(limit, claimed int64) error {
+	what := "response body"
+	if claimed >= 0 {
+		what = "response Content-Length " + strconv.FormatInt(claimed, 10)
+	}
+	return fmt.Errorf("%w: %s over MaxResponseBodyBytes (%d bytes); "+
+		"raise ClientConfig.MaxResponseBodyBytes (negative: no limit) or read it with DoStream",
+		ErrBodyTooLarge, what, limit)
+}
 
 // errNoFreeConn is the cause of the ErrTimeout returned when no connection
 // of a full pool came free before the deadline.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -68,11 +69,10 @@ func readHeadAndBody(br *bufio.Reader) bool {
 	}
 }
 
-// TestClientProbesIdleConnection: a request that will not be retried
-// (POST, PATCH, or any with retries off) is not sent on an idle
-// connection the server has closed, reset or sent bytes on while idle:
-// it goes on a new connection and succeeds. The first connection
-// receives one request only.
+// TestClientProbesIdleConnection: no request, retried or not, is sent on
+// an idle connection the server has closed, reset or sent bytes on while
+// idle (RFC 9112 §9.2): it goes on a new connection and succeeds. The
+// first connection receives one request only.
 func TestClientProbesIdleConnection(t *testing.T) {
 	if !peekProbes() {
 		t.Skip("no idle-connection probe on this system")
@@ -92,6 +92,7 @@ func TestClientProbesIdleConnection(t *testing.T) {
 		{"POST", "POST", 0},
 		{"PATCH", "PATCH", 0},
 		{"GET_retries_off", "GET", -1},
+		{"GET", "GET", 0},
 	}
 	for _, e := range ends {
 		for _, r := range requests {
@@ -109,8 +110,8 @@ func TestClientProbesIdleConnection(t *testing.T) {
 				}
 				<-s.ended
 				time.Sleep(20 * time.Millisecond) // let the FIN, RST or bytes arrive
-				if err := c.DoTimeout(&req, &resp, 2*time.Second); err != nil || string(resp.Body()) != "ok" {
-					t.Fatalf("%s after the idle connection ended: %v %q", r.method, err, resp.Body())
+				if err := c.DoTimeout(&req, &resp, 2*time.Second); err != nil || resp.StatusCode() != 200 || string(resp.Body()) != "ok" {
+					t.Fatalf("%s after the idle connection ended: %v %d %q", r.method, err, resp.StatusCode(), resp.Body())
 				}
 				if n, first := s.conns.Load(), s.requests[0].Load(); n != 2 || first != 1 {
 					t.Fatalf("%d connections, %d requests on the first; want 2 and 1", n, first)
@@ -159,4 +160,70 @@ func TestClientPostAfterServerIdleTimeout(t *testing.T) {
 	if n := ln.accepted.Load(); n != 3 {
 		t.Fatalf("%d connections, want 3", n)
 	}
+}
+
+// TestClientUnsolicitedResponse: a server answers a GET and then, with
+// nothing outstanding, sends a second complete response; the next GET,
+// sent idleProbeAfter after the first began, does not take that response
+// as its answer (RFC 9112 §9.2): the connection is closed and the GET
+// goes on a new one.
+func TestClientUnsolicitedResponse(t *testing.T) {
+	if !peekProbes() {
+		t.Skip("no idle-connection probe on this system")
+	}
+	idle, sent := make(chan struct{}), make(chan struct{})
+	var first atomic.Int64
+	url, conns := rawServer(t, func(i int64, nc net.Conn) {
+		br := bufio.NewReader(nc)
+		for readHead(br) {
+			if i > 0 {
+				io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				continue
+			}
+			if first.Add(1) > 1 {
+				io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale")
+				continue
+			}
+			io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst")
+			<-idle
+			io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecond")
+			close(sent)
+		}
+	})
+	hc := &HostClient{Addr: strings.TrimPrefix(url, "http://")}
+	defer hc.CloseIdleConnections()
+	var req Request
+	var resp Response
+	req.SetTarget("/")
+	start := time.Now()
+	if err := hc.DoTimeout(&req, &resp, 2*time.Second); err != nil || string(resp.Body()) != "first" {
+		t.Fatalf("first GET: %v %q", err, resp.Body())
+	}
+	close(idle)
+	<-sent
+	waitFor(t, func() bool { return idleHasInput(t, hc) })
+	time.Sleep(time.Until(start.Add(idleProbeAfter)))
+	if err := hc.DoTimeout(&req, &resp, 2*time.Second); err != nil || string(resp.Body()) != "ok" {
+		t.Fatalf("GET after an unsolicited response: %v %q, want \"ok\"", err, resp.Body())
+	}
+	if n, f := conns.Load(), first.Load(); n != 2 || f != 1 {
+		t.Fatalf("%d connections, %d requests on the first; want 2 and 1", n, f)
+	}
+}
+
+// idleHasInput reports whether the socket of hc's only idle connection
+// has input waiting, as peekSocket sees it.
+func idleHasInput(t *testing.T, hc *HostClient) bool {
+	t.Helper()
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	if len(hc.idle) != 1 {
+		t.Fatalf("%d idle connections, want 1", len(hc.idle))
+	}
+	var r peekResult
+	var b [1]byte
+	if err := hc.idle[0].raw.rc.Control(func(fd uintptr) { r = peekSocket(fd, &b) }); err != nil {
+		t.Fatal(err)
+	}
+	return r == peekInput
 }

@@ -34,10 +34,12 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 }
 
 // readHead reads and parses one response head, bounded by
-// MaxResponseHeaderBytes and MaxResponseFields.
+// MaxResponseHeaderBytes and MaxResponseFields. A head with obs-folds is
+// unfolded (clientfold.go) and parsed again.
 func (cc *clientConn) readHead() error {
 	h := &cc.head
 	h.Reset(cc.fields)
+	unfolded := false
 	for {
 		if cc.r0 < cc.r1 {
 			n, err := cc.hc.parser.ParseResponse(cc.rbuf[cc.r0:cc.r1], h)
@@ -46,7 +48,15 @@ func (cc *clientConn) readHead() error {
 				return nil
 			}
 			if err != wire.ErrNeedMore {
-				return err
+				if unfolded || !unfoldable(err, cc.rbuf[cc.r0:cc.r1]) {
+					return err
+				}
+				if err := cc.unfoldHead(); err != nil {
+					return err
+				}
+				unfolded = true
+				h.Reset(cc.fields)
+				continue
 			}
 		}
 		if err := cc.fill(cc.hc.lim.maxHeader, wire.ErrHeaderTooLarge); err != nil {
@@ -80,7 +90,7 @@ func (cc *clientConn) beginBody(f wire.Framing) {
 func (cc *clientConn) readBodyInto(resp *Response) error {
 	limit := cc.hc.lim.maxBody
 	if cc.framing == wire.FramingLength && limit >= 0 && cc.remaining > limit {
-		return ErrBodyTooLarge
+		return bodyLimitError(limit, cc.remaining)
 	}
 	for !cc.bodyDone {
 		b := resp.body
@@ -91,7 +101,7 @@ func (cc *clientConn) readBodyInto(resp *Response) error {
 		resp.body = b[:len(b)+n]
 		if limit >= 0 && int64(len(resp.body)) > limit {
 			resp.body = resp.body[:0] // no partial body: see MaxResponseBodyBytes
-			return ErrBodyTooLarge
+			return bodyLimitError(limit, -1)
 		}
 		if err == io.EOF {
 			break

@@ -2,9 +2,7 @@ package brisk
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
@@ -16,34 +14,6 @@ import (
 // errRedirectScheme is the ErrInvalidURI returned for a Location with a
 // scheme other than http or https.
 var errRedirectScheme = fmt.Errorf("%w: redirect to a scheme other than http or https", ErrInvalidURI)
-
-// follow runs one exchange of req per redirect followed (RFC 9110
-// §15.4), each through the HostClient and to the target that route gives,
-// up to maxRedirects; a redirect beyond is ErrTooManyRedirects. With sameOrigin (HostClient), a redirect to another
-// origin is ErrRedirectOtherHost. explicit reports that deadline was given
-// (else Timeout applies).
-func follow(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool,
-	maxRedirects int, sameOrigin bool, route func(*Request) (*HostClient, target, error)) error {
-	resp.resetReceived()
-	for redirects := 0; ; redirects++ {
-		hc, t, err := route(req)
-		if err != nil {
-			return err
-		}
-		if err := hc.do(ctx, req, resp, &t, deadline, explicit); err != nil {
-			return err
-		}
-		if !followable(resp, maxRedirects) {
-			return nil
-		}
-		if redirects == maxRedirects {
-			return ErrTooManyRedirects
-		}
-		if err := redirect(req, resp, &t, sameOrigin); err != nil {
-			return err
-		}
-	}
-}
 
 // followable reports whether resp is a redirect to follow: maxRedirects
 // is positive and resp is a 301, 302, 303, 307 or 308 with a Location
@@ -83,7 +53,7 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	if err != nil {
 		return err
 	}
-	if !wire.ValidHost(nt.authority, false) || !validTargetBytes(uri) {
+	if !wire.ValidHost(nt.authority, false) || hasCTL(uri) {
 		return ErrInvalidURI // before anything in req changes
 	}
 	same := sameOrigin(t, &nt)

@@ -234,7 +234,8 @@ func TestRedirectLocationResolution(t *testing.T) {
 		{"ftp", "/a/x", "ftp://x/y", "", ErrInvalidURI},
 		{"mailto", "/a/x", "mailto:a@b.example", "", ErrInvalidURI},
 		{"http_without_authority", "/a/x", "http:g", "", ErrInvalidURI},
-		{"space_in_path", "/a/x", "/a b", "", ErrInvalidURI},
+		{"space_in_path", "/a/x", "/a b", "/a%20b", nil},
+		{"htab_in_path", "/a/x", "/a\tb", "", ErrInvalidURI},
 		{"unclosed_ip_literal", "/a/x", "http://[::1/x", "", ErrInvalidURI},
 		{"port_too_large", "/a/x", "//h:99999/", "", ErrInvalidURI},
 	}

@@ -20,6 +20,13 @@ import (
 //
 // SetURI reuses the request's storage: calling it for every request on a
 // reused Request does not grow memory. A fragment ("#...") is not sent.
+//
+// The request-target is sent as ASCII: SP, the bytes RFC 3986 leaves out
+// of URIs ("<>\^`{|}) and bytes >= 0x80 (such as UTF-8) are sent
+// percent-encoded with upper-case hex ("/café" is sent as "/caf%C3%A9"),
+// in the path and the query, as for a target set with SetTarget or a
+// redirect's Location; "%" and existing escapes are sent as they are. A
+// target with a control byte (%x00-1F, DEL) is ErrInvalidRequest.
 func (r *Request) SetURI(uri string) {
 	r.head.Target = keep(&r.ownTarget, uri)
 	r.head.Form = wire.AbsoluteForm
@@ -105,22 +112,61 @@ func parseTarget(uri []byte) (target, error) {
 	return t, nil
 }
 
-// appendOrigin appends the request-target for origin o: o itself, or "/"
-// before a query without a path.
-func appendOrigin(dst, o []byte) []byte {
+// targetAsIs is 1 for each byte sent as it is in a request-target, 0 for
+// the others: VCHAR except the ones RFC 3986 §2 leaves out of every URI
+// component, "<>\^`{|} (net/http's set for a path); SP, control bytes and
+// bytes >= 0x80 are 0. A string constant: no mutable state.
+const targetAsIs = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x00\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x00\x01" +
+	"\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x01\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+
+// appendTarget appends the request-target for origin o (RFC 9112 §3.2.1):
+// o, with "/" before a query without a path, and every byte outside
+// targetAsIs but a control byte percent-encoded with upper-case hex (RFC
+// 3986 §2.1), so that the request line is ASCII; "%" is sent as it is.
+// It reports false, having appended part of o, when o holds a control
+// byte (%x00-1F, DEL), which no request may carry.
+func appendTarget(dst, o []byte) ([]byte, bool) {
 	if len(o) > 0 && o[0] == '?' {
 		dst = append(dst, '/')
 	}
-	return append(dst, o...)
+	done := 0
+	for i, c := range o {
+		if targetAsIs[c] != 0 {
+			continue
+		}
+		if isCTL(c) {
+			return dst, false
+		}
+		dst = append(dst, o[done:i]...)
+		dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		done = i + 1
+	}
+	return append(dst, o[done:]...), true
 }
 
 func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && ascii.EqualFold(b[:len(prefix)], prefix)
 }
 
-// validTargetBytes reports whether b holds no whitespace, control byte or
-// DEL, so that it cannot split the request line (RFC 9112 §3.2).
-func validTargetBytes(b []byte) bool {
+// hasCTL reports whether b holds a control byte (%x00-1F, DEL).
+func hasCTL(b []byte) bool {
+	for _, c := range b {
+		if isCTL(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// validHostBytes reports whether b, a Host field value, holds no
+// whitespace, control byte or DEL (RFC 9112 §3.2).
+func validHostBytes(b []byte) bool {
 	for _, c := range b {
 		if c <= ' ' || c == 0x7f {
 			return false
@@ -149,12 +195,15 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	if len(method) == 0 {
 		method = methodGet
 	}
-	if !validToken(method) || !validTargetBytes(t.origin) || !validTargetBytes(t.host) {
+	if !validToken(method) || !validHostBytes(t.host) {
 		return dst, p, false, ErrInvalidRequest
 	}
 	dst = append(dst, method...)
 	dst = append(dst, ' ')
-	dst = appendOrigin(dst, t.origin)
+	dst, ok := appendTarget(dst, t.origin)
+	if !ok {
+		return dst, p, false, ErrInvalidRequest
+	}
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
 	dst = append(dst, t.host...)
 	dst = append(dst, "\r\n"...)

@@ -24,8 +24,9 @@ import (
 // allows keep-alive (RFC 9112 §9.3) and that ended exactly at the end of
 // the bytes received: bytes left over after it (a body on a 204 or 304,
 // garbage after the body) leave the connection's state unknown, so it is
-// closed. Bytes that arrive only once the connection is idle are seen by
-// the next request on it, as a malformed response.
+// closed. Bytes that arrive once the connection is idle make it unusable:
+// it is closed before a request would be sent on it (see
+// MaxIdempotentRetries for when this is checked).
 type HostClient struct {
 	ClientConfig
 
@@ -60,36 +61,33 @@ type waiter struct {
 }
 
 // Do sends req to Addr and reads the whole response into resp, within
-// Timeout; see Client.Do.
+// Timeout; see Client.Do. Only redirects to Addr's origin are followed.
 func (hc *HostClient) Do(req *Request, resp *Response) error {
-	return hc.doFollow(context.Background(), req, resp, time.Time{}, false)
+	return hc.do(exchange{ctx: context.Background(), req: req, resp: resp})
 }
 
 // DoTimeout is Do with the timeout d instead of Timeout.
 func (hc *HostClient) DoTimeout(req *Request, resp *Response, d time.Duration) error {
-	return hc.doFollow(context.Background(), req, resp, time.Now().Add(d), true)
+	return hc.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: time.Now().Add(d), explicit: true})
 }
 
 // DoDeadline is Do with the deadline t instead of Timeout.
 func (hc *HostClient) DoDeadline(req *Request, resp *Response, t time.Time) error {
-	return hc.doFollow(context.Background(), req, resp, t, true)
+	return hc.do(exchange{ctx: context.Background(), req: req, resp: resp, deadline: t, explicit: true})
 }
 
 // DoContext is Do bounded by ctx; see Client.DoContext.
 func (hc *HostClient) DoContext(ctx context.Context, req *Request, resp *Response) error {
 	t, ok := ctx.Deadline()
-	return hc.doFollow(ctx, req, resp, t, ok)
+	return hc.do(exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok})
 }
 
 // DoStream sends req and returns the response body as a stream; see
 // Client.DoStream.
 func (hc *HostClient) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
-	resp.resetReceived()
-	t, err := hc.target(req)
-	if err != nil {
-		return nil, err
-	}
-	return hc.doStream(ctx, req, resp, &t)
+	t, ok := ctx.Deadline()
+	x := exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok, stream: true, host: hc}
+	return x.run()
 }
 
 // CloseIdleConnections closes the idle connections.
@@ -148,72 +146,52 @@ func (hc *HostClient) target(req *Request) (target, error) {
 	return t, err
 }
 
-// doFollow is Do with the redirects that stay on hc's origin.
-func (hc *HostClient) doFollow(ctx context.Context, req *Request, resp *Response, deadline time.Time, explicit bool) error {
+// do runs x, following the redirects that stay on hc's origin.
+func (hc *HostClient) do(x exchange) error {
 	hc.once.Do(hc.init)
-	return follow(ctx, req, resp, deadline, explicit, hc.lim.maxRedirects, true, hc.route)
+	x.host, x.maxRedirects = hc, hc.lim.maxRedirects
+	_, err := x.run()
+	return err
 }
 
-// route returns hc and the target of req sent through it.
-func (hc *HostClient) route(req *Request) (*HostClient, target, error) {
-	t, err := hc.target(req)
-	return hc, t, err
-}
-
-// do runs one exchange and reads the whole response. explicit reports
-// that deadline was given; otherwise Timeout applies.
-func (hc *HostClient) do(ctx context.Context, req *Request, resp *Response, t *target, deadline time.Time, explicit bool) error {
+// send runs one exchange of x to target t: it reads the whole response,
+// or, for a stream, the head and returns the body as a BodyStream.
+func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	hc.once.Do(hc.init)
 	now := time.Now()
-	if !explicit && hc.lim.timeout > 0 {
-		deadline = now.Add(hc.lim.timeout)
-	}
-	cc, stop, err := hc.roundTrip(ctx, req, resp, t, now, deadline, false)
-	if err != nil {
-		return err
-	}
-	canceled := stop != nil && !stop()
-	hc.releaseAt(cc, cc.keep && !canceled, now)
-	return nil
-}
-
-// doStream runs one exchange and returns the body as a stream.
-func (hc *HostClient) doStream(ctx context.Context, req *Request, resp *Response, t *target) (*BodyStream, error) {
-	hc.once.Do(hc.init)
-	now := time.Now()
-	ctxDeadline, _ := ctx.Deadline()
-	deadline := ctxDeadline
-	if deadline.IsZero() && hc.lim.timeout > 0 {
-		deadline = now.Add(hc.lim.timeout)
-	}
-	cc, stop, err := hc.roundTrip(ctx, req, resp, t, now, deadline, true)
+	cc, stop, err := hc.roundTrip(x, t, now, x.deadlineAt(now, hc.lim.timeout))
 	if err != nil {
 		return nil, err
 	}
-	s := &BodyStream{cc: cc, resp: resp, ctx: ctx, stop: stop}
+	if !x.stream {
+		canceled := stop != nil && !stop()
+		hc.releaseAt(cc, cc.keep && !canceled, now)
+		return nil, nil
+	}
+	s := &BodyStream{cc: cc, resp: x.resp, ctx: x.ctx, stop: stop}
 	// The body is bounded by ctx only. Checking ctx after setting the
 	// deadline catches a cancellation whose interrupt the set undid.
-	if err := cc.setDeadline(ctxDeadline); err != nil || ctx.Err() != nil {
+	ctxDeadline, _ := x.ctx.Deadline()
+	if err := cc.setDeadline(ctxDeadline); err != nil || x.ctx.Err() != nil {
 		s.finish(false)
-		return nil, ctxError(ctx)
+		return nil, ctxError(x.ctx)
 	}
 	return s, nil
 }
 
-// roundTrip acquires a connection and runs one exchange on it, retrying
-// an idempotent request whose reused connection was found closed: the
-// retry dials, since the idle connections older than the one found closed
-// are likely closed too. A request that would not be retried gets a
-// reused connection only after it was probed (see idleUsable). On
+// roundTrip acquires a connection and runs one exchange of x on it
+// within deadline, retrying an idempotent request whose reused connection
+// was found closed (exchange.retries): the retry dials, since the idle
+// connections older than the one found closed are likely closed too. On
 // success the caller owns cc and must call stop (when not nil) and
 // release cc. now is the time of the call.
-func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Response, t *target, now, deadline time.Time, stream bool) (*clientConn, func() bool, error) {
-	retried := idempotent(req.head.Method) && hc.lim.retries > 0
+func (hc *HostClient) roundTrip(x *exchange, t *target, now, deadline time.Time) (*clientConn, func() bool, error) {
+	ctx, retries := x.ctx, x.retries(hc)
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			now = time.Now()
 		}
-		cc, err := hc.acquire(ctx, now, deadline, attempt > 0, !retried)
+		cc, err := hc.acquire(ctx, now, deadline, attempt > 0, retries > 0)
 		if err != nil {
 			if errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline) && !errors.Is(err, context.DeadlineExceeded) {
 				err = fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
@@ -225,7 +203,7 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 			return nil, nil, cc.ioError(err)
 		}
 		stop := cc.watch(ctx)
-		err = cc.exchange(req, resp, t, stream)
+		err = cc.run(x, t)
 		if err == nil {
 			return cc, stop, nil
 		}
@@ -236,7 +214,7 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 			return nil, nil, ctxError(ctx)
 		case errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline):
 			return nil, nil, fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
-		case cc.retriable && attempt < hc.lim.retries && idempotent(req.head.Method):
+		case cc.retriable && attempt < retries:
 			continue
 		}
 		return nil, nil, err
@@ -244,9 +222,10 @@ func (hc *HostClient) roundTrip(ctx context.Context, req *Request, resp *Respons
 }
 
 // acquire returns a connection: an idle one (unless dial), a new one, or
-// one that comes free before deadline. With probe, a connection that was
-// idle is used only if idleUsable says so. now is the current time.
-func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial, probe bool) (*clientConn, error) {
+// one that comes free before deadline. A connection that was idle is used
+// only if readyForReuse says so; retried tells it whether the request is
+// retried on a closed connection. now is the current time.
+func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial, retried bool) (*clientConn, error) {
 	if !deadline.IsZero() && !now.Before(deadline) {
 		return nil, wrapTimeout(os.ErrDeadlineExceeded)
 	}
@@ -255,9 +234,10 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 		cc := hc.idle[n-1]
 		hc.idle[n-1] = nil
 		hc.idle = hc.idle[:n-1]
-		ok := hc.usable(cc, now)
+		idle := now.Sub(cc.lastUse)
+		ok := hc.usable(cc, now, idle)
 		hc.mu.Unlock()
-		if ok && (!probe || cc.idleUsable()) {
+		if ok && cc.readyForReuse(idle, retried) {
 			return cc, nil
 		}
 		cc.close()
@@ -272,20 +252,21 @@ func (hc *HostClient) acquire(ctx context.Context, now, deadline time.Time, dial
 	w := &waiter{ch: make(chan *clientConn, 1)}
 	hc.waiters = append(hc.waiters, w)
 	hc.mu.Unlock()
-	return hc.wait(ctx, deadline, w, probe)
+	return hc.wait(ctx, deadline, w, retried)
 }
 
-// usable reports whether an idle connection may be reused at now.
-func (hc *HostClient) usable(cc *clientConn, now time.Time) bool {
+// usable reports whether an idle connection may be reused at now, idle
+// being now minus its lastUse.
+func (hc *HostClient) usable(cc *clientConn, now time.Time, idle time.Duration) bool {
 	l := &hc.lim
-	return (l.idleTimeout == 0 || now.Sub(cc.lastUse) < l.idleTimeout) &&
+	return (l.idleTimeout == 0 || idle < l.idleTimeout) &&
 		(l.lifetime == 0 || now.Sub(cc.created) < l.lifetime)
 }
 
 // wait waits for a connection or a permission to dial, until deadline or
-// ctx is done. With probe, a connection received is used only if
-// idleUsable says so; else it is closed and its slot dials.
-func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, probe bool) (*clientConn, error) {
+// ctx is done. A connection received is used only if readyForReuse says so;
+// else it is closed and its slot dials.
+func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, retried bool) (*clientConn, error) {
 	var expired <-chan time.Time
 	if !deadline.IsZero() {
 		tm := time.NewTimer(time.Until(deadline))
@@ -295,7 +276,7 @@ func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, p
 	var err error
 	select {
 	case cc := <-w.ch:
-		if cc != nil && (!probe || cc.idleUsable()) {
+		if cc != nil && cc.readyForReuse(time.Since(cc.lastUse), retried) {
 			return cc, nil
 		}
 		if cc != nil {
