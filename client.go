@@ -151,6 +151,17 @@ type ClientConfig struct {
 	// are not limited.
 	MaxResponseBodyBytes int64
 
+	// ExpectContinueTimeout is how long a request with a body and the
+	// field "Expect: 100-continue" (set by the caller) waits, after its
+	// head is sent, for the server's 100 (Continue) before it sends the
+	// body anyway (RFC 9110 §10.1.1), within the request's deadline.
+	// Zero means DefaultExpectContinueTimeout (1 s); negative means no
+	// limit but the request's deadline. A final status code received
+	// first (such as 413) is the response: the body is not sent, and the
+	// connection is closed unless the request was chunked (it is then
+	// ended with its last chunk) and the response allows keep-alive.
+	ExpectContinueTimeout time.Duration
+
 	// ReadBufferSize is the initial size of a connection's read buffer,
 	// in bytes; it grows up to MaxResponseHeaderBytes for a large head.
 	// Zero or negative means DefaultReadBufferSize (4 KiB).
@@ -164,34 +175,36 @@ type ClientConfig struct {
 
 // clientLimits is a ClientConfig with the defaults applied.
 type clientLimits struct {
-	dialTimeout  time.Duration // 0: none
-	timeout      time.Duration // 0: none
-	maxConns     int           // 0: no limit
-	idleTimeout  time.Duration // 0: none
-	lifetime     time.Duration // 0: none
-	retries      int
-	maxRedirects int
-	maxHeader    int
-	maxFields    int
-	maxBody      int64 // < 0: none
-	readBufSize  int
-	writeBufSize int
+	dialTimeout   time.Duration // 0: none
+	timeout       time.Duration // 0: none
+	maxConns      int           // 0: no limit
+	idleTimeout   time.Duration // 0: none
+	lifetime      time.Duration // 0: none
+	retries       int
+	maxRedirects  int
+	expectTimeout time.Duration // 0: only the request's deadline
+	maxHeader     int
+	maxFields     int
+	maxBody       int64 // < 0: none
+	readBufSize   int
+	writeBufSize  int
 }
 
 func (c *ClientConfig) resolve() clientLimits {
 	return clientLimits{
-		dialTimeout:  timeoutOr(c.DialTimeout, DefaultDialTimeout),
-		timeout:      timeoutOr(c.Timeout, DefaultClientTimeout),
-		maxConns:     max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
-		idleTimeout:  timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
-		lifetime:     max(c.MaxConnLifetime, 0),
-		retries:      max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
-		maxRedirects: max(c.MaxRedirects, 0),
-		maxHeader:    positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
-		maxFields:    positiveOr(c.MaxResponseFields, DefaultMaxFields),
-		maxBody:      nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
-		readBufSize:  positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
-		writeBufSize: positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
+		dialTimeout:   timeoutOr(c.DialTimeout, DefaultDialTimeout),
+		timeout:       timeoutOr(c.Timeout, DefaultClientTimeout),
+		maxConns:      max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
+		idleTimeout:   timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
+		lifetime:      max(c.MaxConnLifetime, 0),
+		retries:       max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
+		maxRedirects:  max(c.MaxRedirects, 0),
+		expectTimeout: timeoutOr(c.ExpectContinueTimeout, DefaultExpectContinueTimeout),
+		maxHeader:     positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
+		maxFields:     positiveOr(c.MaxResponseFields, DefaultMaxFields),
+		maxBody:       nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
+		readBufSize:   positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize:  positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
 	}
 }
 

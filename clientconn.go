@@ -19,6 +19,7 @@ type clientConn struct {
 	rbuf   []byte // read buffer; unconsumed input is rbuf[r0:r1]
 	r0, r1 int
 	wbuf   []byte // the request being written
+	sbuf   []byte // streamed request bodies (client_stream.go), allocated on first use
 
 	head     wire.ResponseHead
 	fields   []wire.Field // head field storage, len lim.maxFields
@@ -106,11 +107,14 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 	cc.uses++
 	cc.sawByte, cc.keep, cc.retriable = false, false, false
 	cc.raw.out = nil
-	if err := cc.writeRequest(x.req, t); err != nil {
+	final, err := cc.writeRequest(x, t)
+	if err != nil {
 		return err
 	}
-	if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
-		return err
+	if !final {
+		if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
+			return err
+		}
 	}
 	if x.stream {
 		return nil
@@ -118,26 +122,32 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 	return cc.readBodyInto(x.resp)
 }
 
-// writeRequest encodes req and writes it: the head and, when it fits, the
-// body in one write.
-func (cc *clientConn) writeRequest(req *Request, t *target) error {
+// writeRequest encodes x.req and writes it: the head and, when it fits,
+// the body in one write; a streamed body, or one awaiting 100 (Continue),
+// is written by writeWithBody. It reports whether the final response head
+// has been read already (the server answered before the body was sent).
+func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
+	req := x.req
 	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], req, t)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cc.wbuf = b
 	cc.reqClose = plan.close
+	if req.stream.set || plan.expect && req.hasBody() {
+		return cc.writeWithBody(x, b, plan.expect && req.hasBody())
+	}
 	if bodyIn && cc.raw.rc != nil {
 		cc.raw.out = b // written by the first read (sendRead)
-		return nil
+		return false, nil
 	}
 	if err := cc.write(b); err != nil {
-		return err
+		return false, err
 	}
 	if !bodyIn {
-		return cc.write(req.body)
+		return false, cc.write(req.body)
 	}
-	return nil
+	return false, nil
 }
 
 func (cc *clientConn) write(p []byte) error {

@@ -35,7 +35,7 @@ func (x *exchange) run() (*BodyStream, error) {
 			return nil, err
 		}
 		s, err := hc.send(x, &t)
-		if err != nil || x.stream || !followable(x.resp, x.maxRedirects) {
+		if err != nil || x.stream || !followable(x.resp, x.maxRedirects) || !x.req.canFollow(x.resp.status) {
 			return s, err
 		}
 		if redirects == x.maxRedirects {

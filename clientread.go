@@ -26,11 +26,17 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 			return ErrTooManyInterimResponses
 		}
 	}
+	cc.acceptHead(resp, headRequest)
+	return nil
+}
+
+// acceptHead makes the final response head just read resp's, prepares the
+// body read and decides whether the connection may be kept.
+func (cc *clientConn) acceptHead(resp *Response, headRequest bool) {
 	h := &cc.head
 	resp.setReceivedHead(h)
 	cc.beginBody(h.Framing(headRequest))
 	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose && h.KeepAlive()
-	return nil
 }
 
 // readHead reads and parses one response head, bounded by

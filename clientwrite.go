@@ -177,7 +177,8 @@ func validHostBytes(b []byte) bool {
 
 // requestPlan is what appendRequest learned from the request's fields.
 type requestPlan struct {
-	close bool // the caller sent "Connection: close"
+	close  bool // the caller sent "Connection: close"
+	expect bool // the caller sent "Expect: 100-continue"
 }
 
 // appendRequest appends the request head of req for target t, and the
@@ -219,13 +220,17 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 		case fConnection:
 			p.close = p.close || hasToken(f.Value, "close")
 			dst = wire.AppendField(dst, f.Name, f.Value)
+		case fExpect:
+			p.expect = p.expect || ascii.EqualFold(f.Value, "100-continue")
+			dst = wire.AppendField(dst, f.Name, f.Value)
 		}
 	}
-	body := req.body
-	if len(body) > 0 || sendsContentLength(method) {
-		dst = wire.AppendContentLength(dst, int64(len(body)))
-	}
+	dst = appendFraming(dst, req, method)
 	dst = append(dst, "\r\n"...)
+	body := req.body
+	if req.stream.set || p.expect && req.hasBody() {
+		return dst, p, false, nil // see writeWithBody
+	}
 	if len(body) <= cap(dst)-len(dst) {
 		return append(dst, body...), p, true, nil
 	}
@@ -234,8 +239,12 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 
 var methodGet = []byte("GET")
 
-// fHost marks the Host field among the fields the client manages.
-const fHost = -1
+// fHost and fExpect mark the Host and Expect fields among the fields the
+// client manages.
+const (
+	fHost   = -1
+	fExpect = -2
+)
 
 // requestSpecial classifies the caller's field names the client manages:
 // Host, Content-Length and Transfer-Encoding are replaced; Connection is
@@ -245,6 +254,10 @@ func requestSpecial(name []byte) int {
 	case 4:
 		if ascii.EqualFold(name, "Host") {
 			return fHost
+		}
+	case 6:
+		if ascii.EqualFold(name, "Expect") {
+			return fExpect
 		}
 	case 10, 14, 17:
 		return special(name)

@@ -214,7 +214,7 @@ func (hc *HostClient) roundTrip(x *exchange, t *target, now, deadline time.Time)
 			return nil, nil, ctxError(ctx)
 		case errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline):
 			return nil, nil, fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
-		case cc.retriable && attempt < retries:
+		case cc.retriable && attempt < retries && x.req.stream.resendable():
 			continue
 		}
 		return nil, nil, err
