@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,21 @@ type ClientConfig struct {
 	// must honour ctx, which carries the dial deadline. Nil means a
 	// net.Dialer. brisktest.Listener.DialContext fits here.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// Proxy returns the proxy through which to send requests to target,
+	// of which only Scheme ("http" or "https") and Host (host:port) are
+	// set; nil (and a nil Proxy) means a direct connection. An "http"
+	// proxy gets requests for http targets in absolute-form (RFC 9112
+	// §3.2.2) and tunnels https targets with CONNECT (RFC 9110 §9.3.6);
+	// a "socks5" or "socks5h" proxy tunnels both (RFC 1928). A user and
+	// password in the proxy URL are sent as Basic Proxy-Authorization
+	// (HTTP) or as SOCKS5 user/password authentication. Connections are
+	// pooled per target and proxy. Client calls Proxy for each request;
+	// HostClient once, for Addr. Use ProxyFromEnvironment for net/http's
+	// environment rules, ProxyURL for a fixed proxy. Failures to reach
+	// the target through the proxy are a *ProxyError (ErrProxy), as is an
+	// error Proxy returns.
+	Proxy func(target *url.URL) (*url.URL, error)
 
 	// DialTimeout bounds dialling a connection (and the TLS handshake),
 	// within the request's deadline. Zero means DefaultDialTimeout (5 s);
@@ -234,6 +250,8 @@ type Client struct {
 
 	mu    sync.Mutex                // serializes adding hosts
 	hosts atomic.Pointer[hostTable] // copy-on-write: lookups take no lock
+
+	proxied sync.Map // with Proxy: proxyKey → *HostClient (client_proxy.go)
 }
 
 // hostTable maps an authority to its HostClient, one map per scheme.
@@ -285,6 +303,7 @@ func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*B
 
 // CloseIdleConnections closes the idle connections of every host.
 func (c *Client) CloseIdleConnections() {
+	c.closeIdleProxied()
 	if tab := c.hosts.Load(); tab != nil {
 		for _, m := range [2]map[string]*HostClient{tab.http, tab.https} {
 			for _, hc := range m {
@@ -307,6 +326,10 @@ func (c *Client) route(req *Request) (*HostClient, target, error) {
 	t, err := req.clientTarget(nil)
 	if err != nil {
 		return nil, t, err
+	}
+	if c.Proxy != nil {
+		hc, err := c.proxiedHost(&t)
+		return hc, t, err
 	}
 	hc := c.hostClient(&t)
 	if hc == nil {

@@ -40,9 +40,10 @@ func (r *Request) SetURI(uri string) {
 // request's URI, and the Host field.
 type target struct {
 	https     bool
-	authority []byte // host[:port]: the URI's authority, which Client dials
-	host      []byte // the Host field sent
-	origin    []byte // absolute-path [ "?" query ], the request-target sent
+	authority []byte      // host[:port]: the URI's authority, which Client dials
+	host      []byte      // the Host field sent
+	origin    []byte      // absolute-path [ "?" query ], the request-target sent
+	forward   *proxyRoute // sent to an HTTP proxy: absolute-form target, Proxy-Authorization
 }
 
 // clientTarget returns the target of r: from an absolute URI set by
@@ -201,6 +202,10 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	}
 	dst = append(dst, method...)
 	dst = append(dst, ' ')
+	if t.forward != nil {
+		dst = append(dst, "http://"...) // absolute-form (RFC 9112 §3.2.2)
+		dst = append(dst, t.authority...)
+	}
 	dst, ok := appendTarget(dst, t.origin)
 	if !ok {
 		return dst, p, false, ErrInvalidRequest
@@ -208,6 +213,9 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
 	dst = append(dst, t.host...)
 	dst = append(dst, "\r\n"...)
+	if t.forward != nil && t.forward.auth != nil {
+		dst = wire.AppendField(dst, "Proxy-Authorization", t.forward.auth)
+	}
 	h := &req.Header
 	for i := range h.fields {
 		f := &h.fields[i]

@@ -7,3 +7,8 @@ require (
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 )
+
+require (
+	golang.org/x/net v0.58.0
+	golang.org/x/text v0.41.0 // indirect
+)
