@@ -48,6 +48,12 @@ type ClientConfig struct {
 	// error Proxy returns.
 	Proxy func(target *url.URL) (*url.URL, error)
 
+	// Jar, when set, stores the cookies of every response received
+	// (redirects included) and adds the ones it holds for each request's
+	// URL to its Cookie field. Nil means no cookies but the request's own.
+	// Use httpjar.New for a net/http.CookieJar.
+	Jar CookieJar
+
 	// DialTimeout bounds dialling a connection (and the TLS handshake),
 	// within the request's deadline. Zero means DefaultDialTimeout (5 s);
 	// negative means only the request's deadline. Expiry is ErrTimeout.

@@ -44,6 +44,7 @@ type target struct {
 	host      []byte      // the Host field sent
 	origin    []byte      // absolute-path [ "?" query ], the request-target sent
 	forward   *proxyRoute // sent to an HTTP proxy: absolute-form target, Proxy-Authorization
+	cookies   []byte      // cookie-string from ClientConfig.Jar, sent in the Cookie field
 }
 
 // clientTarget returns the target of r: from an absolute URI set by
@@ -180,6 +181,7 @@ func validHostBytes(b []byte) bool {
 type requestPlan struct {
 	close  bool // the caller sent "Connection: close"
 	expect bool // the caller sent "Expect: 100-continue"
+	cookie bool // the caller sent a Cookie field
 }
 
 // appendRequest appends the request head of req for target t, and the
@@ -231,7 +233,16 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 		case fExpect:
 			p.expect = p.expect || ascii.EqualFold(f.Value, "100-continue")
 			dst = wire.AppendField(dst, f.Name, f.Value)
+		case fCookie:
+			dst = appendCookieField(dst, f, t.cookies, !p.cookie)
+			p.cookie = true
 		}
+	}
+	if len(t.cookies) > 0 && !p.cookie { // else merged into the caller's Cookie field
+		if !wire.ValidFieldValue(t.cookies) {
+			return dst, p, false, ErrInvalidRequest
+		}
+		dst = wire.AppendField(dst, "Cookie", t.cookies)
 	}
 	dst = appendFraming(dst, req, method)
 	dst = append(dst, "\r\n"...)
@@ -247,12 +258,28 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 
 var methodGet = []byte("GET")
 
-// fHost and fExpect mark the Host and Expect fields among the fields the
-// client manages.
+// fHost, fExpect and fCookie mark the Host, Expect and Cookie fields
+// among the fields the client manages.
 const (
 	fHost   = -1
 	fExpect = -2
+	fCookie = -3
 )
+
+// appendCookieField appends the caller's Cookie field f, with the jar's
+// cookie-string jar after its value when merge is set, so that one Cookie
+// field is sent (RFC 6265 §5.4).
+func appendCookieField(dst []byte, f *wire.Field, jar []byte, merge bool) []byte {
+	if len(jar) == 0 || !merge || !wire.ValidFieldValue(jar) {
+		return wire.AppendField(dst, f.Name, f.Value)
+	}
+	dst = append(dst, f.Name...)
+	dst = append(dst, ": "...)
+	dst = append(dst, f.Value...)
+	dst = append(dst, "; "...)
+	dst = append(dst, jar...)
+	return append(dst, "\r\n"...)
+}
 
 // requestSpecial classifies the caller's field names the client manages:
 // Host, Content-Length and Transfer-Encoding are replaced; Connection is
@@ -266,6 +293,9 @@ func requestSpecial(name []byte) int {
 	case 6:
 		if ascii.EqualFold(name, "Expect") {
 			return fExpect
+		}
+		if ascii.EqualFold(name, "Cookie") {
+			return fCookie
 		}
 	case 10, 14, 17:
 		return special(name)
