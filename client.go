@@ -184,6 +184,26 @@ type ClientConfig struct {
 	// ended with its last chunk) and the response allows keep-alive.
 	ExpectContinueTimeout time.Duration
 
+	// Decoders are the content codings (RFC 9110 §8.4.1) the client asks
+	// for and decodes. For a request without an Accept-Encoding or Range
+	// field, other than HEAD, sent with Do (not DoStream), the client adds
+	// "Accept-Encoding" listing them, and decodes a response whose
+	// Content-Encoding is one of them; it then deletes the
+	// Content-Encoding and Content-Length fields from the response (as
+	// net/http does). MaxResponseBodyBytes bounds the decoded body too: a
+	// body that decodes larger (a decompression bomb) is stopped at the
+	// limit and is ErrBodyTooLarge; one that does not decode is
+	// ErrContentEncoding; either way resp.Body() is empty. A response
+	// with several codings, or one the client did not ask for (the
+	// request had its own Accept-Encoding), is returned as received. Nil
+	// means gzip, with compress/gzip; package decode gives gzip, br and
+	// zstd with klauspost/compress and andybalholm/brotli.
+	Decoders []ContentDecoder
+
+	// KeepContentEncoding turns the above off: no Accept-Encoding is
+	// added and bodies are returned as received.
+	KeepContentEncoding bool
+
 	// ReadBufferSize is the initial size of a connection's read buffer,
 	// in bytes; it grows up to MaxResponseHeaderBytes for a large head.
 	// Zero or negative means DefaultReadBufferSize (4 KiB).

@@ -30,10 +30,10 @@ func TestClientProxyWire(t *testing.T) {
 		name, proxy, want string
 	}{
 		{"no_auth", proxyURL,
-			"GET http://origin.test:8080/a?b=1 HTTP/1.1\r\nHost: origin.test:8080\r\n\r\n"},
+			"GET http://origin.test:8080/a?b=1 HTTP/1.1\r\nHost: origin.test:8080\r\nAccept-Encoding: gzip\r\n\r\n"},
 		{"basic_auth", strings.Replace(proxyURL, "://", "://alice:s3cret@", 1),
 			"GET http://origin.test:8080/a?b=1 HTTP/1.1\r\nHost: origin.test:8080\r\n" +
-				"Proxy-Authorization: Basic YWxpY2U6czNjcmV0\r\n\r\n"},
+				"Proxy-Authorization: Basic YWxpY2U6czNjcmV0\r\nAccept-Encoding: gzip\r\n\r\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -84,18 +84,18 @@ func TestClientStreamWire(t *testing.T) {
 		want  string
 	}{
 		{"sized", 10, []string{"hello", "world"}, false,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 10\r\n\r\nhelloworld"},
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nContent-Length: 10\r\n\r\nhelloworld"},
 		{"sized_empty", 0, nil, false,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n"},
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nContent-Length: 0\r\n\r\n"},
 		{"sized_stops_at_size", 4, []string{"hello"}, false,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 4\r\n\r\nhell"},
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nContent-Length: 4\r\n\r\nhell"},
 		{"chunked", -1, []string{"hello", "wor", "ld"}, false,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nTransfer-Encoding: chunked\r\n\r\n" +
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" +
 				"5\r\nhello\r\n3\r\nwor\r\n2\r\nld\r\n0\r\n\r\n"},
 		{"chunked_empty", -1, nil, false,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"},
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"},
 		{"chunked_trailer", -1, []string{"hello"}, true,
-			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nTransfer-Encoding: chunked\r\nTrailer: X-Sum\r\n\r\n" +
+			"POST /up HTTP/1.1\r\nHost: " + host + "\r\nAccept-Encoding: gzip\r\nTransfer-Encoding: chunked\r\nTrailer: X-Sum\r\n\r\n" +
 				"5\r\nhello\r\n0\r\nX-Sum: 42\r\n\r\n"},
 	}
 	var c Client
@@ -432,7 +432,7 @@ func TestClientExpectContinueRaw(t *testing.T) {
 		if err := c.Do(&req, &resp); err != nil || resp.StatusCode() != 200 {
 			t.Fatalf("err %v status %d", err, resp.StatusCode())
 		}
-		if w := <-got; !strings.HasSuffix(w, "Expect: 100-continue\r\nContent-Length: 5\r\n\r\nhello") {
+		if w := <-got; !strings.HasSuffix(w, "Expect: 100-continue\r\nAccept-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello") {
 			t.Errorf("sent %q", w)
 		}
 	})

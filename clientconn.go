@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -20,6 +21,10 @@ type clientConn struct {
 	r0, r1 int
 	wbuf   []byte // the request being written
 	sbuf   []byte // streamed request bodies (client_stream.go), allocated on first use
+
+	decs    []Decoder    // content decoders, by index in hc.decoders (client_decompress.go)
+	rawBody bytes.Reader // the encoded body being decoded
+	decode  bool         // the client added Accept-Encoding to the request
 
 	head     wire.ResponseHead
 	fields   []wire.Field // head field storage, len lim.maxFields
@@ -119,7 +124,10 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 	if x.stream {
 		return nil
 	}
-	return cc.readBodyInto(x.resp)
+	if err := cc.readBodyInto(x.resp); err != nil || !cc.decode {
+		return err
+	}
+	return cc.decodeBody(x.resp)
 }
 
 // writeRequest encodes x.req and writes it: the head and, when it fits,
@@ -133,7 +141,7 @@ func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
 		return false, err
 	}
 	cc.wbuf = b
-	cc.reqClose = plan.close
+	cc.reqClose, cc.decode = plan.close, plan.decode
 	if req.stream.set || plan.expect && req.hasBody() {
 		return cc.writeWithBody(x, b, plan.expect && req.hasBody())
 	}

@@ -57,6 +57,11 @@ var (
 	// not sent, so a caller cannot split it.
 	ErrInvalidRequest = errors.New("brisk: invalid request")
 
+	// ErrContentEncoding: a response body the client decodes (see
+	// ClientConfig.Decoders) is not valid in its Content-Encoding. The
+	// decoder's error is wrapped; resp.Body() is empty.
+	ErrContentEncoding = errors.New("brisk: response body does not decode")
+
 	// ErrRequestBody: reading a body set with SetBodyStream failed, or
 	// it ended before its length, or GetBody failed. The reader's error
 	// (or io.ErrUnexpectedEOF) is wrapped; the connection is closed.

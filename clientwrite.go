@@ -45,6 +45,8 @@ type target struct {
 	origin    []byte      // absolute-path [ "?" query ], the request-target sent
 	forward   *proxyRoute // sent to an HTTP proxy: absolute-form target, Proxy-Authorization
 	cookies   []byte      // cookie-string from ClientConfig.Jar, sent in the Cookie field
+
+	acceptEncoding []byte // Accept-Encoding to add unless the request has one (Decoders)
 }
 
 // clientTarget returns the target of r: from an absolute URI set by
@@ -182,6 +184,8 @@ type requestPlan struct {
 	close  bool // the caller sent "Connection: close"
 	expect bool // the caller sent "Expect: 100-continue"
 	cookie bool // the caller sent a Cookie field
+	coding bool // the caller sent Accept-Encoding or Range
+	decode bool // the client added Accept-Encoding: decode the response
 }
 
 // appendRequest appends the request head of req for target t, and the
@@ -236,7 +240,14 @@ func appendRequest(dst []byte, req *Request, t *target) ([]byte, requestPlan, bo
 		case fCookie:
 			dst = appendCookieField(dst, f, t.cookies, !p.cookie)
 			p.cookie = true
+		case fCoding:
+			p.coding = true
+			dst = wire.AppendField(dst, f.Name, f.Value)
 		}
+	}
+	if t.acceptEncoding != nil && !p.coding && string(method) != "HEAD" {
+		dst = wire.AppendField(dst, "Accept-Encoding", t.acceptEncoding)
+		p.decode = true
 	}
 	if len(t.cookies) > 0 && !p.cookie { // else merged into the caller's Cookie field
 		if !wire.ValidFieldValue(t.cookies) {
@@ -264,6 +275,7 @@ const (
 	fHost   = -1
 	fExpect = -2
 	fCookie = -3
+	fCoding = -4 // Accept-Encoding or Range
 )
 
 // appendCookieField appends the caller's Cookie field f, with the jar's
@@ -289,6 +301,14 @@ func requestSpecial(name []byte) int {
 	case 4:
 		if ascii.EqualFold(name, "Host") {
 			return fHost
+		}
+	case 5:
+		if ascii.EqualFold(name, "Range") {
+			return fCoding
+		}
+	case 15:
+		if ascii.EqualFold(name, "Accept-Encoding") {
+			return fCoding
 		}
 	case 6:
 		if ascii.EqualFold(name, "Expect") {

@@ -4,6 +4,8 @@ go 1.25.0
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/andybalholm/brotli v1.3.0
+	github.com/klauspost/compress v1.20.4
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 )

@@ -45,6 +45,9 @@ type HostClient struct {
 	tlsConf *tls.Config // TLSConfig with ServerName set
 	dialer  net.Dialer
 
+	decoders  []ContentDecoder // nil: none (client_decompress.go)
+	acceptEnc []byte           // the Accept-Encoding the client adds
+
 	proxy    *proxyRoute // nil: direct (client_proxy.go)
 	proxyErr error       // why the proxy is not usable
 	proxySet bool        // proxy was chosen by Client, not from Proxy
@@ -116,6 +119,9 @@ func (hc *HostClient) init() {
 	}
 	hc.addr = withPort(hc.Addr, port)
 	hc.host = []byte(hc.Addr)
+	if hc.decoders = hc.ClientConfig.decoders(); len(hc.decoders) > 0 {
+		hc.acceptEnc = acceptEncoding(hc.decoders)
+	}
 	if !hc.proxySet && hc.Proxy != nil {
 		hc.proxy, hc.proxyErr = proxyFor(hc.Proxy, hc.TLS, hc.addr)
 	}
@@ -167,6 +173,9 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	hc.once.Do(hc.init)
 	if hc.proxy != nil && hc.proxy.forward {
 		t.forward = hc.proxy
+	}
+	if !x.stream {
+		t.acceptEncoding = hc.acceptEnc
 	}
 	now := time.Now()
 	cc, stop, err := hc.roundTrip(x, t, now, x.deadlineAt(now, hc.lim.timeout))
