@@ -193,9 +193,30 @@ func (cc *clientConn) writeWithBody(x *exchange, b []byte, expect bool) (final b
 		return false, cc.write(req.body)
 	}
 	if req.stream.size >= 0 {
-		return false, cc.writeSized(b, src, req.stream.size)
+		err = cc.writeSized(b, src, req.stream.size)
+	} else {
+		err = cc.writeChunked(b, src, &req.Trailer)
 	}
-	return false, cc.writeChunked(b, src, &req.Trailer)
+	if err != nil && !errors.Is(err, ErrRequestBody) && errors.Is(err, ErrConnectionClosed) {
+		return cc.earlyResponse(x, err)
+	}
+	return false, err
+}
+
+// earlyResponse reads the response of a server that closed the
+// connection while the body was being written, such as a 413 sent before
+// reading the body (RFC 9110 §10.1.1, RFC 9112 §9.6): when a whole head
+// is there, it is the response (final); else the write error err stands.
+// The connection is not reused.
+func (cc *clientConn) earlyResponse(x *exchange, err error) (bool, error) {
+	retriable := cc.retriable
+	if cc.readResponse(x.resp, x.req.isHead()) != nil {
+		cc.retriable = retriable
+		x.resp.resetReceived()
+		return false, err
+	}
+	cc.keep = false
+	return true, nil
 }
 
 // streamBuf returns the connection's buffer for streamed bodies,

@@ -508,3 +508,23 @@ func TestClientStreamMemory(t *testing.T) {
 		t.Errorf("memory grew: HeapInuse %+d, Sys %+d bytes; want < 32 MiB", heap, sys)
 	}
 }
+
+// TestClientStreamEarlyResponse: a brisk server answers a body over its
+// MaxBodyBytes with 413 and closes without reading it; the client, whose
+// write then fails, returns the 413 rather than the write error.
+func TestClientStreamEarlyResponse(t *testing.T) {
+	url := startStreamServer(t, &Server{Handler: sumHandler, MaxBodyBytes: 1 << 10})
+	var c Client
+	var req Request
+	var resp Response
+	req.SetMethod("POST")
+	req.SetURI(url + "/")
+	body := &countReader{r: &genReader{n: 64 << 20}}
+	req.SetBodyStream(body, 64<<20)
+	if err := c.Do(&req, &resp); err != nil || resp.StatusCode() != 413 {
+		t.Fatalf("err %v, status %d; want nil, 413", err, resp.StatusCode())
+	}
+	if body.n.Load() == 64<<20 {
+		t.Error("the whole body was read")
+	}
+}
