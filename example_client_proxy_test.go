@@ -37,3 +37,14 @@ func ExampleProxyURL() {
 	// Output:
 	// GET http://api.example.com/v1/items, Basic YWxpY2U6czNjcmV0
 }
+
+// ExampleProxyFromEnvironment chooses proxies as net/http's
+// DefaultTransport does, from HTTP_PROXY, HTTPS_PROXY and NO_PROXY; hosts
+// on loopback are never proxied.
+func ExampleProxyFromEnvironment() {
+	c := brisk.Client{ClientConfig: brisk.ClientConfig{Proxy: brisk.ProxyFromEnvironment}}
+	defer c.CloseIdleConnections()
+	u, _ := brisk.ProxyFromEnvironment(&url.URL{Scheme: "http", Host: "127.0.0.1:8080"})
+	fmt.Println(u)
+	// Output: <nil>
+}
