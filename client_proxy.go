@@ -60,9 +60,12 @@ func ProxyFromEnvironment(target *url.URL) (*url.URL, error) {
 	return envProxy()(target)
 }
 
-var envProxy = sync.OnceValue(func() func(*url.URL) (*url.URL, error) {
+var envProxy = sync.OnceValue(envProxyFunc)
+
+// envProxyFunc reads the environment's proxy configuration.
+func envProxyFunc() func(*url.URL) (*url.URL, error) {
 	return httpproxy.FromEnvironment().ProxyFunc()
-})
+}
 
 // ProxyURL returns a ClientConfig.Proxy that sends every request through
 // the proxy u.

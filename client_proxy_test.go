@@ -100,6 +100,9 @@ func TestClientProxyErrors(t *testing.T) {
 
 // TestProxyFromEnvironment follows net/http's rules: HTTP_PROXY for http
 // targets, HTTPS_PROXY for https, none for NO_PROXY hosts and loopback.
+// ProxyFromEnvironment reads the environment once per process, so the
+// test reads it with envProxyFunc, as ProxyFromEnvironment's first call
+// does.
 func TestProxyFromEnvironment(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "http://plain.proxy:3128")
 	t.Setenv("HTTPS_PROXY", "http://secure.proxy:3129")
@@ -112,7 +115,7 @@ func TestProxyFromEnvironment(t *testing.T) {
 		{"http", "localhost:8080", ""},
 	}
 	for _, tc := range cases {
-		u, err := ProxyFromEnvironment(&url.URL{Scheme: tc.scheme, Host: tc.host})
+		u, err := envProxyFunc()(&url.URL{Scheme: tc.scheme, Host: tc.host})
 		got := ""
 		if u != nil {
 			got = u.String()
