@@ -179,7 +179,7 @@ func TestDrainUnreadBody(t *testing.T) {
 	t.Run("large_closed", func(t *testing.T) {
 		ts := startServer(t, "tcp", &Server{Handler: ignore})
 		c := ts.connect()
-		c.send(fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", MaxDrainBytes+100000))
+		c.send(fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", maxDrainBytes+100000))
 		resp, _ := c.read("POST")
 		if resp.StatusCode != 200 || !resp.Close {
 			t.Fatalf("status %d close %v", resp.StatusCode, resp.Close)

@@ -3,6 +3,7 @@ package brisk
 import (
 	"io"
 	"slices"
+	"time"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -21,6 +22,13 @@ type bodyReader struct {
 	started   bool   // a read happened (100 Continue sent if asked for)
 	expect    bool   // the client waits for 100 Continue
 	buf       []byte // Body's storage when the body does not fit rbuf
+
+	// For ReadTimeout and MinRequestBodyRate (datarate.go).
+	t0     int64         // start of the body (never earlier), Unix ns
+	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
+	armed  bool          // the body's read deadline is set on the connection
+	waited time.Duration // time spent waiting for body bytes
+	got    int64         // body bytes read from the connection
 }
 
 // maxKeptBodyBuf is the largest body buffer kept for the next request.
@@ -122,7 +130,7 @@ func (b *bodyReader) readLength(p []byte) (int, error) {
 	if err := c.flush(); err != nil {
 		return 0, err
 	}
-	n, err := c.nc.Read(p)
+	n, err := b.netRead(p)
 	b.remaining -= int64(n)
 	if n > 0 {
 		return n, nil
@@ -173,7 +181,7 @@ func (b *bodyReader) decodeMore() error {
 	if err := b.makeRoom(); err != nil {
 		return err
 	}
-	err := c.fill()
+	err := b.fill()
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
@@ -231,6 +239,23 @@ func (b *bodyReader) readAll() ([]byte, error) {
 	}
 }
 
+// fill is conn.fill for body bytes: it reads through netRead.
+func (b *bodyReader) fill() error {
+	c := b.c
+	if err := c.flush(); err != nil {
+		return err
+	}
+	n, err := b.netRead(c.rbuf.b[c.r1:])
+	c.r1 += n
+	if n > 0 {
+		return nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return err
+}
+
 // readInPlace reads a Content-Length body that fits the read buffer after
 // the head and returns it aliased there (no copy).
 func (b *bodyReader) readInPlace() ([]byte, error) {
@@ -240,7 +265,7 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 	}
 	end := c.r0 + int(b.remaining)
 	for c.r1 < end {
-		if err := c.fill(); err != nil {
+		if err := b.fill(); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
@@ -260,6 +285,7 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 func (b *bodyReader) drain(limit int64) bool {
 	c := b.c
 	b.started = true // a body that was never asked for is not awaited
+	b.armed = true   // the drain's deadline, not the body's
 	c.setReadTimeout(max(c.lim.readTimeout, c.lim.readHeaderTimeout))
 	switch b.framing {
 	case wire.FramingLength:

@@ -19,18 +19,66 @@ type BodyWriter struct {
 	plan      headPlan
 	remaining int64 // bodyLength: bytes still expected
 	err       error
+	headAt    int        // offset of the response head in the write buffer
+	writes    int        // the conn's writes when the head was buffered
+	filter    BodyFilter // see SetFilter
+	filtering bool       // the body goes through filter
+	sent      int64      // see Sent
 }
 
+// errAborted is the sticky error of a BodyWriter whose handler panicked.
+var errAborted = errors.New("brisk: response aborted by a handler panic")
+
 func (w *BodyWriter) reset() {
-	w.started, w.err, w.remaining = false, nil, 0
+	w.started, w.err, w.remaining, w.sent = false, nil, 0, 0
+	w.filter, w.filtering = nil, false
 }
+
+// Sent returns the number of body bytes that Write, WriteString and
+// ReadFrom have handed to the connection for this response without an
+// error (counted before any BodyFilter transforms them). After an error it
+// is a lower bound of what the client received.
+func (w *BodyWriter) Sent() int64 { return w.sent }
+
+// Err returns the error that ended the body early (a write error or
+// timeout, more bytes than the declared Content-Length, a handler panic),
+// or nil. A response with an error is closed without being completed, so
+// the client sees it cut short.
+func (w *BodyWriter) Err() error { return w.err }
+
+// count adds n to Sent when err is nil and returns its arguments.
+func (w *BodyWriter) count(n int, err error) (int, error) {
+	if err == nil {
+		w.sent += int64(n)
+	}
+	return n, err
+}
+
+// unsend takes back a started response none of whose bytes has been
+// written to the connection, and reports whether it could.
+func (w *BodyWriter) unsend() bool {
+	c := w.c
+	if c.writes != w.writes || c.wbuf == nil {
+		return false
+	}
+	c.wbuf.b = c.wbuf.b[:w.headAt]
+	w.reset()
+	return true
+}
+
+// abort makes the response end cut short: finish writes no last-chunk
+// and the connection closes (see handlerpanic.go).
+func (w *BodyWriter) abort() { w.err = errAborted }
+
+// aborted reports whether abort was called.
+func (w *BodyWriter) aborted() bool { return w.err == errAborted }
 
 // Write sends p as part of the body, starting the response first if
 // needed. For a response without a body (HEAD, 204, 304) p is discarded.
-func (w *BodyWriter) Write(p []byte) (int, error) { return writeBody(w, p) }
+func (w *BodyWriter) Write(p []byte) (int, error) { return w.count(writeBody(w, p)) }
 
 // WriteString is Write for a string.
-func (w *BodyWriter) WriteString(s string) (int, error) { return writeBody(w, s) }
+func (w *BodyWriter) WriteString(s string) (int, error) { return w.count(writeBody(w, s)) }
 
 // Flush sends the response head (if not sent yet) and everything buffered.
 func (w *BodyWriter) Flush() error {
@@ -39,6 +87,9 @@ func (w *BodyWriter) Flush() error {
 	}
 	if w.err != nil {
 		return w.err
+	}
+	if w.filtering {
+		w.flushFilter()
 	}
 	w.err = w.c.flush()
 	return w.err
@@ -49,8 +100,15 @@ func (w *BodyWriter) begin() {
 	w.started = true
 	c := w.c
 	r := &c.ctx.Response
+	w.filtering = w.filter != nil && w.filter.Begin(&c.ctx)
 	fs := c.checkedScan(r)
 	w.plan = c.planBuffered(r, fs)
+	if w.plan.omitBody { // HEAD: the length is unknown unless declared
+		w.plan.length = fs.contentLength
+		if fs.contentLength < 0 {
+			w.plan.framing = bodyNone
+		}
+	}
 	if w.plan.framing == bodyLength && !w.plan.omitBody {
 		w.plan.length = fs.contentLength
 		switch {
@@ -64,6 +122,7 @@ func (w *BodyWriter) begin() {
 	}
 	w.remaining = w.plan.length
 	b := c.writeBuf()
+	w.headAt, w.writes = len(b.b), c.writes
 	b.b = c.appendHead(b.b, r, &w.plan)
 	body := r.body
 	r.body = r.body[:0]
@@ -75,6 +134,9 @@ func (w *BodyWriter) begin() {
 func writeBody[B wire.Bytes](w *BodyWriter, p B) (int, error) {
 	if !w.started {
 		w.begin()
+	}
+	if w.filtering {
+		return writeFiltered(w, p)
 	}
 	if w.err != nil {
 		return 0, w.err
@@ -127,7 +189,11 @@ func sendBody[B wire.Bytes](c *conn, p B) {
 }
 
 // finish ends the body after the handler returned: the last chunk and the
-// trailer section for chunked, and the keep-alive decision otherwise.
+// trailer section for chunked, and the keep-alive decision otherwise. A
+// body that failed (a write error, more bytes than its Content-Length, a
+// handler panic) or is shorter than its Content-Length is not completed:
+// the connection closes without a last-chunk or padding, so the response
+// looks cut short (RFC 9112 §8).
 func (w *BodyWriter) finish() {
 	c := w.c
 	switch {

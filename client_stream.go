@@ -390,7 +390,7 @@ func (cc *clientConn) awaitContinue(x *exchange) (bool, error) {
 		if !cc.head.Interim() {
 			return false, cc.refuseBody(x)
 		}
-		if interim++; interim > MaxInterimResponses {
+		if interim++; interim > maxInterimResponses {
 			return false, ErrTooManyInterimResponses
 		}
 	}

@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"time"
@@ -47,6 +48,8 @@ type clientConn struct {
 	retriable bool      // reused, and closed by the server before any response byte
 	interrupt func()    // cancels the exchange in progress (context.AfterFunc)
 	raw       rawIO     // write-then-wait path, when nc is a syscall.Conn
+
+	tls *tls.ConnectionState // of nc, when TLS; see tlsState
 }
 
 // aLongTimeAgo is a deadline in the past: setting it fails pending I/O.

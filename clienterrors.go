@@ -35,8 +35,8 @@ var (
 	// holds the last redirect received.
 	ErrTooManyRedirects = errors.New("brisk: too many redirects")
 
-	// ErrTooManyInterimResponses: more than MaxInterimResponses 1xx
-	// responses before the final one.
+	// ErrTooManyInterimResponses: more than 10 1xx interim responses
+	// before the final one.
 	ErrTooManyInterimResponses = errors.New("brisk: too many interim (1xx) responses")
 
 	// ErrInvalidURI: the request has no usable target: the URI given to
@@ -72,10 +72,10 @@ var (
 	ErrBodyNotRewindable = errors.New("brisk: streamed request body already sent and no GetBody")
 )
 
-// MaxInterimResponses is how many 1xx interim responses (RFC 9110 §15.2)
+// maxInterimResponses is how many 1xx interim responses (RFC 9110 §15.2)
 // the client skips before a final response; one more is
 // ErrTooManyInterimResponses. Each is bounded by MaxResponseHeaderBytes.
-const MaxInterimResponses = 10
+const maxInterimResponses = 10
 
 // bodyLimitError is the ErrBodyTooLarge of a response body over limit,
 // MaxResponseBodyBytes: claimed is its Content-Length, or -1 when it grew

@@ -11,7 +11,7 @@ import (
 // Client-side response decoding (RFC 9112 §4, §6, §7; RFC 9110 §15.2).
 
 // readResponse reads the response head into resp, skipping up to
-// MaxInterimResponses 1xx interim responses (101 Switching Protocols is
+// maxInterimResponses 1xx interim responses (101 Switching Protocols is
 // final), and prepares the body read.
 func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 	resp.resetReceived()
@@ -22,7 +22,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 		if !cc.head.Interim() {
 			break
 		}
-		if interim == MaxInterimResponses {
+		if interim == maxInterimResponses {
 			return ErrTooManyInterimResponses
 		}
 	}
@@ -35,6 +35,7 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 func (cc *clientConn) acceptHead(resp *Response, headRequest bool) {
 	h := &cc.head
 	resp.setReceivedHead(h)
+	resp.tls = cc.tlsState()
 	cc.beginBody(h.Framing(headRequest))
 	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose && h.KeepAlive()
 }
@@ -253,6 +254,7 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 func (r *Response) resetReceived() {
 	r.Reset()
 	r.client = true
+	r.tls = nil
 }
 
 // setReceivedHead makes r the response of head h: status code, reason

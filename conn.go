@@ -1,6 +1,8 @@
 package brisk
 
 import (
+	"bytes"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -27,7 +29,8 @@ type conn struct {
 	srv *Server
 	lim *limits
 	nc  net.Conn
-	raw syscall.RawConn // nil when nc has no file descriptor
+	raw syscall.RawConn      // nil when nc has no file descriptor, or is TLS
+	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf      *buffer // nil while idle on a raw connection
 	r0, r1    int     // unconsumed input: rbuf.b[r0:r1]
@@ -44,10 +47,13 @@ type conn struct {
 	keepAlive bool
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
+	writes    int   // writes to nc, to tell whether a response has left
 	headTimer bool  // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
 	waited    bool
 	peek      [1]byte
+	wclock    writeClock // the write in progress (datarate.go)
+	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
 
 func newConn(s *Server) *conn {
@@ -73,12 +79,17 @@ func (c *conn) attach(nc net.Conn) {
 	}
 	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
 	c.deadline, c.wdeadline = 0, 0
+	c.wclock.tick = 0 // nc has no write deadline yet
+	c.hijacked = false
 	c.state.Store(stateIdle)
 }
 
 // serve is the connection loop: one request per iteration.
 func (c *conn) serve() {
 	defer c.finish()
+	if !c.negotiate() {
+		return
+	}
 	for c.serveOne() {
 	}
 }
@@ -95,6 +106,9 @@ func (c *conn) serveOne() bool {
 	if c.checkTarget() && c.checkLimits() {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
+		if c.hijacked {
+			return false // the connection is the handler's: write nothing
+		}
 		c.finishBody()
 	}
 	c.writeResponse()
@@ -109,6 +123,9 @@ func (c *conn) serveOne() bool {
 // connection, lingering (lingerClose) when the client may still be
 // sending.
 func (c *conn) closeAfterResponse() {
+	if c.closeAborted() {
+		return
+	}
 	if c.clientMaySend() {
 		c.lingerClose()
 	} else {
@@ -276,31 +293,46 @@ func (c *conn) fill() error {
 	return err
 }
 
-// rejectHead answers a malformed head from the one error table; I/O
-// errors (EOF, timeout, close) end the connection silently.
+// rejectHead answers a malformed head from the one error table (505 for
+// the HTTP/2 connection preface, see isHTTP2Preface); I/O errors (EOF,
+// timeout, close) end the connection silently. The answer to a head that
+// begins with "HEAD " has no body (RFC 9110 §9.3.2).
 func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
-	c.reject(statusForError(err).code, err)
-	c.writeErrorOnly(statusForError(err).code)
+	in := c.rbuf.b[c.r0:c.r1]
+	code := statusForError(err).code
+	if isHTTP2Preface(in) {
+		code = 505
+	}
+	c.reject(code, err)
+	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
 	c.lingerClose() // the rest of the request may be on its way
 }
+
+// methodHead is the method HEAD followed by its SP, as a request line
+// begins with it.
+var methodHead = []byte("HEAD ")
 
 // rejectBusy answers a connection beyond MaxConns with 503 and closes it,
 // without reading from it.
 func (c *conn) rejectBusy() {
 	defer c.finish()
-	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-	c.writeErrorOnly(503)
-	c.flush()
+	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
+	c.writeErrorOnly(503, false)
+	c.nc.Write(c.writeBuf().b) // under the second above, not the data rates
 }
 
 // writeErrorOnly encodes an error response with the given status code to a
 // request that is not served (no head, or none read), with
-// "Connection: close".
-func (c *conn) writeErrorOnly(code int) {
+// "Connection: close"; for a HEAD request (head), without its body but
+// with the Content-Length it would have, as for any response to HEAD.
+func (c *conn) writeErrorOnly(code int, head bool) {
 	c.ctx.Request.head.Reset(nil)
+	if head {
+		c.ctx.Request.head.Method = methodHead[:4]
+	}
 	c.resetExchange()
 	c.ctx.Response.setError(code)
 	c.keepAlive = false
@@ -315,6 +347,7 @@ func (c *conn) resetExchange() {
 	x.Request.resetReceived()
 	x.Response.Reset()
 	x.bw.reset()
+	x.route.reset()
 }
 
 // beginRequest prepares the Ctx for the parsed head and makes the
@@ -345,7 +378,8 @@ func (c *conn) checkTarget() bool {
 
 // checkLimits rejects a declared body larger than MaxBodyBytes before the
 // handler runs and without reading it (413, close), and sets the read
-// deadline for the body. It reports whether to run the handler.
+// deadline for the body (ReadTimeout, MinRequestBodyRate). It reports
+// whether to run the handler.
 func (c *conn) checkLimits() bool {
 	if c.body.framing == wire.FramingNone {
 		c.watch.startIfWanted()
@@ -357,12 +391,13 @@ func (c *conn) checkLimits() bool {
 		c.keepAlive = false
 		return false
 	}
-	c.setReadTimeout(c.lim.readTimeout)
+	c.body.planDeadlines()
 	return true
 }
 
 // runHandler calls the Handler, turning a panic into a 500 (when nothing
-// was sent yet) and a closed connection.
+// was sent yet), a response visibly cut short (else) and a closed
+// connection (handlerPanicked).
 func (c *conn) runHandler() {
 	defer c.recoverHandler()
 	if h := c.srv.Handler; h != nil {
@@ -373,22 +408,14 @@ func (c *conn) runHandler() {
 }
 
 func (c *conn) recoverHandler() {
-	p := recover()
-	if p == nil {
-		c.watch.stop()
-		return
-	}
-	c.keepAlive = false
-	c.srv.logger.Error("brisk: handler panic", "panic", p, "remote", c.nc.RemoteAddr().String(),
-		"method", string(c.ctx.Request.Method()), "target", string(c.ctx.Request.Target()))
-	if !c.ctx.bw.started {
-		c.ctx.Response.setError(500)
+	if p := recover(); p != nil {
+		c.handlerPanicked(p)
 	}
 	c.watch.stop()
 }
 
 // finishBody makes the connection ready for the next request: a body the
-// handler did not read is drained up to MaxDrainBytes, else the connection
+// handler did not read is drained up to maxDrainBytes, else the connection
 // is closed. A failed body read closes it too, and turns the response into
 // the error's status (bodyErrorStatus) when it has not been sent.
 func (c *conn) finishBody() {
@@ -403,23 +430,18 @@ func (c *conn) finishBody() {
 	if b.complete() {
 		return
 	}
-	if b.awaitingContinue() || !c.keepAlive || !b.drain(MaxDrainBytes) {
+	if b.awaitingContinue() || !c.keepAlive || !b.drain(maxDrainBytes) {
 		c.keepAlive = false
 	}
 }
 
 // bodyErrorStatus is the status answering a request whose body could not
-// be read: 408 after a read timeout (RFC 9110 §15.5.9), otherwise the
-// error table's, which gives 400 to a body cut short by the client
-// (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8) and 413 or 400
-// to the wire kinds. Whatever the handler set is replaced: it cannot have
-// answered a request it did not receive.
-func bodyErrorStatus(err error) int {
-	if isTimeout(err) {
-		return 408
-	}
-	return statusForError(err).code
-}
+// be read, from the error table: 408 after a read timeout (RFC 9110
+// §15.5.9), 400 to a body cut short by the client (io.ErrUnexpectedEOF: an
+// incomplete message, RFC 9112 §8), 413 or 400 to the wire kinds. Whatever
+// the handler set is replaced: it cannot have answered a request it did
+// not receive.
+func bodyErrorStatus(err error) int { return statusForError(err).code }
 
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
@@ -466,17 +488,22 @@ func (c *conn) flush() error {
 	return c.werr
 }
 
-// write writes p to the connection under WriteTimeout, measured like the
-// read timeouts (see setReadTimeout).
+// write writes p to the connection under WriteTimeout and
+// MinResponseRate (armWrite, afterWriteTimeout in datarate.go), measured
+// like the read timeouts (see setReadTimeout).
 func (c *conn) write(p []byte) error {
-	if d := c.lim.writeTimeout; d > 0 {
-		if dl := c.timeoutAt(d); dl.UnixNano() != c.wdeadline {
-			c.nc.SetWriteDeadline(dl)
-			c.wdeadline = dl.UnixNano()
+	c.writes++
+	c.armWrite()
+	for {
+		n, err := c.nc.Write(p)
+		if err == nil || !isTimeout(err) {
+			return err
 		}
+		if err = c.afterWriteTimeout(n, err); err != nil {
+			return err
+		}
+		p = p[n:]
 	}
-	_, err := c.nc.Write(p)
-	return err
 }
 
 // coarseTimeout is the shortest timeout measured with the coarse clock.
@@ -489,19 +516,40 @@ const coarseTimeout = 2 * time.Second
 // then costs neither a clock read nor a deadline update.
 func (c *conn) setReadTimeout(d time.Duration) {
 	var dl time.Time
-	switch {
-	case d > 0:
+	if d > 0 {
 		dl = c.timeoutAt(d)
-	case c.deadline == 0:
+	}
+	c.setReadDeadline(dl)
+}
+
+// setReadDeadline sets the read deadline dl (zero: none) unless it is set.
+func (c *conn) setReadDeadline(dl time.Time) {
+	var ns int64
+	if !dl.IsZero() {
+		ns = dl.UnixNano()
+	}
+	c.setReadDeadlineNs(ns)
+}
+
+// setReadDeadlineNs is setReadDeadline in Unix ns (0: none).
+func (c *conn) setReadDeadlineNs(ns int64) {
+	if ns == c.deadline {
 		return
 	}
-	if ns := dl.UnixNano(); dl.IsZero() || ns != c.deadline {
-		c.nc.SetReadDeadline(dl)
-		c.deadline = ns
-		if dl.IsZero() {
-			c.deadline = 0
-		}
+	var dl time.Time
+	if ns != 0 {
+		dl = time.Unix(0, ns)
 	}
+	c.nc.SetReadDeadline(dl)
+	c.deadline = ns
+}
+
+// timeoutAtNs is timeoutAt in Unix ns, cheaper.
+func (c *conn) timeoutAtNs(d time.Duration) int64 {
+	if d >= coarseTimeout {
+		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
+	}
+	return time.Now().UnixNano() + int64(d)
 }
 
 // timeoutAt returns the deadline for a timeout d > 0 from now: from the
@@ -524,7 +572,9 @@ func (c *conn) finish() {
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
 	s := c.srv
-	s.connDone(c)
-	c.nc, c.raw = nil, nil
+	if !c.hijacked { // Hijack told the server already
+		s.connDone(c)
+	}
+	c.nc, c.raw, c.tls = nil, nil, nil
 	s.pools.putConn(c)
 }

@@ -22,6 +22,8 @@ type Ctx struct {
 	c   *conn
 	bw  BodyWriter
 	ctx context.Context
+
+	route routeState // Router: the matched pattern, its parameters, Key values
 }
 
 // Context returns a context that is cancelled when the server shuts down
@@ -44,5 +46,7 @@ func (c *Ctx) Logger() *slog.Logger { return c.c.srv.logger }
 // that. Without a Content-Length field set by the handler, the body uses
 // the chunked transfer coding (RFC 9112 §7.1), or, for an HTTP/1.0 client,
 // is delimited by closing the connection. With one, exactly that many
-// bytes must be written, else the connection is closed.
+// bytes must be written, else the connection is closed. For HEAD, writes
+// are discarded and the head carries a Content-Length only when the
+// handler set one (RFC 9110 §9.3.2).
 func (c *Ctx) BodyWriter() *BodyWriter { return &c.bw }

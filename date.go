@@ -26,6 +26,7 @@ type dateCache struct {
 type dateValue struct {
 	text [dateLen]byte
 	now  time.Time
+	ns   int64 // now, Unix ns
 }
 
 // start formats the current date and begins refreshing it every second
@@ -58,7 +59,7 @@ func (d *dateCache) halt() {
 }
 
 func (d *dateCache) refresh(now time.Time) {
-	v := &dateValue{now: now}
+	v := &dateValue{now: now, ns: now.UnixNano()}
 	now.UTC().AppendFormat(v.text[:0], dateLayout)
 	d.cur.Store(v)
 }
@@ -71,6 +72,14 @@ func (d *dateCache) get() []byte {
 		p = d.cur.Load()
 	}
 	return p.text[:]
+}
+
+// coarseUnixNano is coarseNow in Unix ns.
+func (d *dateCache) coarseUnixNano() int64 {
+	if p := d.cur.Load(); p != nil {
+		return p.ns
+	}
+	return time.Now().UnixNano()
 }
 
 // coarseNow returns the time of the last refresh: at most about a second

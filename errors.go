@@ -16,6 +16,30 @@ var ErrServerClosed = errors.New("brisk: server closed")
 // the connection.
 var ErrBodyTooLarge error = wire.ErrBodyTooLarge
 
+// ErrBodyTooSlow is returned by Request.Body and reads from
+// Request.BodyReader when the client sends the body slower than
+// Server.MinRequestBodyRate. The server then answers 408 (unless the
+// response was already started) and closes the connection.
+var ErrBodyTooSlow = errors.New("brisk: request body slower than the minimum data rate")
+
+// ErrResponseTooSlow is returned by BodyWriter.Write and Flush when the
+// client takes the response slower than Server.MinResponseRate (it stopped
+// reading, or reads too slowly). The connection is closed.
+var ErrResponseTooSlow = errors.New("brisk: client reads the response slower than the minimum data rate")
+
+// Errors of Ctx.SendInterim.
+var (
+	// ErrInterimStatus: the status code is not 100 or 102..199 (101
+	// Switching Protocols belongs to a protocol upgrade).
+	ErrInterimStatus = errors.New("brisk: interim status code not 100 or 102..199")
+
+	// ErrInterimField: a field has an invalid name or value (RFC 9110 §5).
+	ErrInterimField = errors.New("brisk: invalid field in an interim response")
+
+	// ErrResponseStarted: the final response has already started.
+	ErrResponseStarted = errors.New("brisk: final response already started")
+)
+
 // errHeaderCapacity reports a head that does not fit the read buffer even
 // at its largest size; it is answered like wire.ErrHeaderTooLarge.
 var errHeaderCapacity = &wire.Error{Kind: wire.ErrHeaderTooLarge}
@@ -61,6 +85,7 @@ var errorTable = [...]struct {
 	{wire.ErrChunkOverhead, errorStatus{400, true}},
 	{wire.ErrTrailerTooLarge, errorStatus{431, true}},
 	{wire.ErrBodyTooLarge, errorStatus{413, true}},
+	{ErrBodyTooSlow, errorStatus{408, true}},
 
 	// Request-target (RFC 9112 §3.2, RFC 3986): answered before the
 	// handler runs.
@@ -81,20 +106,26 @@ var errorTable = [...]struct {
 
 // statusForError returns the status code to answer err with and whether the
 // connection must be closed afterwards, from errorTable (errors.Is, so
-// wrapped errors and *wire.Error values match their kind). Other errors
-// (including ErrNeedMore, which is never a reason to answer) map to 400
-// and close.
+// wrapped errors and *wire.Error values match their kind). A timeout (an
+// error with a Timeout method reporting true, such as a body read past
+// Server.ReadTimeout) maps to 408 (RFC 9110 §15.5.9) and close. Other
+// errors (including ErrNeedMore, which is never a reason to answer) map to
+// 400 and close.
 func statusForError(err error) errorStatus {
 	for i := range errorTable {
 		if errors.Is(err, errorTable[i].err) {
 			return errorTable[i].errorStatus
 		}
 	}
+	if isTimeout(err) {
+		return errorStatus{408, true}
+	}
 	return errorStatus{400, true}
 }
 
 // ErrorStatus returns the status code the server answers err with: 400 for
-// a malformed request, target or path, 413 for ErrBodyTooLarge,
+// a malformed request, target or path, 408 for a timeout (as a body read
+// past Server.ReadTimeout returns), 413 for ErrBodyTooLarge,
 // ErrMultipartParts and ErrMultipartTooLarge, 415 for ErrNotMultipart,
 // 414, 431, 501 or 505 for the corresponding wire kinds (see wire.Kind),
 // and 400 for any other error. Handlers can use it to answer the errors of

@@ -3,6 +3,8 @@ package brisk
 import (
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"strings"
 	"testing"
 
@@ -139,5 +141,17 @@ func TestConfiguredLimits(t *testing.T) {
 			}
 			c.expectClosed()
 		})
+	}
+}
+
+// TestErrorStatusTimeout: ErrorStatus agrees with what the server sends
+// after a body read times out (408, RFC 9110 §15.5.9).
+func TestErrorStatusTimeout(t *testing.T) {
+	if got := ErrorStatus(os.ErrDeadlineExceeded); got != 408 {
+		t.Errorf("ErrorStatus(os.ErrDeadlineExceeded) = %d, want 408", got)
+	}
+	wrapped := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}
+	if got := ErrorStatus(wrapped); got != 408 {
+		t.Errorf("ErrorStatus(%v) = %d, want 408", wrapped, got)
 	}
 }

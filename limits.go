@@ -18,11 +18,18 @@ const (
 	DefaultReadHeaderTimeout   = 10 * time.Second
 	DefaultIdleTimeout         = 60 * time.Second
 
-	// MaxDrainBytes bounds the unread request body the server discards after
-	// the handler returns so that the connection can be kept alive. A larger
-	// unread remainder closes the connection instead.
-	MaxDrainBytes = 256 << 10 // 256 KiB
+	DefaultMinRequestBodyRate      = 240 // bytes per second
+	DefaultMinRequestBodyRateGrace = 5 * time.Second
+	DefaultMinResponseRate         = 240 // bytes per second
+	DefaultMinResponseRateGrace    = 5 * time.Second
 )
+
+// maxDrainBytes bounds the unread request body the server discards after
+// the handler returns so that the connection can be kept alive. A larger
+// unread remainder closes the connection instead. Like net/http's bound
+// on the same thing, it is not configurable: it trades a little input
+// for a kept connection, and is no limit a service needs to set.
+const maxDrainBytes = 256 << 10 // 256 KiB
 
 // limits holds the effective limits of a Server, resolved once from its
 // configuration when it starts serving. Zero durations mean "none".
@@ -39,10 +46,27 @@ type limits struct {
 	idleTimeout        time.Duration
 	maxConns           int
 	maxRequestsPerConn int
+	bodyRate           minRate
+	respRate           minRate
+	coarseWrite        bool // writeTimeout and respRate measured with the coarse clock
+	coarseBody         bool // readTimeout and bodyRate measured with the coarse clock
 }
 
 // resolveLimits applies the documented defaults to the Server fields.
 func (s *Server) resolveLimits() limits {
+	l := s.resolveFields()
+	l.coarseWrite = coarse(l.writeTimeout, l.respRate)
+	l.coarseBody = coarse(l.readTimeout, l.bodyRate)
+	return l
+}
+
+// coarse reports whether timeout d (0: none) and rate r are both measured
+// with the coarse clock (see setReadTimeout).
+func coarse(d time.Duration, r minRate) bool {
+	return (d == 0 || d >= coarseTimeout) && (!r.on() || r.grace >= coarseTimeout)
+}
+
+func (s *Server) resolveFields() limits {
 	return limits{
 		maxRequestLine:     positiveOr(s.MaxRequestLineBytes, DefaultMaxRequestLineBytes),
 		maxHeader:          positiveOr(s.MaxHeaderBytes, DefaultMaxHeaderBytes),
@@ -56,6 +80,10 @@ func (s *Server) resolveLimits() limits {
 		idleTimeout:        timeoutOr(s.IdleTimeout, DefaultIdleTimeout),
 		maxConns:           max(s.MaxConns, 0),
 		maxRequestsPerConn: max(s.MaxRequestsPerConn, 0),
+		bodyRate: resolveRate(s.MinRequestBodyRate, s.MinRequestBodyRateGrace,
+			DefaultMinRequestBodyRate, DefaultMinRequestBodyRateGrace),
+		respRate: resolveRate(s.MinResponseRate, s.MinResponseRateGrace,
+			DefaultMinResponseRate, DefaultMinResponseRateGrace),
 	}
 }
 

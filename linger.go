@@ -11,15 +11,15 @@ import "time"
 // may still be sending, it half-closes first (the response, then FIN),
 // discards input until the client closes its side, and only then closes.
 const (
-	// LingerTimeout bounds a lingering close: the server waits at most this
+	// lingerTimeout bounds a lingering close: the server waits at most this
 	// long after the response for the client to close its side, then
 	// closes (Shutdown waits for it too).
-	LingerTimeout = 500 * time.Millisecond
+	lingerTimeout = 500 * time.Millisecond
 
-	// MaxLingerBytes bounds the input discarded during a lingering close,
+	// maxLingerBytes bounds the input discarded during a lingering close,
 	// in bytes. Past it, the server stops reading (the client's flow
-	// control stalls it) and waits out LingerTimeout before closing.
-	MaxLingerBytes = 256 << 10 // 256 KiB
+	// control stalls it) and waits out lingerTimeout before closing.
+	maxLingerBytes = 256 << 10 // 256 KiB
 )
 
 // closeWriter is a connection that can half-close its sending side, like
@@ -27,7 +27,7 @@ const (
 type closeWriter interface{ CloseWrite() error }
 
 // lingerClose flushes the last response, half-closes c and discards
-// input until EOF, an error, LingerTimeout or MaxLingerBytes, so that the
+// input until EOF, an error, lingerTimeout or maxLingerBytes, so that the
 // Close that follows does not reset a connection the client is still
 // sending on. The discarded input goes through one pooled read buffer,
 // held only while lingering, so that idle connections carry no discard
@@ -47,10 +47,10 @@ func (c *conn) lingerClose() {
 	}
 	buf := c.srv.pools.getReadBuf()
 	defer c.srv.pools.putReadBuf(buf)
-	deadline := time.Now().Add(LingerTimeout)
+	deadline := time.Now().Add(lingerTimeout)
 	c.nc.SetReadDeadline(deadline)
 	c.deadline = deadline.UnixNano()
-	for n := 0; n < MaxLingerBytes; {
+	for n := 0; n < maxLingerBytes; {
 		k, err := c.nc.Read(buf.b)
 		n += k
 		if err != nil {

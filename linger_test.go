@@ -64,7 +64,7 @@ func TestLingerDeliversEarlyError(t *testing.T) {
 // queue. A plain close then resets the connection and the kernel drops the
 // queued response; the lingering close must deliver all of it.
 func TestLingerDeliversLargeResponse(t *testing.T) {
-	const upload, respSize = 1 << 20, 8 << 20 // upload over MaxDrainBytes: left unread
+	const upload, respSize = 1 << 20, 8 << 20 // upload over maxDrainBytes: left unread
 	big := bytes.Repeat([]byte("r"), respSize)
 	ts := startServer(t, "tcp", &Server{Handler: func(c *Ctx) {
 		c.Response.Header.Set("Connection", "close")
@@ -100,7 +100,7 @@ func TestLingerDeliversLargeResponse(t *testing.T) {
 	}
 }
 
-// TestLingerBounded checks that lingering ends within about LingerTimeout
+// TestLingerBounded checks that lingering ends within about lingerTimeout
 // when the client keeps the connection open without sending, and that a
 // client which reads the response and closes ends it at once: Shutdown is
 // never held long.
@@ -118,22 +118,22 @@ func TestLingerBounded(t *testing.T) {
 	if _, err := c.br.ReadByte(); err != io.EOF {
 		t.Fatalf("after the error response: %v, want EOF from the half-close", err)
 	}
-	if took := time.Since(start); took > LingerTimeout/2 {
+	if took := time.Since(start); took > lingerTimeout/2 {
 		t.Errorf("EOF after %v, want it at once (half-close before lingering)", took)
 	}
 	// The client keeps writing; the server discards and closes by
-	// LingerTimeout, which a write then reports (reset or broken pipe).
-	deadline := time.Now().Add(LingerTimeout + 2*time.Second)
+	// lingerTimeout, which a write then reports (reset or broken pipe).
+	deadline := time.Now().Add(lingerTimeout + 2*time.Second)
 	var werr error
 	for werr == nil && time.Now().Before(deadline) {
 		_, werr = c.nc.Write([]byte("x"))
 		time.Sleep(10 * time.Millisecond)
 	}
 	if werr == nil {
-		t.Fatalf("connection still open %v after the error response, want closed after LingerTimeout (%v)",
-			LingerTimeout+2*time.Second, LingerTimeout)
+		t.Fatalf("connection still open %v after the error response, want closed after lingerTimeout (%v)",
+			lingerTimeout+2*time.Second, lingerTimeout)
 	}
-	if took := time.Since(start); took < LingerTimeout/2 {
-		t.Errorf("closed after %v, before lingering for LingerTimeout (%v)", took, LingerTimeout)
+	if took := time.Since(start); took < lingerTimeout/2 {
+		t.Errorf("closed after %v, before lingering for lingerTimeout (%v)", took, lingerTimeout)
 	}
 }

@@ -1,14 +1,19 @@
 package brisk
 
+import "crypto/tls"
+
 // Response is the response a handler builds. The server encodes it after
 // the handler returns, unless the handler streams it with Ctx.BodyWriter.
 //
 // The status code defaults to 200 and the reason phrase to the one
-// registered for the code. Content-Length, Date, Server and Connection are
-// set by the server: a Content-Length or Transfer-Encoding field set by
-// the handler is ignored (except a Content-Length on a bodiless response to
-// HEAD, which is kept), a Date or Server field set by the handler replaces
-// the server's, and a Connection field containing "close" closes the
+// registered for the code. Framing, Date, Server and Connection are set by
+// the server. A Transfer-Encoding field set by the handler is dropped. A
+// Content-Length field set by the handler is replaced, for a buffered
+// body, by the body's length (except on a response to HEAD with an empty
+// body, where it is kept); for a body streamed with Ctx.BodyWriter it is
+// the framing, and exactly that many bytes must be written (see
+// Ctx.BodyWriter). A Date or Server field set by the handler replaces the
+// server's, and a Connection field containing "close" closes the
 // connection (other Connection fields are dropped).
 //
 // Field names must be tokens and values must not contain CR, LF or other
@@ -16,8 +21,10 @@ package brisk
 // status code is replaced by a 500 and the problem is logged, so a handler
 // cannot split a response.
 //
-// Responses to HEAD carry no body but the Content-Length the body would
-// have; 1xx, 204 and 304 responses carry neither (RFC 9110 §6.4.1).
+// Responses to HEAD carry no body (RFC 9110 §9.3.2) but the Content-Length
+// a buffered body would have (error responses included); a streamed
+// response to HEAD carries a Content-Length only when the handler set
+// one. 204 and 304 responses carry neither (RFC 9110 §6.4.1).
 //
 // On the client side, a Response passed to Client or HostClient (Do,
 // DoTimeout, DoDeadline, DoContext, DoStream) is reset when the call
@@ -39,6 +46,8 @@ type Response struct {
 	body   []byte
 	spare  []byte      // client side: the other buffer of a decoded body
 	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
+
+	tls *tls.ConnectionState // client side: of the connection it came on
 }
 
 // maxKeptBody is the largest body buffer a pooled Response keeps for the
@@ -56,9 +65,10 @@ func (r *Response) StatusCode() int {
 
 // SetStatusCode sets the status code of the final response, 200..599 (RFC
 // 9110 §15); the server replaces a response with any other code, 1xx
-// included, by a 500 (see Response): a handler cannot send an interim
-// response ("100 Continue" is sent by Request.Body and BodyReader). It has
-// no effect once a streamed body has started.
+// included, by a 500 (see Response): interim responses are sent with
+// Ctx.SendInterim ("100 Continue" is sent by Request.Body and BodyReader
+// when the client asked for it). It has no effect once a streamed body
+// has started.
 func (r *Response) SetStatusCode(code int) { r.status = code }
 
 // SetReason sets the reason phrase (RFC 9112 §4); empty means the one

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"sync"
@@ -17,11 +18,12 @@ import (
 // retain c or any slice obtained from it, and do not use c from another
 // goroutine after returning; copy what you need to keep.
 //
-// brisk implements no tunnel: a 2xx response to CONNECT is sent without
+// A 2xx response to CONNECT set on the Response is sent without
 // Content-Length or Transfer-Encoding (RFC 9110 §9.3.6), its body (if any)
 // is delimited by closing the connection, and nothing the client sends
-// after the request is parsed. Answer CONNECT with a non-2xx status (e.g.
-// 405) to keep the connection.
+// after the request is parsed; Ctx.Tunnel hands the connection over for
+// a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
+// keep the connection.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -73,8 +75,8 @@ type Server struct {
 	// without reading the body; a chunked body that grows larger makes the
 	// body read fail with ErrBodyTooLarge and is answered 413. Either way
 	// the connection is closed, after a lingering close that discards up
-	// to MaxLingerBytes more input for up to LingerTimeout so the client
-	// sees the response (likewise after every error response).
+	// to 256 KiB more input for up to 500 ms so the client sees the
+	// response (likewise after every error response).
 	MaxBodyBytes int64
 
 	// ReadBufferSize is the initial size of a connection's read buffer, in
@@ -86,9 +88,9 @@ type Server struct {
 	// negative means DefaultWriteBufferSize (4 KiB).
 	WriteBufferSize int
 
-	// Read and write timeouts of 2 s or more are measured with the
-	// server's one-second clock: they fire up to about one second late,
-	// never early.
+	// Read and write timeouts, and the grace periods of the minimum data
+	// rates, of 2 s or more are measured with the server's one-second
+	// clock: they fire up to about one second late, never early.
 
 	// ReadHeaderTimeout bounds the time to read a request head once its
 	// first bytes have arrived (slowloris protection); it is armed when a
@@ -98,7 +100,8 @@ type Server struct {
 	ReadHeaderTimeout time.Duration
 
 	// ReadTimeout bounds the time to read a request body, from the end of
-	// its head. Zero or negative means no limit. A body read past it fails
+	// its head. Zero or negative means no limit (MinRequestBodyRate still
+	// applies). A body read past it fails
 	// (a timeout error from Body or BodyReader); unless the response has
 	// started, the server answers 408 (RFC 9110 §15.5.9), and it closes the
 	// connection.
@@ -106,7 +109,45 @@ type Server struct {
 
 	// WriteTimeout bounds each write of response bytes to the connection.
 	// Zero or negative means no limit. On expiry the connection is closed.
+	// A buffered body larger than the write buffer is one write, so this
+	// bounds the whole body: to cut clients that read too slowly, rely on
+	// MinResponseRate instead.
 	WriteTimeout time.Duration
+
+	// MinRequestBodyRate is the slowest a client may send a request body,
+	// in bytes per second, once it has kept the server waiting for
+	// MinRequestBodyRateGrace. Only the time the server waits for body
+	// bytes counts, not the handler's time between reads: by time T of
+	// waiting, the body must have brought rate × T bytes, or, for T up to
+	// the grace period, any. Zero means DefaultMinRequestBodyRate (240
+	// bytes/s); negative disables the rule. A slower body fails the read
+	// with ErrBodyTooSlow; unless the response has started the server
+	// answers 408 (RFC 9110 §15.5.9); the connection is closed. This is
+	// what cuts a slow-body attack (one byte every few seconds) by
+	// default; ReadTimeout bounds the whole body only when set.
+	MinRequestBodyRate int
+
+	// MinRequestBodyRateGrace is how long a request body may keep the
+	// server waiting before MinRequestBodyRate applies. Zero means
+	// DefaultMinRequestBodyRateGrace (5 s); negative disables the rule.
+	MinRequestBodyRateGrace time.Duration
+
+	// MinResponseRate is the slowest a client may take a response, in
+	// bytes per second: each write to the connection may wait
+	// MinResponseRateGrace, then must move rate × T bytes by time T of
+	// waiting. The handler's time between writes never counts, so a
+	// response streamed slowly (server-sent events) is not cut. Zero means
+	// DefaultMinResponseRate (240 bytes/s); negative disables the rule. A
+	// slower client fails the write (BodyWriter.Write and Flush return
+	// ErrResponseTooSlow) and the connection is closed. A client that
+	// reads slowly but at the rate is never cut, however large the
+	// response.
+	MinResponseRate int
+
+	// MinResponseRateGrace is how long a write to the connection may wait
+	// before MinResponseRate applies. Zero means
+	// DefaultMinResponseRateGrace (5 s); negative disables the rule.
+	MinResponseRateGrace time.Duration
 
 	// IdleTimeout bounds the wait for the next request on a keep-alive
 	// connection (and for the first one on a new connection). Zero means
@@ -132,6 +173,37 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
+	// CloseHijacked makes Shutdown close, at once, the connections that
+	// handlers took over (Ctx.Hijack, Upgrade, Tunnel) and have not
+	// closed, and any taken over later. The connection handed over is
+	// then a wrapper (its NetConn method returns the connection itself).
+	// Off, Shutdown neither waits for nor closes them.
+	CloseHijacked bool
+
+	// TLSConfig configures ServeTLS and ListenAndServeTLS (certificates,
+	// SNI, client certificates); see ServeTLS for the defaults it gets.
+	// Nil means a default configuration. Serve does not use it.
+	TLSConfig *tls.Config
+
+	// TLSHandshakeTimeout bounds a TLS connection's handshake, from its
+	// accept. Zero means DefaultTLSHandshakeTimeout (10 s); negative means
+	// no limit. On expiry the connection is closed, logged at debug level.
+	TLSHandshakeTimeout time.Duration
+
+	// HTTP2 serves the connections that speak HTTP/2: TLS connections for
+	// which ALPN chose "h2", and with H2C, cleartext ones that open with
+	// the HTTP/2 preface. Nil means HTTP/1.1 only. h2.Configure (package
+	// github.com/brisk-http/brisk/h2) sets it to a server for Handler.
+	HTTP2 ConnServer
+
+	// H2C serves HTTP/2 "with prior knowledge" on cleartext connections
+	// (RFC 9113 §3.3): one whose first bytes are the HTTP/2 preface is
+	// handed to HTTP2. Off by default (the preface is then answered 505);
+	// it needs HTTP2. The h2c upgrade
+	// from HTTP/1.1 (Upgrade: h2c), deprecated by RFC 9113, is not
+	// supported: such a request is served as HTTP/1.1.
+	H2C bool
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -145,6 +217,7 @@ type Server struct {
 	cancel    context.CancelFunc
 	date      dateCache
 	pools     pools
+	hijacks   hijackSet
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -183,9 +256,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops the server gracefully: it closes the listeners, closes
 // every idle connection at once, lets in-flight requests finish (their
-// responses carry "Connection: close") and cancels every Ctx.Context. It
-// returns nil when all connections are closed, or ctx.Err() when ctx
-// expires first (remaining connections are then left to finish).
+// responses carry "Connection: close") and cancels every Ctx.Context.
+// Connections a handler took over (Ctx.Hijack) are not waited for; see
+// CloseHijacked. It returns nil when all connections are closed, or
+// ctx.Err() when ctx expires first (remaining connections are then left
+// to finish).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()
@@ -197,11 +272,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.date.halt()
 	s.mu.Unlock()
+	s.hijacks.closeAll()
 
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		s.closeIdle()
+		s.shutdownConns()
 		if s.active.Load() == 0 {
 			return nil
 		}

@@ -38,6 +38,17 @@ func (w *watcher) startIfWanted() {
 	go w.run()
 }
 
+// prepareCancel gives the request its cancellable context at once when
+// CancelOnClientClose is set, so that a context derived before the watch
+// starts (FromHTTP derives one before the handler reads the body) is
+// cancelled by it.
+func (w *watcher) prepareCancel() {
+	c := w.c
+	if c.srv.CancelOnClientClose && c.ctx.ctx == c.srv.baseCtx {
+		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+	}
+}
+
 func (w *watcher) run() {
 	n, err := w.c.nc.Read(w.b[:])
 	if n == 1 {
@@ -50,14 +61,32 @@ func (w *watcher) run() {
 }
 
 // stop ends the watch after the handler returned: it interrupts the read
-// with a past deadline and puts a byte it got back into the read buffer.
+// (halt), puts a byte it got back into the read buffer and cancels the
+// request's context.
 func (w *watcher) stop() {
-	if w.cancel != nil && !w.running {
+	c, ran := w.c, w.running
+	if w.halt() && c.rbuf != nil {
+		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
+			c.r0, c.r1 = 0, 0
+		}
+		c.rbuf.b[c.r1] = w.b[0]
+		c.r1++
+		w.got = false
+	} else if ran && w.err != nil && !isTimeout(w.err) {
+		c.keepAlive = false
+	}
+	if w.cancel != nil {
 		w.cancel()
 		w.cancel = nil
 	}
+}
+
+// halt interrupts the background read with a past deadline, if one runs,
+// and reports whether it got a byte (in w.b[0]). The context is left as
+// it is.
+func (w *watcher) halt() bool {
 	if !w.running {
-		return
+		return false
 	}
 	c := w.c
 	c.nc.SetReadDeadline(time.Unix(1, 0))
@@ -65,17 +94,7 @@ func (w *watcher) stop() {
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
 	c.deadline = 0
-	w.cancel()
-	w.cancel = nil
-	if w.got && c.rbuf != nil {
-		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
-			c.r0, c.r1 = 0, 0
-		}
-		c.rbuf.b[c.r1] = w.b[0]
-		c.r1++
-	} else if w.err != nil && !isTimeout(w.err) {
-		c.keepAlive = false
-	}
+	return w.got
 }
 
 func isTimeout(err error) bool {

@@ -9,14 +9,14 @@ import (
 // Default limits of ChunkedDecoder, used when the field is zero.
 const (
 	DefaultMaxExtensionBytes = 4 << 10  // 4 KiB of chunk-ext per chunk line
-	DefaultMaxOverheadBytes  = 16 << 10 // 16 KiB of framing before ChunkOverheadRatio applies
+	DefaultMaxOverheadBytes  = 16 << 10 // 16 KiB of framing before the 16:1 overhead ratio applies
 	DefaultMaxTrailerBytes   = 8 << 10  // 8 KiB of trailer section
-
-	// ChunkOverheadRatio is the most framing bytes a chunked body may
-	// carry per byte of chunk data once its framing exceeds
-	// MaxOverheadBytes. One-byte chunks ("1\r\nX\r\n") cost 5.
-	ChunkOverheadRatio = 16
 )
+
+// chunkOverheadRatio is the most framing bytes a chunked body may carry
+// per byte of chunk data once its framing exceeds MaxOverheadBytes (see
+// ChunkedDecoder.MaxOverheadBytes). One-byte chunks ("1\r\nX\r\n") cost 5.
+const chunkOverheadRatio = 16
 
 // ChunkedDecoder decodes the chunked transfer coding (RFC 9112 §7.1) in
 // place and incrementally: input may arrive split at any byte, and the
@@ -43,7 +43,7 @@ type ChunkedDecoder struct {
 	// lines with their CRLF and the CRLF after each chunk's data (the
 	// trailer section is bounded separately). Up to MaxOverheadBytes of
 	// framing are always accepted; past it, the framing must stay at most
-	// ChunkOverheadRatio (16) times the chunk data bytes declared so far,
+	// chunkOverheadRatio (16) times the chunk data bytes declared so far,
 	// or Decode fails with ErrChunkOverhead (400). This bounds what a
 	// sender of tiny chunks with long extensions makes the server read for
 	// little data (the CVE-2023-39326 class). Zero means
@@ -253,9 +253,9 @@ func (d *ChunkedDecoder) sizeKnown() bool {
 
 // overheadOK reports whether over bytes of framing are within the limit
 // for data bytes of chunk data declared: at most maxOver, or at most
-// ChunkOverheadRatio times data.
+// chunkOverheadRatio times data.
 func overheadOK(over, data, maxOver int64) bool {
-	return over <= maxOver || data > (1<<63-1)/ChunkOverheadRatio || over <= ChunkOverheadRatio*data
+	return over <= maxOver || data > (1<<63-1)/chunkOverheadRatio || over <= chunkOverheadRatio*data
 }
 
 // step advances the framing state over one byte c.

@@ -25,7 +25,7 @@ const (
 	ErrVersionUnsupported // well-formed but major version is not 1 → 505
 	ErrRequestLineTooLong // request line longer than the limit → 414
 	ErrStatusLine         // malformed status line (RFC 9112 §4); client side only → 400 in the table
-	ErrStatusCode         // status code not three digits 100..999 (RFC 9110 §15); client side only → 400 in the table
+	ErrStatusCode         // status code not three digits, or outside 100..599 (RFC 9110 §15); client side only → 400 in the table
 	ErrLineEnding         // bare CR anywhere, or bare LF when not allowed (RFC 9112 §2.2) → 400
 	ErrFieldName          // field name empty or not a token, or whitespace before the colon (RFC 9112 §5.1) → 400
 	ErrFieldValue         // CTL other than HTAB in a field value (RFC 9110 §5.5) → 400

@@ -116,7 +116,7 @@ func TestServeAccessLog(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	want := []string{
 		"msg=request method=GET target=\"/plaintext?a=1\" status=200 bytes=13 duration=",
-		"msg=request method=GET target=/missing status=404 bytes=19 duration=",
+		"msg=request method=GET target=/missing status=404 bytes=10 duration=",
 	}
 	if len(lines) != 3 {
 		t.Fatalf("stderr has %d lines, want 2 log lines and the shutdown line:\n%s", len(lines), stderr.String())

@@ -36,9 +36,10 @@ func TestOversized(t *testing.T) {
 		{"body_chunked", chunkedHead, "4000\r\n" + string(bytes.Repeat([]byte("b"), 0x4000)) + "\r\n", []int{413}, testBodyMax},
 		{"chunk_ext", chunkedHead + "1;", "a=b;", []int{400}, wire.DefaultMaxExtensionBytes},
 		// One-byte chunks cost 5 framing bytes each, within the decoder's
-		// ChunkOverheadRatio: the body limit stops them, so the server
-		// reads up to (1+ratio) times MaxBodyBytes.
-		{"chunk_tiny", chunkedHead, "1\r\nX\r\n", []int{413}, (1 + wire.ChunkOverheadRatio) * testBodyMax},
+		// overhead ratio (16, see wire.ChunkedDecoder.MaxOverheadBytes):
+		// the body limit stops them, so the server reads up to (1+16)
+		// times MaxBodyBytes.
+		{"chunk_tiny", chunkedHead, "1\r\nX\r\n", []int{413}, (1 + 16) * testBodyMax},
 		// Long extensions on one-byte chunks break the ratio at once.
 		{"chunk_ext_ratio", chunkedHead, "1;a=" + string(bytes.Repeat([]byte("e"), 1000)) + "\r\nX\r\n", []int{400}, wire.DefaultMaxOverheadBytes},
 		// The server bounds the trailer section by MaxHeaderBytes (its

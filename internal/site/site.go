@@ -2,17 +2,21 @@
 // TechEmpower plaintext and JSON shapes, an echo endpoint, a health check and
 // a few static files, all embedded in the binary.
 //
-//	/            index.html (GET, HEAD)
-//	/plaintext   "Hello, World!" as text/plain
-//	/json        {"message":"Hello, World!"} as application/json
-//	/echo        the request in the echo format of package echo (any method),
-//	             or as an HTML page for a client that prefers text/html
-//	/healthz     "ok"
-//	/static/...  embedded files, or the files of Config.Root streamed from disk
+//	/              index.html (GET, HEAD)
+//	/plaintext     "Hello, World!" as text/plain
+//	/json          {"message":"Hello, World!"} as application/json
+//	/echo          the request in the echo format of package echo (any method),
+//	               or as an HTML page for a client that prefers text/html
+//	/healthz       "ok"
+//	/hello/{name}  "Hello, name!" as text/plain
+//	/static/...    embedded files, or the files of Config.Root streamed from disk
+//	/ws            a WebSocket echo (interop.go)
+//	/debug/pprof/  net/http/pprof (interop.go)
 //
-// Any other path is answered 404; a method other than GET or HEAD on a path
-// other than /echo is answered 405 with an Allow field. Routes for an exact
-// path are entries of the table New builds.
+// The routes are a brisk.Router's: any other path is answered 404, a method
+// other than GET or HEAD on a path other than /echo 405 with an Allow field,
+// and a path with dot-segments or repeated slashes is redirected to its
+// normalized form.
 package site
 
 //go:generate go run genpng.go
@@ -45,10 +49,10 @@ const addrMark = "{{base}}"
 // Site serves the default site. Create it with New; it is safe for
 // concurrent use by the server's connections.
 type Site struct {
-	index  [][]byte                 // the home page, split at each addrMark
-	routes map[string]brisk.Handler // GET and HEAD routes by exact path
+	index  [][]byte // the home page, split at each addrMark
 	static staticFiles
 	echo   bool
+	router *brisk.Router
 }
 
 // New returns the site cfg describes. It fails when cfg.Root cannot be
@@ -62,66 +66,35 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo}
-	s.routes = map[string]brisk.Handler{
-		"/":          s.home,
-		"/plaintext": plaintext,
-		"/json":      jsonHello,
-		"/healthz":   healthz,
-	}
+	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, router: brisk.NewRouter()}
+	s.routes()
 	return s, nil
+}
+
+// routes registers the site's routes.
+func (s *Site) routes() {
+	r := s.router
+	r.Handle("GET /{$}", s.home)
+	r.Handle("GET /plaintext", plaintext)
+	r.Handle("GET /json", jsonHello)
+	r.Handle("GET /healthz", healthz)
+	r.Handle("GET /hello/{name}", hello)
+	r.Handle("/echo", serveEcho)
+	r.Handle("GET /static/", s.static.serve)
+	r.Handle("GET /ws", wsEcho)
+	r.Handle("/debug/pprof/", pprofHandler)
 }
 
 // Close releases the directory Config.Root, if one was opened.
 func (s *Site) Close() error { return s.static.Close() }
 
-// Sent is what Serve reports about a response body the site streamed
-// itself (a file of Config.Root) rather than left in the buffered body.
-type Sent struct {
-	// Streamed is true when the body was streamed: Bytes and Err then
-	// describe it. When false, the body is c.Response.Body(), written
-	// after the handler returns.
-	Streamed bool
-
-	// Bytes is the number of body bytes written to the connection before
-	// the stream ended: all of them when Err is nil.
-	Bytes int64
-
-	// Err is why the stream ended early (the client went away, a write
-	// timed out, the file was shorter than its size), or nil. After an
-	// error the connection is closed without completing the body, so the
-	// client sees it cut short.
-	Err error
-}
-
 // Handle is the site's brisk.Handler.
-func (s *Site) Handle(c *brisk.Ctx) { s.Serve(c) }
-
-// Serve is Handle that also reports a streamed body, for an access log.
-func (s *Site) Serve(c *brisk.Ctx) Sent {
-	path := c.Request.Path()
+func (s *Site) Handle(c *brisk.Ctx) {
 	if s.echo {
 		echo.Handle(c) // conformance probes: always JSON
-		return Sent{}
+		return
 	}
-	if string(path) == "/echo" {
-		serveEcho(c)
-		return Sent{}
-	}
-	if !isGetOrHead(c.Request.Method()) {
-		c.Response.Header.Set("Allow", "GET, HEAD")
-		setText(c, 405, "405 method not allowed\n")
-		return Sent{}
-	}
-	if h, ok := s.routes[string(path)]; ok {
-		h(c)
-		return Sent{}
-	}
-	if name, ok := cutStaticPrefix(path); ok {
-		return s.static.serve(c, name)
-	}
-	notFound(c)
-	return Sent{}
+	s.router.Serve(c)
 }
 
 // home answers the home page, its load-test commands showing the address
@@ -149,8 +122,9 @@ func jsonHello(c *brisk.Ctx) {
 
 func healthz(c *brisk.Ctx) { setText(c, 200, "ok") }
 
-func isGetOrHead(method []byte) bool {
-	return string(method) == "GET" || string(method) == "HEAD"
+func hello(c *brisk.Ctx) {
+	c.Response.Header.Set("X-Content-Type-Options", "nosniff")
+	setText(c, 200, "Hello, "+string(c.Param("name"))+"!")
 }
 
 // setText answers code with body as text/plain.
@@ -159,5 +133,3 @@ func setText(c *brisk.Ctx, code int, body string) {
 	c.Response.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	c.Response.SetBodyString(body)
 }
-
-func notFound(c *brisk.Ctx) { setText(c, 404, "404 page not found\n") }

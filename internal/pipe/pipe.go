@@ -1,4 +1,6 @@
-package brisktest
+// Package pipe is a buffered in-memory net.Conn pair: the transport of
+// brisktest.Listener and of brisk.ToHTTP.
+package pipe
 
 import (
 	"io"
@@ -9,8 +11,8 @@ import (
 	"time"
 )
 
-// The connections of Listener: two ends of a buffered in-memory
-// pipe. Each direction is a pipeBuffer of at most pipeCapacity bytes, so a
+// The two ends of a buffered in-memory
+// pipe. Each direction is a pipeBuffer of at most Capacity bytes, so a
 // Write returns as soon as its bytes are buffered and blocks only while
 // the buffer is full. A waiting Read (Write) waits on one channel, the
 // buffer's readable (writable), which new bytes (room), either end's
@@ -18,12 +20,11 @@ import (
 // less than a select over four. A waiter that returns passes the signal
 // on, for another waiter of the same end.
 
-// pipeCapacity is the most bytes an in-memory connection buffers in each
-// direction (64 KiB).
-const pipeCapacity = 64 << 10
+// Capacity is the most bytes a pipe buffers in each direction (64 KiB).
+const Capacity = 64 << 10
 
 // pipeMinBuffer is the first size of a pipeBuffer's storage, in bytes; it
-// grows by doubling up to pipeCapacity.
+// grows by doubling up to Capacity.
 const pipeMinBuffer = 4 << 10
 
 // pipeBuffer is one direction of a pipe: bytes written by one end, not
@@ -43,7 +44,7 @@ func newPipeBuffer() *pipeBuffer {
 // read moves buffered bytes into p and returns how many.
 func (b *pipeBuffer) read(p []byte) int {
 	b.mu.Lock()
-	wasFull := b.w-b.r == pipeCapacity
+	wasFull := b.w-b.r == Capacity
 	n := copy(p, b.buf[b.r:b.w])
 	b.r += n
 	left := b.r < b.w
@@ -78,20 +79,20 @@ func (b *pipeBuffer) write(p []byte) int {
 }
 
 // makeRoom moves the buffered bytes to the front of buf and grows buf,
-// up to pipeCapacity, towards n bytes of room.
+// up to Capacity, towards n bytes of room.
 func (b *pipeBuffer) makeRoom(n int) {
 	if b.r > 0 {
 		b.w = copy(b.buf, b.buf[b.r:b.w])
 		b.r = 0
 	}
-	if len(b.buf)-b.w >= n || len(b.buf) == pipeCapacity {
+	if len(b.buf)-b.w >= n || len(b.buf) == Capacity {
 		return
 	}
 	size := max(len(b.buf), pipeMinBuffer/2)
-	for size < b.w+n && size < pipeCapacity {
+	for size < b.w+n && size < Capacity {
 		size *= 2
 	}
-	nb := make([]byte, min(size, pipeCapacity))
+	nb := make([]byte, min(size, Capacity))
 	copy(nb, b.buf[:b.w])
 	b.buf = nb
 }
@@ -191,8 +192,8 @@ func (d *pipeDeadline) stop() {
 	d.mu.Unlock()
 }
 
-// pipeConn is one end of an in-memory pipe.
-type pipeConn struct {
+// Conn is one end of an in-memory pipe.
+type Conn struct {
 	in, out  *pipeBuffer   // read from in, write to out
 	done     chan struct{} // closed by Close
 	peerDone chan struct{} // the other end's done
@@ -201,13 +202,14 @@ type pipeConn struct {
 	rdl, wdl pipeDeadline
 }
 
-// newPipe returns the two ends of a new pipe.
-func newPipe() (*pipeConn, *pipeConn) {
+// New returns the two ends of a new pipe. Each buffers up to 64 KiB in
+// each direction; the semantics are documented on brisktest.Listener.
+func New() (*Conn, *Conn) {
 	ab, ba := newPipeBuffer(), newPipeBuffer()
-	a := &pipeConn{in: ba, out: ab, done: make(chan struct{})}
-	b := &pipeConn{in: ab, out: ba, done: make(chan struct{}), peerDone: a.done}
+	a := &Conn{in: ba, out: ab, done: make(chan struct{})}
+	b := &Conn{in: ab, out: ba, done: make(chan struct{}), peerDone: a.done}
 	a.peerDone = b.done
-	for _, c := range []*pipeConn{a, b} {
+	for _, c := range []*Conn{a, b} {
 		c.rdl.init(c.in.readable)
 		c.wdl.init(c.out.writable)
 	}
@@ -218,7 +220,7 @@ func newPipe() (*pipeConn, *pipeConn) {
 // the other end closed, it returns what remains, then io.EOF. After Close
 // it fails with net.ErrClosed; after the read deadline, with
 // os.ErrDeadlineExceeded. Errors other than io.EOF are *net.OpError.
-func (c *pipeConn) Read(p []byte) (int, error) {
+func (c *Conn) Read(p []byte) (int, error) {
 	for {
 		switch {
 		case isClosed(c.done):
@@ -250,7 +252,7 @@ func (c *pipeConn) Read(p []byte) (int, error) {
 
 // readEnd passes the wake-up on to another waiting Read and returns err
 // as Read's error.
-func (c *pipeConn) readEnd(err error) error {
+func (c *Conn) readEnd(err error) error {
 	signal(c.in.readable)
 	return c.opError("read", err)
 }
@@ -260,7 +262,7 @@ func (c *pipeConn) readEnd(err error) error {
 // net.ErrClosed; after the other end closed, with io.ErrClosedPipe; after
 // the write deadline, with os.ErrDeadlineExceeded, having written n bytes.
 // Errors are *net.OpError.
-func (c *pipeConn) Write(p []byte) (int, error) {
+func (c *Conn) Write(p []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	n := 0
@@ -284,7 +286,7 @@ func (c *pipeConn) Write(p []byte) (int, error) {
 // Close closes this end: its pending and later Reads and Writes fail, the
 // other end reads what was written, then io.EOF, and its Writes fail.
 // Close after the first returns nil too.
-func (c *pipeConn) Close() error {
+func (c *Conn) Close() error {
 	c.closer.Do(func() {
 		close(c.done)
 		c.rdl.stop()
@@ -297,11 +299,11 @@ func (c *pipeConn) Close() error {
 	return nil
 }
 
-func (c *pipeConn) LocalAddr() net.Addr  { return pipeAddr{} }
-func (c *pipeConn) RemoteAddr() net.Addr { return pipeAddr{} }
+func (c *Conn) LocalAddr() net.Addr  { return Addr{} }
+func (c *Conn) RemoteAddr() net.Addr { return Addr{} }
 
 // SetDeadline sets the read and write deadlines; see net.Conn.
-func (c *pipeConn) SetDeadline(t time.Time) error {
+func (c *Conn) SetDeadline(t time.Time) error {
 	if isClosed(c.done) {
 		return c.opError("set deadline", net.ErrClosed)
 	}
@@ -311,7 +313,7 @@ func (c *pipeConn) SetDeadline(t time.Time) error {
 }
 
 // SetReadDeadline sets the read deadline; see net.Conn.
-func (c *pipeConn) SetReadDeadline(t time.Time) error {
+func (c *Conn) SetReadDeadline(t time.Time) error {
 	if isClosed(c.done) {
 		return c.opError("set deadline", net.ErrClosed)
 	}
@@ -320,7 +322,7 @@ func (c *pipeConn) SetReadDeadline(t time.Time) error {
 }
 
 // SetWriteDeadline sets the write deadline; see net.Conn.
-func (c *pipeConn) SetWriteDeadline(t time.Time) error {
+func (c *Conn) SetWriteDeadline(t time.Time) error {
 	if isClosed(c.done) {
 		return c.opError("set deadline", net.ErrClosed)
 	}
@@ -328,6 +330,16 @@ func (c *pipeConn) SetWriteDeadline(t time.Time) error {
 	return nil
 }
 
-func (c *pipeConn) opError(op string, err error) error {
-	return &net.OpError{Op: op, Net: "inmemory", Source: pipeAddr{}, Addr: pipeAddr{}, Err: err}
+func (c *Conn) opError(op string, err error) error {
+	return &net.OpError{Op: op, Net: "inmemory", Source: Addr{}, Addr: Addr{}, Err: err}
 }
+
+// Addr is the address of both ends of every pipe: network and string
+// "inmemory".
+type Addr struct{}
+
+// Network returns "inmemory".
+func (Addr) Network() string { return "inmemory" }
+
+// String returns "inmemory".
+func (Addr) String() string { return "inmemory" }

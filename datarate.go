@@ -1,0 +1,241 @@
+package brisk
+
+import "time"
+
+// Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
+// Kestrel's rule: once a grace period has passed, a client must move at
+// least so many bytes per second, counted over the time the server spends
+// waiting for it, never over the handler's own time. Neither adds a timer
+// or a system call: the deadline already set for the body read, or on a
+// write, is a lower bound of when the rate can first be broken, and only
+// when it fires is the rate computed and the deadline moved to the next
+// instant the rate could be broken.
+
+// minRate is a resolved minimum data rate; the zero value is disabled.
+type minRate struct {
+	perSec int64         // bytes per second; 0: disabled
+	grace  time.Duration // waiting time before the rate applies
+}
+
+// resolveRate applies the documented defaults: zero means the default,
+// a negative rate or grace disables the rule.
+func resolveRate(perSec int, grace time.Duration, defPerSec int, defGrace time.Duration) minRate {
+	if perSec < 0 || grace < 0 {
+		return minRate{}
+	}
+	if perSec == 0 {
+		perSec = defPerSec
+	}
+	if grace == 0 {
+		grace = defGrace
+	}
+	return minRate{perSec: int64(perSec), grace: grace}
+}
+
+func (m minRate) on() bool { return m.perSec > 0 }
+
+// allowed is the waiting time within which n bytes must have moved: the
+// grace period, or n bytes at the rate when that is longer.
+func (m minRate) allowed(n int64) time.Duration { return max(m.grace, m.atRate(n)) }
+
+// atRate is the time n bytes take at the rate, capped at about 292 years
+// (never reached: it only has to not overflow).
+func (m minRate) atRate(n int64) time.Duration {
+	const capped = time.Duration(1 << 62)
+	if n >= int64(capped/time.Second) {
+		return capped
+	}
+	return time.Duration(n) * time.Second / time.Duration(m.perSec)
+}
+
+// Request body: bodyReader.armDeadline when the body starts, netRead for
+// every read of body bytes from the connection.
+
+// planDeadlines notes, when the body starts, the time its read
+// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from. The
+// earlier deadline is set by the first read from the connection (netRead,
+// arm), so that a body that came with its head costs nothing more.
+func (b *bodyReader) planDeadlines() {
+	c := b.c
+	b.waited, b.got, b.armed = 0, 0, false
+	if c.lim.coarseBody {
+		b.t0 = c.srv.date.coarseUnixNano() + int64(time.Second) // never early, see timeoutAt
+	} else {
+		b.t0 = time.Now().UnixNano()
+	}
+}
+
+// arm computes the deadlines and sets the earlier one (none: 0).
+func (b *bodyReader) arm() {
+	c := b.c
+	b.armed = true
+	b.readBy = 0
+	if d := c.lim.readTimeout; d > 0 {
+		b.readBy = b.t0 + int64(d)
+	}
+	dl := b.readBy
+	if r := &c.lim.bodyRate; r.perSec > 0 {
+		if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
+			dl = g
+		}
+	}
+	c.setReadDeadlineNs(dl)
+}
+
+// netRead reads body bytes from the connection into p, counting the time
+// waited and the bytes received for the rate; a read that times out is
+// retried as long as afterTimeout allows.
+func (b *bodyReader) netRead(p []byte) (int, error) {
+	c := b.c
+	if !b.armed {
+		b.arm()
+	}
+	rate := c.lim.bodyRate.on()
+	for {
+		var start time.Time
+		if rate {
+			start = time.Now()
+		}
+		n, err := c.nc.Read(p)
+		if rate {
+			b.waited += time.Since(start)
+			b.got += int64(n)
+		}
+		if n > 0 || err == nil || !isTimeout(err) {
+			return n, err
+		}
+		if err = b.afterTimeout(err); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// afterTimeout judges a body read that timed out: err once ReadTimeout
+// has passed, ErrBodyTooSlow when the client sent fewer bytes than the
+// rate asks for the time waited, else nil, with the deadline moved to
+// when the rate would be broken.
+func (b *bodyReader) afterTimeout(err error) error {
+	r := b.c.lim.bodyRate
+	now := time.Now().UnixNano()
+	if !r.on() || b.readBy != 0 && now >= b.readBy {
+		return err
+	}
+	left := r.allowed(b.got) - b.waited
+	if left <= 0 {
+		return ErrBodyTooSlow
+	}
+	dl := now + int64(left)
+	if b.readBy != 0 {
+		dl = min(dl, b.readBy)
+	}
+	b.c.setReadDeadlineNs(dl)
+	return nil
+}
+
+// Response: conn.armWrite before each write to the connection,
+// afterWriteTimeout when one times out. A write may take the grace period
+// (which also absorbs the filling of the socket buffers); from then on,
+// after one more grace period of slack for the way TCP reports progress,
+// the bytes the client takes must average the rate. A write blocked on a
+// full socket buffer only learns what the client took when the kernel
+// wakes it, so before each judgment a fresh write is tried (probe) to
+// hand the kernel what it has room for. The handler's time between writes
+// never counts.
+
+// writeClock is the deadline state of the write in progress.
+type writeClock struct {
+	start  int64 // when the write began (never later than it), Unix ns
+	by     int64 // WriteTimeout deadline, Unix ns; 0 when none
+	done   int64 // bytes of the write accepted by the connection, at timeouts
+	baseAt int64 // end of the grace period, Unix ns; 0 before it
+	base   int64 // done at baseAt
+	probed bool  // the last deadline was a probe's
+	tick   int64 // coarse clock reading the deadlines were computed at
+	write  int   // conn.writes of the write the fields below describe
+}
+
+// probeWait is how long a probing write may wait for room in the socket
+// buffer before the rate is judged.
+const probeWait = time.Millisecond
+
+// armWrite sets the write deadline for a write starting now: WriteTimeout
+// from now, or MinResponseRateGrace from now when sooner; unchanged when
+// neither applies. When both are measured with the coarse clock, they are
+// computed once per tick of it.
+func (c *conn) armWrite() {
+	if !c.lim.coarseWrite {
+		c.setWriteDeadlines()
+	} else if p := c.srv.date.cur.Load(); p == nil || p.ns != c.wclock.tick {
+		c.setWriteDeadlines() // a new tick of the coarse clock
+	}
+}
+
+// setWriteDeadlines computes the deadlines of a write starting now and
+// sets the earlier one.
+func (c *conn) setWriteDeadlines() {
+	var dl int64 // Unix ns; 0: none
+	w := &c.wclock
+	w.by = 0
+	if p := c.srv.date.cur.Load(); p != nil {
+		w.tick = p.ns
+	}
+	if d := c.lim.writeTimeout; d > 0 {
+		dl = c.timeoutAtNs(d)
+		w.by = dl
+	}
+	if r := &c.lim.respRate; r.perSec > 0 {
+		g := c.timeoutAtNs(r.grace)
+		w.start = g - int64(r.grace)
+		if dl == 0 || g < dl {
+			dl = g
+		}
+	}
+	if dl != 0 && dl != c.wdeadline {
+		c.setWriteDeadline(dl)
+	}
+}
+
+// afterWriteTimeout judges a write that timed out having accepted n more
+// bytes: err once WriteTimeout has passed, ErrResponseTooSlow when the
+// client took fewer bytes than the rate asks, else nil with the deadline
+// moved to the next probe or to when the rate would be broken.
+func (c *conn) afterWriteTimeout(n int, err error) error {
+	w := &c.wclock
+	if w.write != c.writes { // the first timeout of this write
+		w.write, w.done, w.baseAt, w.probed = c.writes, 0, 0, false
+	}
+	w.done += int64(n)
+	w.tick = 0 // the deadline moves: the next write computes its own
+	r := c.lim.respRate
+	now := time.Now().UnixNano()
+	if !r.on() || w.by != 0 && now >= w.by {
+		return err
+	}
+	if !w.probed {
+		w.probed = true
+		c.setWriteDeadline(now + int64(probeWait))
+		return nil
+	}
+	w.probed = false
+	if w.baseAt == 0 {
+		w.baseAt, w.base = now, w.done
+	}
+	// After baseAt and one more grace period, each byte taken allows
+	// 1/rate seconds: the rate is broken at breaks without more bytes.
+	breaks := w.baseAt + int64(r.grace+r.atRate(w.done-w.base))
+	if now >= breaks {
+		return ErrResponseTooSlow
+	}
+	dl := max(breaks, now+int64(probeWait))
+	if w.by != 0 {
+		dl = min(dl, w.by)
+	}
+	c.setWriteDeadline(dl)
+	return nil
+}
+
+// setWriteDeadline sets the write deadline to ns, Unix ns.
+func (c *conn) setWriteDeadline(ns int64) {
+	c.nc.SetWriteDeadline(time.Unix(0, ns))
+	c.wdeadline = ns
+}

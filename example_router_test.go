@@ -1,0 +1,139 @@
+package brisk_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
+)
+
+// serveOnce serves h over an in-memory listener, sends each request (a
+// "METHOD target" line) on one connection and prints the replies: status,
+// then the body or the Location and Allow fields.
+func serveOnce(h brisk.Handler, requests ...string) {
+	srv := &brisk.Server{Handler: h}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	for _, rq := range requests {
+		method, _, _ := strings.Cut(rq, " ")
+		io.WriteString(conn, rq+" HTTP/1.1\r\nHost: example.com\r\n\r\n")
+		resp, err := http.ReadResponse(br, &http.Request{Method: method})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		switch {
+		case resp.Header.Get("Location") != "":
+			fmt.Printf("%s: %d Location: %s\n", rq, resp.StatusCode, resp.Header.Get("Location"))
+		case resp.Header.Get("Allow") != "":
+			fmt.Printf("%s: %d Allow: %s\n", rq, resp.StatusCode, resp.Header.Get("Allow"))
+		default:
+			fmt.Println(strings.TrimSpace(fmt.Sprintf("%s: %d %s", rq, resp.StatusCode, body)))
+		}
+	}
+}
+
+// ExampleRouter routes with net/http.ServeMux's patterns: the most
+// specific pattern wins, and the Router answers 404, 405 and redirects.
+func ExampleRouter() {
+	r := brisk.NewRouter()
+	r.Handle("GET /users/{id}", func(c *brisk.Ctx) {
+		fmt.Fprintf(&c.Response, "user %s", c.Param("id"))
+	})
+	r.Handle("GET /users/me", func(c *brisk.Ctx) { c.Response.SetBodyString("me") })
+	r.Handle("POST /users/", func(c *brisk.Ctx) { c.Response.SetBodyString("created") })
+	r.Handle("/files/{path...}", func(c *brisk.Ctx) {
+		fmt.Fprintf(&c.Response, "%s file %q", c.Pattern(), c.Param("path"))
+	})
+	serveOnce(r.Serve,
+		"GET /users/42",
+		"GET /users/me",
+		"HEAD /users/42",
+		"DELETE /users/42",
+		"POST /users/",
+		"GET /files/a/b%2Fc.txt",
+		"GET /users/7/../me?x=1",
+		"GET /nowhere",
+	)
+	// Output:
+	// GET /users/42: 200 user 42
+	// GET /users/me: 200 me
+	// HEAD /users/42: 200
+	// DELETE /users/42: 405 Allow: GET, HEAD, POST
+	// POST /users/: 200 created
+	// GET /files/a/b%2Fc.txt: 200 /files/{path...} file "a/b/c.txt"
+	// GET /users/7/../me?x=1: 307 Location: /users/me?x=1
+	// GET /nowhere: 404 Not Found
+}
+
+// ExampleRouter_Register shows a conflict refused at registration:
+// both patterns match "/a/b" and neither is more specific.
+func ExampleRouter_Register() {
+	r := brisk.NewRouter()
+	r.Handle("/a/{x}", func(*brisk.Ctx) {})
+	err := r.Register("/{y}/b", func(*brisk.Ctx) {})
+	fmt.Println(errors.Is(err, brisk.ErrPatternConflict))
+	fmt.Println(err)
+	// Output:
+	// true
+	// brisk: pattern "/{y}/b" conflicts with "/a/{x}": both match some paths, like "/a/b", but neither is more specific
+}
+
+// requestIDKey is the typed key of a per-request value.
+var requestIDKey = brisk.NewKey[*string]("request-id")
+
+// ExampleRouter_Group gives the /api subtree its own middleware, which
+// stores a per-request value for the handlers; the Router's own
+// middleware wraps everything, its 404 included.
+func ExampleRouter_Group() {
+	r := brisk.NewRouter()
+	r.Use(func(next brisk.Handler) brisk.Handler {
+		return func(c *brisk.Ctx) {
+			next(c)
+			c.Response.Header.Set("X-Served-By", "brisk")
+		}
+	})
+	api := r.Group("/api")
+	api.Use(func(next brisk.Handler) brisk.Handler {
+		return func(c *brisk.Ctx) {
+			id := "req-1"
+			requestIDKey.Set(c, &id)
+			next(c)
+		}
+	})
+	api.Handle("GET /items/{id}", func(c *brisk.Ctx) {
+		rid, _ := requestIDKey.Get(c)
+		fmt.Fprintf(&c.Response, "item %s (%s, %s)", c.Param("id"), *rid, c.Pattern())
+	})
+	serveOnce(r.Serve, "GET /api/items/9", "GET /items/9")
+	// Output:
+	// GET /api/items/9: 200 item 9 (req-1, GET /api/items/{id})
+	// GET /items/9: 404 Not Found
+}
+
+// ExampleRouter_Mount mounts a Router built on its own under a pattern
+// with a wildcard: it routes the rest of the path and sees both
+// parameters.
+func ExampleRouter_Mount() {
+	users := brisk.NewRouter()
+	users.Handle("GET /{id}", func(c *brisk.Ctx) {
+		fmt.Fprintf(&c.Response, "tenant %s user %s", c.Param("tenant"), c.Param("id"))
+	})
+	r := brisk.NewRouter()
+	r.Mount("/t/{tenant}/users", users.Serve)
+	serveOnce(r.Serve, "GET /t/acme/users/7", "GET /t/acme/users")
+	// Output:
+	// GET /t/acme/users/7: 200 tenant acme user 7
+	// GET /t/acme/users: 307 Location: /t/acme/users/
+}

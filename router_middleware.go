@@ -1,0 +1,42 @@
+package brisk
+
+// Middleware wraps a Handler in another: the returned Handler does its
+// work around a call to next (or answers without calling it). It is
+// called once, when the route or Router is set up, not per request.
+type Middleware func(next Handler) Handler
+
+// Use adds middleware to r, the first given outermost:
+//   - on the Router from NewRouter, it wraps everything the Router
+//     answers, its own 404, 405 and redirects included; it runs before
+//     the route is chosen, so Ctx.Param and Ctx.Pattern are set only
+//     after it calls next. It may be called at any time before serving.
+//   - on a Group, it wraps the handlers registered through the group and
+//     its subgroups, inside the middleware of the groups it was made
+//     from; Ctx.Param and Ctx.Pattern are set. It must be called before
+//     any route is registered through the group, else it panics.
+func (r *Router) Use(mw ...Middleware) {
+	if r.sealed && r.parent != nil {
+		panic("brisk: Router.Use on a group after routes were registered through it")
+	}
+	r.mw = append(r.mw, mw...)
+	if r.parent == nil {
+		r.serve = chain(r.mw, r.dispatch)
+	}
+}
+
+// wrap wraps h in the middleware of r's groups, innermost first, up to
+// (not including) the root's.
+func (r *Router) wrap(h Handler) Handler {
+	for g := r; g.parent != nil; g = g.parent {
+		h = chain(g.mw, h)
+	}
+	return h
+}
+
+// chain wraps h in mw, mw[0] outermost.
+func chain(mw []Middleware, h Handler) Handler {
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
+	}
+	return h
+}
