@@ -509,6 +509,21 @@ func TestClientStreamMemory(t *testing.T) {
 	}
 }
 
+// TestClientBodyEarlyResponse is TestClientStreamEarlyResponse for a
+// body set with SetBody.
+func TestClientBodyEarlyResponse(t *testing.T) {
+	url := startStreamServer(t, &Server{Handler: sumHandler, MaxBodyBytes: 1 << 10})
+	var c Client
+	var req Request
+	var resp Response
+	req.SetMethod("POST")
+	req.SetURI(url + "/")
+	req.SetBody(make([]byte, 64<<20))
+	if err := c.Do(&req, &resp); err != nil || resp.StatusCode() != 413 {
+		t.Fatalf("err %v, status %d; want nil, 413", err, resp.StatusCode())
+	}
+}
+
 // TestClientStreamEarlyResponse: a brisk server answers a body over its
 // MaxBodyBytes with 413 and closes without reading it; the client, whose
 // write then fails, returns the 413 rather than the write error.

@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 	"context"
+	"errors"
 	"crypto/tls"
 	"io"
 	"net"
@@ -156,7 +157,12 @@ func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
 		return false, err
 	}
 	if !bodyIn {
-		return false, cc.write(req.body)
+		if err := cc.write(req.body); err != nil {
+			if errors.Is(err, ErrConnectionClosed) {
+				return cc.earlyResponse(x, err) // such as a 413 before the body
+			}
+			return false, err
+		}
 	}
 	return false, nil
 }
