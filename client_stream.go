@@ -61,15 +61,17 @@ type bodySource struct {
 //
 // When body (or a reader from GetBody) is an io.Closer, the client closes
 // it once it has been read to its end, its sending failed, or the server
-// refused it before it was sent (100-continue). Reset forgets the stream.
+// refused it before it was sent (100-continue). Reset, SetBody and
+// another SetBodyStream forget the stream and its GetBody.
 func (r *Request) SetBodyStream(body io.Reader, size int64) {
 	r.body = r.body[:0]
-	r.stream = bodySource{r: body, size: max(size, -1), getBody: r.stream.getBody, set: true}
+	r.stream = bodySource{r: body, size: max(size, -1), set: true}
 }
 
 // SetGetBody sets the function that returns a new reader of the body set
 // with SetBodyStream, from its start, for the exchanges that send the
-// body again (see SetBodyStream). It is not called for the first send.
+// body again (see SetBodyStream); call it after SetBodyStream. It is not
+// called for the first send.
 // An error it returns ends the exchange, wrapped as ErrRequestBody.
 func (r *Request) SetGetBody(getBody func() (io.Reader, error)) {
 	r.stream.getBody = getBody
