@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
 )
 
 // Cookie jars for the client (RFC 6265 §5.3, §5.4).
@@ -61,4 +62,32 @@ func storeJarCookies(jar CookieJar, t *target, resp *Response) {
 	if len(values) > 0 {
 		jar.StoreSetCookies(jarURL(t), values)
 	}
+}
+
+// appendFieldsWithCookies appends the caller's fields as
+// wire.AppendFields does, with the jar's cookie-string jar joined to the
+// first Cookie field ("a=1; b=2"), or in a Cookie field of its own after
+// them when there is none: one Cookie field is sent (RFC 6265 §5.4).
+func appendFieldsWithCookies(dst []byte, fields []wire.Field, jar []byte) []byte {
+	merged := false
+	for _, f := range fields {
+		if clientManaged.Has(wire.ClassifyField(f.Name)) {
+			continue
+		}
+		if merged || !ascii.EqualFold(f.Name, "Cookie") {
+			dst = wire.AppendField(dst, f.Name, f.Value)
+			continue
+		}
+		dst = append(dst, f.Name...)
+		dst = append(dst, ": "...)
+		dst = append(dst, f.Value...)
+		dst = append(dst, "; "...)
+		dst = append(dst, jar...)
+		dst = append(dst, "\r\n"...)
+		merged = true
+	}
+	if !merged {
+		dst = wire.AppendField(dst, "Cookie", jar)
+	}
+	return dst
 }

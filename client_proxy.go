@@ -300,3 +300,13 @@ func (c *Client) closeIdleProxied() {
 		return true
 	})
 }
+
+// absoluteTarget returns the absolute-form request-target for t sent to
+// an HTTP proxy: "http://" authority and the origin-form rt. It is a new
+// slice: rt may alias the connection's storage.
+func absoluteTarget(t *target, rt []byte) []byte {
+	abs := make([]byte, 0, len("http://")+len(t.authority)+len(rt))
+	abs = append(abs, "http://"...)
+	abs = append(abs, t.authority...)
+	return append(abs, rt...)
+}

@@ -378,7 +378,7 @@ func (cc *clientConn) awaitContinue(x *exchange) (bool, error) {
 			if x.ctx.Err() != nil {
 				return false, ctxError(x.ctx)
 			}
-			if cc.r0 == cc.r1 {
+			if cc.in.Len() == 0 {
 				return true, nil // no answer yet: send the body
 			}
 			continue // a head has begun: read it whole

@@ -3,12 +3,13 @@ package brisk
 import (
 	"bytes"
 	"context"
-	"errors"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/connio"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -19,25 +20,22 @@ type clientConn struct {
 	hc *HostClient
 	nc net.Conn
 
-	rbuf   []byte // read buffer; unconsumed input is rbuf[r0:r1]
-	r0, r1 int
-	wbuf   []byte // the request being written
-	sbuf   []byte // streamed request bodies (client_stream.go), allocated on first use
+	in   connio.Reader // the response input; its source is cc (Read)
+	wbuf []byte        // the request being written
+	tbuf []byte        // a percent-encoded request-target (requestTarget)
+	sbuf []byte        // streamed request bodies (client_stream.go), allocated on first use
 
 	decs    []Decoder    // content decoders, by index in hc.decoders (client_decompress.go)
 	rawBody bytes.Reader // the encoded body being decoded
 	decode  bool         // the client added Accept-Encoding to the request
 
-	head     wire.ResponseHead
-	fields   []wire.Field // head field storage, len lim.maxFields
-	trailers []wire.Field // trailer storage, allocated on first chunked body
+	head   wire.ResponseHead
+	fields []wire.Field // head field storage, len lim.maxFields
 
-	// Body being read (see clientread.go).
-	framing   wire.Framing
-	remaining int64 // FramingLength: bytes left
-	dec       wire.ChunkedDecoder
-	p0, p1    int // FramingChunked: decoded bytes not yet returned, in rbuf
-	bodyDone  bool
+	// Body being read (see clientread.go). The chunked decoder's trailer
+	// storage is allocated on the first chunked body.
+	body    wire.BodyDecoder
+	decoded []byte // FramingChunked: decoded bytes not yet returned, in cc.in's storage
 
 	created   time.Time
 	lastUse   time.Time // when it last went idle
@@ -61,12 +59,13 @@ func newClientConn(hc *HostClient, nc net.Conn) *clientConn {
 	cc := &clientConn{
 		hc:      hc,
 		nc:      nc,
-		rbuf:    make([]byte, hc.lim.readBufSize),
 		wbuf:    make([]byte, 0, hc.lim.writeBufSize),
 		fields:  make([]wire.Field, hc.lim.maxFields),
 		created: now,
 		lastUse: now,
 	}
+	cc.in.Reset(cc, make([]byte, hc.lim.readBufSize))
+	cc.body.Chunked.MaxTrailerBytes = hc.lim.maxHeader
 	cc.interrupt = func() { cc.nc.SetDeadline(aLongTimeAgo) }
 	cc.initRaw(nc)
 	return cc
@@ -140,7 +139,7 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 // has been read already (the server answered before the body was sent).
 func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
 	req := x.req
-	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], req, t)
+	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], &cc.tbuf, req, t)
 	if err != nil {
 		return false, err
 	}
@@ -174,9 +173,10 @@ func (cc *clientConn) write(p []byte) error {
 	return nil
 }
 
-// read reads from the connection into p, noting that the response has
-// begun.
-func (cc *clientConn) read(p []byte) (int, error) {
+// Read reads from the connection into p, noting that the response has
+// begun: cc is the source of its reader cc.in. The first read of an
+// exchange may write the request first (sendRead).
+func (cc *clientConn) Read(p []byte) (int, error) {
 	if len(cc.raw.out) > 0 {
 		return cc.sendRead(p)
 	}
@@ -199,29 +199,17 @@ func (cc *clientConn) ioError(err error) error {
 	return wrapIO(err, cc.sawByte)
 }
 
-// fill reads more input into rbuf[r1:], making room first: it moves the
-// unconsumed bytes to the front, or grows rbuf up to limit bytes, or
-// fails with an *wire.Error of kind full.
+// fill reads more input into cc.in, growing its storage up to limit
+// bytes; a full buffer is a *wire.Error of kind full. An empty buffer
+// starts over at offset 0, so the read gets the whole storage.
 func (cc *clientConn) fill(limit int, full wire.Kind) error {
-	if cc.r0 == cc.r1 {
-		cc.r0, cc.r1 = 0, 0
+	if cc.in.Len() == 0 {
+		cc.in.Discard()
 	}
-	if cc.r1 == len(cc.rbuf) {
-		switch {
-		case cc.r0 > 0:
-			cc.r1 = copy(cc.rbuf, cc.rbuf[cc.r0:cc.r1])
-			cc.r0 = 0
-		case len(cc.rbuf) < limit:
-			nb := make([]byte, min(2*len(cc.rbuf), limit))
-			copy(nb, cc.rbuf[:cc.r1])
-			cc.rbuf = nb
-		default:
-			return &wire.Error{Kind: full, Offset: limit}
-		}
-	}
-	n, err := cc.read(cc.rbuf[cc.r1:])
-	cc.r1 += n
-	if err != nil {
+	switch err := cc.in.Fill(0, limit); {
+	case err == connio.ErrFull:
+		return &wire.Error{Kind: full, Offset: limit}
+	case err != nil:
 		return cc.ioError(err)
 	}
 	return nil

@@ -93,7 +93,7 @@ func (cc *clientConn) sendRead(p []byte) (int, error) {
 		if _, err := cc.nc.Write(out); err != nil {
 			return 0, err
 		}
-		return cc.read(p)
+		return cc.Read(p)
 	case r.err != nil:
 		return 0, os.NewSyscallError("read", r.err)
 	case r.n == 0:

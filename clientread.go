@@ -37,33 +37,24 @@ func (cc *clientConn) acceptHead(resp *Response, headRequest bool) {
 	resp.setReceivedHead(h)
 	resp.tls = cc.tlsState()
 	cc.beginBody(h.Framing(headRequest))
-	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.framing != wire.FramingClose && h.KeepAlive()
+	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.body.Framing() != wire.FramingClose && h.KeepAlive()
 }
 
 // readHead reads and parses one response head, bounded by
-// MaxResponseHeaderBytes and MaxResponseFields. A head with obs-folds is
-// unfolded (clientfold.go) and parsed again.
+// MaxResponseHeaderBytes and MaxResponseFields. Obs-folds are replaced
+// with SP by the parser (wire.Parser.AllowObsFold).
 func (cc *clientConn) readHead() error {
 	h := &cc.head
 	h.Reset(cc.fields)
-	unfolded := false
 	for {
-		if cc.r0 < cc.r1 {
-			n, err := cc.hc.parser.ParseResponse(cc.rbuf[cc.r0:cc.r1], h)
+		if cc.in.Len() > 0 {
+			n, err := cc.hc.parser.ParseResponse(cc.in.Buffered(), h)
 			if err == nil {
-				cc.r0 += n
+				cc.in.Consume(n)
 				return nil
 			}
 			if err != wire.ErrNeedMore {
-				if unfolded || !unfoldable(err, cc.rbuf[cc.r0:cc.r1]) {
-					return err
-				}
-				if err := cc.unfoldHead(); err != nil {
-					return err
-				}
-				unfolded = true
-				h.Reset(cc.fields)
-				continue
+				return err
 			}
 		}
 		if err := cc.fill(cc.hc.lim.maxHeader, wire.ErrHeaderTooLarge); err != nil {
@@ -74,21 +65,15 @@ func (cc *clientConn) readHead() error {
 
 // beginBody prepares the read of a body with framing f.
 func (cc *clientConn) beginBody(f wire.Framing) {
-	cc.framing, cc.remaining, cc.p0, cc.p1 = f, 0, 0, 0
-	cc.bodyDone = f == wire.FramingNone
-	switch f {
-	case wire.FramingLength:
-		cc.remaining = cc.head.ContentLength
-		cc.bodyDone = cc.remaining == 0
-	case wire.FramingChunked:
-		if cc.trailers == nil {
-			cc.trailers = make([]wire.Field, 0, cc.hc.lim.maxFields)
-		}
-		cc.dec.Reset()
-		cc.dec.MaxTrailerBytes = cc.hc.lim.maxHeader
-		cc.dec.Trailers = cc.trailers[:0]
+	cc.decoded = nil
+	if f == wire.FramingChunked && cc.body.Chunked.Trailers == nil {
+		cc.body.Chunked.Trailers = make([]wire.Field, 0, cc.hc.lim.maxFields)
 	}
+	cc.body.Reset(f, cc.head.ContentLength)
 }
+
+// bodyDone reports whether every body byte has been returned.
+func (cc *clientConn) bodyDone() bool { return len(cc.decoded) == 0 && cc.body.Done() }
 
 // readBodyInto reads the whole body into resp, bounded by
 // MaxResponseBodyBytes: past it the body is emptied. The body buffer grows
@@ -96,10 +81,10 @@ func (cc *clientConn) beginBody(f wire.Framing) {
 // Content-Length.
 func (cc *clientConn) readBodyInto(resp *Response) error {
 	limit := cc.hc.lim.maxBody
-	if cc.framing == wire.FramingLength && limit >= 0 && cc.remaining > limit {
-		return bodyLimitError(limit, cc.remaining)
+	if claimed := cc.body.Remaining(); limit >= 0 && claimed > limit {
+		return bodyLimitError(limit, claimed)
 	}
-	for !cc.bodyDone {
+	for !cc.bodyDone() {
 		b := resp.body
 		if len(b) == cap(b) {
 			b = cc.growBody(b, limit)
@@ -124,13 +109,13 @@ func (cc *clientConn) readBodyInto(resp *Response) error {
 // endBody keeps the trailer fields and decides whether the connection can
 // carry another exchange: not when bytes follow the response.
 func (cc *clientConn) endBody(resp *Response) {
-	if cc.framing == wire.FramingChunked {
+	if cc.body.Framing() == wire.FramingChunked {
 		resp.Trailer.Reset()
-		for _, f := range cc.dec.Trailers {
+		for _, f := range cc.body.Chunked.Trailers {
 			resp.Trailer.AddBytes(f.Name, f.Value)
 		}
 	}
-	if cc.r0 < cc.r1 {
+	if cc.in.Len() > 0 {
 		cc.keep = false
 	}
 }
@@ -140,8 +125,8 @@ func (cc *clientConn) endBody(resp *Response) {
 // limit.
 func (cc *clientConn) growBody(b []byte, limit int64) []byte {
 	n := int64(max(2*cap(b), 512))
-	if cc.framing == wire.FramingLength && cc.remaining < n-int64(len(b)) {
-		n = int64(len(b)) + cc.remaining
+	if rem := cc.body.Remaining(); rem >= 0 && rem < n-int64(len(b)) {
+		n = int64(len(b)) + rem
 	}
 	if limit >= 0 && n > limit+1 {
 		n = limit + 1
@@ -151,93 +136,69 @@ func (cc *clientConn) growBody(b []byte, limit int64) []byte {
 	return nb
 }
 
-// readBody reads body bytes into p; io.EOF at the end of the body.
+// readBody reads body bytes into p; io.EOF at the end of the body. A
+// Content-Length body cut short is ErrConnectionClosed with
+// io.ErrUnexpectedEOF (RFC 9112 §8); a close-delimited one ends with the
+// connection (RFC 9112 §6.3 rule 8).
 func (cc *clientConn) readBody(p []byte) (int, error) {
-	if cc.bodyDone {
+	if len(cc.decoded) > 0 {
+		n := copy(p, cc.decoded)
+		cc.decoded = cc.decoded[n:]
+		return n, nil
+	}
+	d := &cc.body
+	switch {
+	case d.Done():
 		return 0, io.EOF
-	}
-	if len(p) == 0 {
+	case len(p) == 0:
 		return 0, nil
-	}
-	switch cc.framing {
-	case wire.FramingLength:
-		return cc.readLength(p)
-	case wire.FramingChunked:
+	case d.Framing() == wire.FramingChunked:
 		return cc.readChunked(p)
 	}
-	return cc.readUntilClose(p)
-}
-
-// readLength reads a body delimited by Content-Length (RFC 9112 §6.3
-// rule 6). The connection closing first is ErrConnectionClosed with
-// io.ErrUnexpectedEOF.
-func (cc *clientConn) readLength(p []byte) (int, error) {
-	if int64(len(p)) > cc.remaining {
-		p = p[:cc.remaining]
-	}
-	n, err := cc.readRaw(p)
-	cc.remaining -= int64(n)
-	cc.bodyDone = cc.remaining == 0
-	if err != nil {
-		return n, cc.ioError(err)
-	}
-	return n, nil
-}
-
-// readUntilClose reads a body delimited by the connection closing (RFC
-// 9112 §6.3 rule 8).
-func (cc *clientConn) readUntilClose(p []byte) (int, error) {
-	n, err := cc.readRaw(p)
-	if err == io.EOF {
-		cc.bodyDone = true
+	n, err := cc.readRaw(p[:d.Direct(len(p))])
+	d.Decode(p[:n]) // counts the bytes: a Content-Length body is checked up front
+	switch {
+	case err == io.EOF && d.Framing() == wire.FramingClose:
+		d.Reset(wire.FramingNone, 0) // done
 		return n, io.EOF
-	}
-	if err != nil {
+	case err != nil:
 		return n, cc.ioError(err)
 	}
 	return n, nil
 }
 
 // readRaw returns buffered bytes first, then reads from the connection:
-// straight into p when p is at least as large as the read buffer.
+// straight into p when p is at least as large as the read buffer, else
+// through the buffer. Errors are the connection's, unwrapped.
 func (cc *clientConn) readRaw(p []byte) (int, error) {
-	if cc.r0 < cc.r1 {
-		n := copy(p, cc.rbuf[cc.r0:cc.r1])
-		cc.r0 += n
-		return n, nil
+	if cc.in.Len() == 0 && len(p) < cc.hc.lim.readBufSize {
+		cc.in.Discard()
+		if err := cc.in.Fill(0, 0); err != nil {
+			return 0, err
+		}
 	}
-	cc.r0, cc.r1 = 0, 0
-	if len(p) >= len(cc.rbuf) {
-		return cc.read(p)
-	}
-	n, err := cc.read(cc.rbuf)
-	cc.r1 = n
-	cc.r0 = copy(p, cc.rbuf[:n])
-	return cc.r0, err
+	return cc.in.Read(p)
 }
 
 // readChunked decodes a chunked body (RFC 9112 §7.1) in place in the read
-// buffer with the ChunkedDecoder and returns the decoded bytes.
+// buffer and returns the decoded bytes.
 func (cc *clientConn) readChunked(p []byte) (int, error) {
+	d := &cc.body
 	for {
-		if cc.p0 < cc.p1 {
-			n := copy(p, cc.rbuf[cc.p0:cc.p1])
-			cc.p0 += n
-			return n, nil
-		}
-		if cc.dec.Done() {
-			cc.bodyDone = true
-			return 0, io.EOF
-		}
-		if cc.r0 < cc.r1 {
-			n, c, err := cc.dec.Decode(cc.rbuf[cc.r0:cc.r1])
-			cc.p0, cc.p1 = cc.r0, cc.r0+n
-			cc.r0 += c
+		if cc.in.Len() > 0 {
+			src := cc.in.Buffered()
+			n, c, err := d.Decode(src)
+			cc.in.Consume(c)
 			if err != nil {
 				return 0, err
 			}
-			if n > 0 || cc.dec.Done() {
-				continue
+			if n > 0 {
+				k := copy(p, src[:n])
+				cc.decoded = src[k:n]
+				return k, nil
+			}
+			if d.Done() {
+				return 0, io.EOF
 			}
 		}
 		// Only an incomplete trailer section stays unconsumed: let the
@@ -247,54 +208,6 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-}
-
-// resetReceived resets r as a client-side response: until a head is
-// received its StatusCode is 0, not the server's default 200.
-func (r *Response) resetReceived() {
-	r.Reset()
-	r.client = true
-	r.tls = nil
-}
-
-// setReceivedHead makes r the response of head h: status code, reason
-// phrase and fields are copied, so r does not alias the connection.
-func (r *Response) setReceivedHead(h *wire.ResponseHead) {
-	r.status = h.StatusCode
-	r.reason = append(r.reason[:0], h.Reason...)
-	r.Header.copyReceived(h.Fields, h.Raw)
-}
-
-// Reason returns the reason phrase received (client side), or the one set
-// with SetReason. It aliases the Response's storage.
-func (r *Response) Reason() []byte { return r.reason }
-
-// copyReceived makes h a copy of a parsed field section: raw is copied
-// into h's storage once and the fields, which alias raw, are rebased onto
-// the copy. Raw then returns the copy.
-func (h *Header) copyReceived(fields []wire.Field, raw []byte) {
-	h.arena = append(h.arena[:0], raw...)
-	h.raw = h.arena[:len(raw):len(raw)]
-	h.fields = h.fields[:0]
-	for _, f := range fields {
-		name, ok1 := rebase(h.raw, raw, f.Name)
-		value, ok2 := rebase(h.raw, raw, f.Value)
-		if !ok1 || !ok2 { // not within raw: copy separately
-			name, value = store(h, f.Name), store(h, f.Value)
-		}
-		h.fields = append(h.fields, wire.Field{Name: name, Value: value})
-	}
-}
-
-// rebase returns the part of dst at the offset of s within src, where s
-// is a subslice of src (their capacities give the offset) and dst a copy
-// of src.
-func rebase(dst, src, s []byte) ([]byte, bool) {
-	off := cap(src) - cap(s)
-	if off < 0 || off+len(s) > len(src) {
-		return nil, false
-	}
-	return dst[off : off+len(s) : off+len(s)], true
 }
 
 // BodyStream is the body of a response received with DoStream, read as it
