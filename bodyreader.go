@@ -5,28 +5,28 @@ import (
 	"slices"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/connio"
 	"github.com/brisk-http/brisk/wire"
 )
 
-// bodyReader reads the request body from the connection: bytes already in
-// the read buffer first, then from the connection. It is the io.Reader
+// bodyReader reads the request body from the connection's input (conn.in,
+// buffered bytes first), framed by a wire.BodyDecoder. It is the io.Reader
 // returned by Request.BodyReader and is embedded in the conn.
 type bodyReader struct {
-	c         *conn
-	framing   wire.Framing
-	remaining int64 // FramingLength: body bytes not yet consumed
-	total     int64 // FramingChunked: body bytes decoded so far
-	dec       wire.ChunkedDecoder
-	p0, p1    int // FramingChunked: decoded bytes not yet returned, in rbuf
-	err       error
-	started   bool   // a read happened (100 Continue sent if asked for)
-	expect    bool   // the client waits for 100 Continue
-	buf       []byte // Body's storage when the body does not fit rbuf
+	c       *conn
+	dec     wire.BodyDecoder
+	head    int // end of the head in the input's storage: kept input moves no lower
+	p0, p1  int // FramingChunked: decoded bytes not yet returned, in the input's storage
+	err     error
+	buf     []byte // Body's storage when the body does not fit the read buffer
+	started bool   // a read happened (100 Continue sent if asked for)
+	expect  bool   // the client waits for 100 Continue
+	reading bool   // the connection's reads are body reads (source)
+	armed   bool   // the body's read deadline is set on the connection (datarate.go)
 
 	// For ReadTimeout and MinRequestBodyRate (datarate.go).
 	t0     int64         // start of the body (never earlier), Unix ns
 	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
-	armed  bool          // the body's read deadline is set on the connection
 	waited time.Duration // time spent waiting for body bytes
 	got    int64         // body bytes read from the connection
 }
@@ -38,23 +38,29 @@ const maxKeptBodyBuf = 64 << 10
 // only chunk lines, extensions and trailers must fit in it.
 const maxChunkedBuffer = 1 << 20
 
-// reset prepares b for the body of the request with head h.
+// init sets the limits of c's Server, once per conn.
+func (b *bodyReader) init(c *conn) {
+	b.c = c
+	b.dec.MaxBytes = c.lim.maxBody
+	b.dec.Chunked.MaxTrailerBytes = c.lim.maxHeader // documented on Server.MaxHeaderBytes
+}
+
+// reset prepares b for the body of the request with head h, which ends
+// at the input's offset.
 func (b *bodyReader) reset(h *wire.RequestHead) {
-	b.framing = h.Framing()
-	b.remaining, b.total, b.p0, b.p1 = 0, 0, 0, 0
+	c := b.c
+	f := h.Framing()
+	if f == wire.FramingChunked {
+		b.dec.Chunked.Trailers = c.srv.pools.trailerStorage(c.rbuf)
+	}
+	b.dec.Reset(f, h.ContentLength)
+	b.head, b.p0, b.p1 = c.in.Offset(), 0, 0
 	b.err, b.started = nil, false
-	b.expect = h.Expect100 && h.Minor >= 1 && b.framing != wire.FramingNone
+	b.expect = h.Expect100 && h.Minor >= 1 && f != wire.FramingNone
 	if cap(b.buf) > maxKeptBodyBuf {
 		b.buf = nil
 	}
-	switch b.framing {
-	case wire.FramingLength:
-		b.remaining = h.ContentLength
-	case wire.FramingChunked:
-		b.dec.Reset()
-		b.dec.MaxTrailerBytes = b.c.lim.maxHeader // documented on Server.MaxHeaderBytes
-		b.dec.Trailers = b.c.srv.pools.trailerStorage(b.c.rbuf)
-	}
+	c.body.reading = true
 }
 
 // Read implements io.Reader.
@@ -69,13 +75,10 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	}
 	var n int
 	var err error
-	switch b.framing {
-	case wire.FramingLength:
-		n, err = b.readLength(p)
-	case wire.FramingChunked:
+	if b.dec.Framing() == wire.FramingChunked {
 		n, err = b.readChunked(p)
-	default:
-		err = io.EOF
+	} else {
+		n, err = b.readLength(p)
 	}
 	if err == io.EOF {
 		b.c.watch.startIfWanted()
@@ -90,7 +93,7 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 func (b *bodyReader) start() error {
 	b.started = true
 	c := b.c
-	if !b.expect || c.r0 < c.r1 {
+	if !b.expect || c.in.Len() > 0 {
 		return nil
 	}
 	w := c.writeBuf()
@@ -103,36 +106,20 @@ func (b *bodyReader) start() error {
 func (b *bodyReader) awaitingContinue() bool { return b.expect && !b.started }
 
 // complete reports whether the whole body was consumed from the input.
-func (b *bodyReader) complete() bool {
-	switch b.framing {
-	case wire.FramingLength:
-		return b.remaining == 0
-	case wire.FramingChunked:
-		return b.dec.Done()
-	}
-	return true
-}
+func (b *bodyReader) complete() bool { return b.dec.Done() }
 
+// readLength reads a Content-Length body: buffered bytes first, then
+// straight from the connection into p.
 func (b *bodyReader) readLength(p []byte) (int, error) {
-	if b.remaining == 0 {
+	if b.dec.Done() {
 		return 0, io.EOF
 	}
-	c := b.c
-	if int64(len(p)) > b.remaining {
-		p = p[:b.remaining]
+	if len(p) == 0 {
+		return 0, nil
 	}
-	if c.r0 < c.r1 {
-		n := copy(p, c.rbuf.b[c.r0:c.r1])
-		c.r0 += n
-		b.remaining -= int64(n)
-		return n, nil
-	}
-	if err := c.flush(); err != nil {
-		return 0, err
-	}
-	n, err := b.netRead(p)
-	b.remaining -= int64(n)
+	n, err := b.c.in.Read(p[:b.dec.Direct(len(p))])
 	if n > 0 {
+		b.dec.Decode(p[:n]) // counts n: within the length checked by checkLimits
 		return n, nil
 	}
 	if err == io.EOF || err == nil {
@@ -150,78 +137,72 @@ func (b *bodyReader) readChunked(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n := copy(p, b.c.rbuf.b[b.p0:b.p1])
+	n := copy(p, b.c.in.Storage()[b.p0:b.p1])
 	b.p0 += n
 	return n, nil
 }
 
 // decodeMore decodes the buffered chunked input once, or reads more when
-// it holds no complete element.
+// it holds no complete element. A body beyond MaxBodyBytes is
+// ErrBodyTooLarge.
 func (b *bodyReader) decodeMore() error {
-	c := b.c
-	if c.r0 < c.r1 {
-		n, consumed, err := b.dec.Decode(c.rbuf.b[c.r0:c.r1])
-		if err != nil && wire.KindOf(err) != wire.ErrNeedMore {
+	in := &b.c.in
+	if in.Len() > 0 {
+		off := in.Offset()
+		n, consumed, err := b.dec.Decode(in.Buffered())
+		if err != nil {
+			if wire.KindOf(err) == wire.ErrBodyTooLarge {
+				return ErrBodyTooLarge
+			}
 			return err
 		}
-		b.p0, b.p1 = c.r0, c.r0+n
-		c.r0 += consumed
-		b.total += int64(n)
-		if c.lim.bodyTooLarge(b.total) {
-			return ErrBodyTooLarge
-		}
+		b.p0, b.p1 = off, off+n
+		in.Consume(consumed)
 		if b.dec.Done() {
-			c.ctx.Request.Trailer.setReceived(b.dec.Trailers, nil)
+			b.c.ctx.Request.Trailer.setReceived(b.dec.Chunked.Trailers, nil)
 			return nil
 		}
 		if n > 0 || consumed > 0 {
 			return nil
 		}
 	}
-	if err := b.makeRoom(); err != nil {
-		return err
-	}
-	err := b.fill()
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
+	return b.fillChunked()
 }
 
-// makeRoom frees space at the end of the read buffer for chunked input.
-// The head before bodyStart and trailer fields already decoded stay in
-// place (they alias the buffer); otherwise unconsumed input moves back to
-// bodyStart, or the buffer grows.
-func (b *bodyReader) makeRoom() error {
-	c := b.c
-	if c.r1 < len(c.rbuf.b) {
-		return nil
+// fillChunked reads more chunked input. When the buffer is full the kept
+// input moves back to the end of the head (trailer fields already decoded
+// alias it: then it stays), or the buffer grows up to maxChunkedBuffer
+// (ErrChunkOverhead past it).
+func (b *bodyReader) fillChunked() error {
+	in := &b.c.in
+	keep := b.head
+	if len(b.dec.Chunked.Trailers) > 0 {
+		keep = in.Offset()
 	}
-	if c.r0 > c.bodyStart && len(b.dec.Trailers) == 0 {
-		c.r1 = c.bodyStart + copy(c.rbuf.b[c.bodyStart:], c.rbuf.b[c.r0:c.r1])
-		c.r0 = c.bodyStart
-		return nil
+	switch err := in.Fill(keep, maxChunkedBuffer); err {
+	case connio.ErrFull:
+		return &wire.Error{Kind: wire.ErrChunkOverhead, Offset: len(in.Storage())}
+	case io.EOF:
+		return io.ErrUnexpectedEOF
+	default:
+		return err
 	}
-	if len(c.rbuf.b) >= maxChunkedBuffer {
-		return &wire.Error{Kind: wire.ErrChunkOverhead, Offset: c.r1}
-	}
-	c.growRead(2 * len(c.rbuf.b))
-	return nil
 }
 
 // readAll reads the whole body for Request.Body: in place in the read
 // buffer when it fits, else into b.buf.
 func (b *bodyReader) readAll() ([]byte, error) {
-	c := b.c
-	if b.framing == wire.FramingNone {
+	switch b.dec.Framing() {
+	case wire.FramingNone:
 		return nil, nil
-	}
-	if b.framing == wire.FramingLength && c.r0+int(b.remaining) <= len(c.rbuf.b) && !b.started {
-		return b.readInPlace()
+	case wire.FramingLength:
+		if !b.started && b.c.in.Offset()+int(b.dec.Remaining()) <= cap(b.c.in.Storage()) {
+			return b.readInPlace()
+		}
 	}
 	buf := b.buf[:0]
-	if b.framing == wire.FramingLength {
-		buf = slices.Grow(buf, int(b.remaining))
+	if r := b.dec.Remaining(); r > 0 {
+		buf = slices.Grow(buf, int(r))
 	}
 	for {
 		if len(buf) == cap(buf) {
@@ -239,23 +220,6 @@ func (b *bodyReader) readAll() ([]byte, error) {
 	}
 }
 
-// fill is conn.fill for body bytes: it reads through netRead.
-func (b *bodyReader) fill() error {
-	c := b.c
-	if err := c.flush(); err != nil {
-		return err
-	}
-	n, err := b.netRead(c.rbuf.b[c.r1:])
-	c.r1 += n
-	if n > 0 {
-		return nil
-	}
-	if err == nil {
-		err = io.ErrNoProgress
-	}
-	return err
-}
-
 // readInPlace reads a Content-Length body that fits the read buffer after
 // the head and returns it aliased there (no copy).
 func (b *bodyReader) readInPlace() ([]byte, error) {
@@ -263,9 +227,9 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 	if b.err = b.start(); b.err != nil {
 		return nil, b.err
 	}
-	end := c.r0 + int(b.remaining)
-	for c.r1 < end {
-		if err := b.fill(); err != nil {
+	size := int(b.dec.Remaining())
+	for c.in.Len() < size {
+		if err := c.in.Fill(c.in.Offset(), 0); err != nil { // room is there
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
@@ -273,9 +237,9 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 			return nil, err
 		}
 	}
-	body := c.rbuf.b[c.r0:end]
-	c.r0 = end
-	b.remaining = 0
+	body := c.in.Buffered()[:size]
+	c.in.Consume(size)
+	b.dec.Decode(body)
 	c.watch.startIfWanted()
 	return body, nil
 }
@@ -287,29 +251,37 @@ func (b *bodyReader) drain(limit int64) bool {
 	b.started = true // a body that was never asked for is not awaited
 	b.armed = true   // the drain's deadline, not the body's
 	c.setReadTimeout(max(c.lim.readTimeout, c.lim.readHeaderTimeout))
-	switch b.framing {
+	switch b.dec.Framing() {
 	case wire.FramingLength:
-		if b.remaining > limit+int64(c.r1-c.r0) {
-			return false
-		}
-		for b.remaining > 0 {
-			k := min(int64(c.r1-c.r0), b.remaining)
-			c.r0 += int(k)
-			b.remaining -= k
-			if b.remaining > 0 {
-				c.r0, c.r1 = 0, 0 // the handler returned: nothing aliases rbuf
-				if c.fill() != nil {
-					return false
-				}
-			}
-		}
+		return b.drainLength(limit)
 	case wire.FramingChunked:
 		for !b.dec.Done() {
 			b.p0 = b.p1
-			if b.decodeMore() != nil || b.total > limit {
+			if b.decodeMore() != nil || b.dec.Total() > limit {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// drainLength is drain for a Content-Length body, read without the body's
+// deadlines: under the drain's.
+func (b *bodyReader) drainLength(limit int64) bool {
+	in := &b.c.in
+	if b.dec.Remaining() > limit+int64(in.Len()) {
+		return false
+	}
+	b.reading = false
+	for {
+		n, _, _ := b.dec.Decode(in.Buffered()) // within the length checked by checkLimits
+		in.Consume(n)
+		if b.dec.Done() {
+			return true
+		}
+		in.Discard() // the handler returned: nothing aliases the buffer
+		if in.Fill(0, 0) != nil {
+			return false
+		}
+	}
 }

@@ -17,7 +17,7 @@ type BodyWriter struct {
 	c         *conn
 	started   bool
 	plan      headPlan
-	remaining int64 // bodyLength: bytes still expected
+	remaining int64 // FramingLength: bytes still expected
 	err       error
 	headAt    int        // offset of the response head in the write buffer
 	writes    int        // the conn's writes when the head was buffered
@@ -104,19 +104,19 @@ func (w *BodyWriter) begin() {
 	fs := c.checkedScan(r)
 	w.plan = c.planBuffered(r, fs)
 	if w.plan.omitBody { // HEAD: the length is unknown unless declared
-		w.plan.length = fs.contentLength
-		if fs.contentLength < 0 {
-			w.plan.framing = bodyNone
+		w.plan.length = fs.ContentLength
+		if fs.ContentLength < 0 {
+			w.plan.framing = wire.FramingNone
 		}
 	}
-	if w.plan.framing == bodyLength && !w.plan.omitBody {
-		w.plan.length = fs.contentLength
+	if w.plan.framing == wire.FramingLength && !w.plan.omitBody {
+		w.plan.length = fs.ContentLength
 		switch {
-		case fs.contentLength >= 0:
+		case fs.ContentLength >= 0:
 		case c.ctx.Request.head.Minor >= 1:
-			w.plan.framing = bodyChunked
+			w.plan.framing = wire.FramingChunked
 		default:
-			w.plan.framing = bodyClose
+			w.plan.framing = wire.FramingClose
 			c.keepAlive = false
 		}
 	}
@@ -141,17 +141,17 @@ func writeBody[B wire.Bytes](w *BodyWriter, p B) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	if len(p) == 0 || w.plan.framing == bodyNone || w.plan.omitBody {
+	if len(p) == 0 || w.plan.framing == wire.FramingNone || w.plan.omitBody {
 		return len(p), nil
 	}
 	c := w.c
 	switch w.plan.framing {
-	case bodyChunked:
+	case wire.FramingChunked:
 		b := c.writeBuf()
 		b.b = wire.AppendChunkSize(b.b, len(p))
 		sendBody(c, p)
 		c.wbuf.b = append(c.wbuf.b, "\r\n"...)
-	case bodyLength:
+	case wire.FramingLength:
 		if int64(len(p)) > w.remaining {
 			w.err = ErrBodyLength
 			c.keepAlive = false
@@ -199,14 +199,14 @@ func (w *BodyWriter) finish() {
 	switch {
 	case w.err != nil || c.werr != nil:
 		c.keepAlive = false
-	case w.plan.framing == bodyChunked:
+	case w.plan.framing == wire.FramingChunked:
 		b := c.writeBuf()
 		b.b = wire.AppendLastChunk(b.b, c.validTrailers())
-	case w.plan.framing == bodyLength && !w.plan.omitBody && w.remaining > 0:
+	case w.plan.framing == wire.FramingLength && !w.plan.omitBody && w.remaining > 0:
 		c.srv.logger.Error("brisk: response body shorter than its Content-Length; closing",
 			"missing", w.remaining)
 		c.keepAlive = false
-	case w.plan.framing == bodyClose:
+	case w.plan.framing == wire.FramingClose:
 		c.keepAlive = false
 	}
 }
@@ -215,8 +215,8 @@ func (w *BodyWriter) finish() {
 // one of them is invalid.
 func (c *conn) validTrailers() []wire.Field {
 	t := &c.ctx.Response.Trailer
-	if fs := scanFields(t); fs.bad != nil {
-		c.srv.logger.Error("brisk: invalid trailer field dropped all trailers", "field", string(fs.bad))
+	if fs := scanFields(t); fs.Invalid != nil {
+		c.srv.logger.Error("brisk: invalid trailer field dropped all trailers", "field", string(fs.Invalid))
 		return nil
 	}
 	return t.fields

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"crypto/tls"
 	"errors"
-	"io"
 	"net"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/connio"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -32,26 +32,25 @@ type conn struct {
 	raw syscall.RawConn      // nil when nc has no file descriptor, or is TLS
 	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
-	rbuf      *buffer // nil while idle on a raw connection
-	r0, r1    int     // unconsumed input: rbuf.b[r0:r1]
-	bodyStart int     // offset of the body of the current request
-	wbuf      *buffer // pending response bytes; nil while idle
-	werr      error   // sticky write error
+	rbuf *buffer       // the read buffer's pooled storage; nil while idle on a raw connection
+	in   connio.Reader // the input, in rbuf's storage, read from source (source.go); Detach hands it over
+	wbuf *buffer       // pending response bytes; nil while idle
+	werr error         // sticky write error
 
 	ctx   Ctx
 	body  bodyReader
 	watch watcher
 
 	state     atomic.Int32
-	nreq      int
 	keepAlive bool
+	headTimer bool // ReadHeaderTimeout is armed for the current head
+	waited    bool
+	peek      [1]byte
+	nreq      int
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	writes    int   // writes to nc, to tell whether a response has left
-	headTimer bool  // ReadHeaderTimeout is armed for the current head
 	readable  func(fd uintptr) bool
-	waited    bool
-	peek      [1]byte
 	wclock    writeClock // the write in progress (datarate.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
@@ -62,7 +61,8 @@ func newConn(s *Server) *conn {
 	c.ctx.Request.c = c
 	c.ctx.bw.c = c
 	c.ctx.Response.stream = &c.ctx.bw
-	c.body.c = c
+	c.body.init(c)
+	c.in.Reset((*source)(c), nil)
 	c.watch.c = c
 	c.readable = c.onReadable
 	return c
@@ -77,7 +77,8 @@ func (c *conn) attach(nc net.Conn) {
 			c.raw = rc
 		}
 	}
-	c.r0, c.r1, c.nreq, c.werr = 0, 0, 0, nil
+	c.in.Discard()
+	c.nreq, c.werr = 0, nil
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
@@ -135,8 +136,9 @@ func (c *conn) closeAfterResponse() {
 
 // readHead waits for a request and parses its head into c.ctx.Request.
 func (c *conn) readHead() error {
-	c.compact()
-	if c.r0 == c.r1 {
+	c.in.Compact() // nothing aliases the buffer between requests
+	c.body.reading = false
+	if c.in.Len() == 0 {
 		if err := c.awaitRequest(); err != nil {
 			return err
 		}
@@ -145,10 +147,9 @@ func (c *conn) readHead() error {
 	h.Reset(c.rbuf.fields)
 	c.headTimer = false
 	for {
-		n, err := c.srv.parser.ParseRequest(c.rbuf.b[c.r0:c.r1], h)
+		n, err := c.srv.parser.ParseRequest(c.in.Buffered(), h)
 		if err == nil {
-			c.r0 += n
-			c.bodyStart = c.r0
+			c.in.Consume(n)
 			return nil
 		}
 		if wire.KindOf(err) != wire.ErrNeedMore {
@@ -157,17 +158,6 @@ func (c *conn) readHead() error {
 		if err := c.fillHead(); err != nil {
 			return err
 		}
-	}
-}
-
-// compact moves a pipelined request to the front of the read buffer
-// between requests, when nothing aliases the buffer.
-func (c *conn) compact() {
-	if c.r0 == c.r1 {
-		c.r0, c.r1 = 0, 0
-	} else if c.r0 > 0 && len(c.rbuf.b)-c.r1 < len(c.rbuf.b)/2 {
-		c.r1 = copy(c.rbuf.b, c.rbuf.b[c.r0:c.r1])
-		c.r0 = 0
 	}
 }
 
@@ -187,10 +177,8 @@ func (c *conn) awaitRequest() error {
 			return err
 		}
 	}
-	if c.rbuf == nil {
-		c.rbuf = c.srv.pools.getReadBuf()
-	}
-	err := c.fill() // still idle: Shutdown may close c meanwhile
+	c.takeReadBuf()
+	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
 	if !c.state.CompareAndSwap(stateIdle, stateActive) {
 		return errConnClosed
 	}
@@ -233,12 +221,24 @@ func (c *conn) onReadable(fd uintptr) bool {
 	return false
 }
 
-// releaseBuffers returns the (empty) buffers to the pools.
+// takeReadBuf gives the input a pooled read buffer if it has none.
+func (c *conn) takeReadBuf() {
+	if c.rbuf == nil {
+		c.rbuf = c.srv.pools.getReadBuf()
+		c.in.SetStorage(c.rbuf.b)
+	}
+}
+
+// releaseBuffers returns the buffers to the pools, dropping any input.
+// After c.in.Detach (a hijack takes the buffered bytes) the read
+// buffer's storage stays with its new owner: only the field storage is
+// pooled again.
 func (c *conn) releaseBuffers() {
 	if c.rbuf != nil {
+		c.in.Discard()
+		c.rbuf.b = c.in.Release() // the storage, grown or not
 		c.srv.pools.putReadBuf(c.rbuf)
 		c.rbuf = nil
-		c.r0, c.r1 = 0, 0
 	}
 	if c.wbuf != nil {
 		c.srv.pools.putWriteBuf(c.wbuf)
@@ -246,49 +246,17 @@ func (c *conn) releaseBuffers() {
 	}
 }
 
-// fillHead makes room for more head bytes (compacting, or growing the
-// buffer up to MaxHeaderBytes) and reads.
+// fillHead reads more head bytes under ReadHeaderTimeout, making room
+// (the partial head moves to the front, or the buffer grows up to
+// MaxHeaderBytes: errHeaderCapacity past it).
 func (c *conn) fillHead() error {
-	if c.r1 == len(c.rbuf.b) {
-		switch {
-		case c.r0 > 0:
-			c.r1 = copy(c.rbuf.b, c.rbuf.b[c.r0:c.r1])
-			c.r0 = 0
-		case len(c.rbuf.b) < c.lim.maxHeader:
-			c.growRead(min(2*len(c.rbuf.b), c.lim.maxHeader))
-		default:
-			return errHeaderCapacity
-		}
-	}
 	if !c.headTimer {
 		c.headTimer = true
 		c.setReadTimeout(c.lim.readHeaderTimeout)
 	}
-	return c.fill()
-}
-
-// growRead replaces the read buffer's bytes with a larger slice holding
-// the same bytes. The old slice is garbage (it may still be aliased by
-// the request); the pool only keeps slices of the configured size.
-func (c *conn) growRead(size int) {
-	nb := make([]byte, size)
-	copy(nb, c.rbuf.b[:c.r1])
-	c.rbuf.b = nb
-}
-
-// fill reads more input into rbuf.b[r1:], flushing pending responses first
-// so that a client waiting for them is never deadlocked.
-func (c *conn) fill() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
-	n, err := c.nc.Read(c.rbuf.b[c.r1:])
-	c.r1 += n
-	if n > 0 {
-		return nil
-	}
-	if err == nil {
-		err = io.ErrNoProgress
+	err := c.in.Fill(0, c.lim.maxHeader)
+	if err == connio.ErrFull {
+		return errHeaderCapacity
 	}
 	return err
 }
@@ -301,7 +269,7 @@ func (c *conn) rejectHead(err error) {
 	if wire.KindOf(err) == 0 || c.rbuf == nil {
 		return
 	}
-	in := c.rbuf.b[c.r0:c.r1]
+	in := c.in.Buffered()
 	code := statusForError(err).code
 	if isHTTP2Preface(in) {
 		code = 505
@@ -381,11 +349,12 @@ func (c *conn) checkTarget() bool {
 // deadline for the body (ReadTimeout, MinRequestBodyRate). It reports
 // whether to run the handler.
 func (c *conn) checkLimits() bool {
-	if c.body.framing == wire.FramingNone {
+	f := c.body.dec.Framing()
+	if f == wire.FramingNone {
 		c.watch.startIfWanted()
 		return true
 	}
-	if c.body.framing == wire.FramingLength && c.lim.bodyTooLarge(c.body.remaining) {
+	if f == wire.FramingLength && c.lim.bodyTooLarge(c.body.dec.Remaining()) {
 		c.ctx.Response.setError(413)
 		c.reject(413, ErrBodyTooLarge)
 		c.keepAlive = false
@@ -566,7 +535,6 @@ func (c *conn) finish() {
 	c.watch.stop()
 	c.state.Store(stateClosed)
 	c.nc.Close()
-	c.r0, c.r1 = 0, 0
 	c.releaseBuffers()
 	c.ctx.Request.resetReceived()
 	c.ctx.Response.Reset()

@@ -42,7 +42,7 @@ func (c *conn) checkPreface() bool {
 		return false
 	}
 	for timed := false; ; timed = true {
-		in := c.rbuf.b[c.r0:c.r1]
+		in := c.in.Buffered()
 		if !strings.HasPrefix(h2Preface, string(in[:min(len(in), len(h2Preface))])) {
 			return true
 		}
@@ -54,7 +54,7 @@ func (c *conn) checkPreface() bool {
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
 		}
-		if c.fill() != nil {
+		if c.in.Fill(0, c.lim.maxHeader) != nil {
 			return false
 		}
 	}

@@ -3,6 +3,8 @@ package brisk
 import (
 	"net"
 	"runtime"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // A handler that panics. Before any byte of its response has left the
@@ -68,7 +70,7 @@ func logSafe(b []byte) string {
 func (c *conn) closeAborted() bool {
 	w := &c.ctx.bw
 	tc, ok := c.nc.(*net.TCPConn)
-	if !ok || !w.aborted() || w.plan.framing != bodyClose {
+	if !ok || !w.aborted() || w.plan.framing != wire.FramingClose {
 		return false
 	}
 	c.flush()

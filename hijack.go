@@ -46,9 +46,9 @@ func (x *Ctx) Hijack() (net.Conn, []byte, error) {
 	if err := c.flush(); err != nil {
 		return nil, nil, err
 	}
-	if c.rbuf != nil && c.r0 < c.r1 {
-		buffered = append(buffered, c.rbuf.b[c.r0:c.r1]...)
-		c.r0 = c.r1
+	if c.rbuf != nil {
+		buffered = append(buffered, c.in.Buffered()...)
+		c.in.Discard()
 	}
 	nc := c.nc
 	nc.SetDeadline(time.Time{})

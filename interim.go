@@ -33,20 +33,18 @@ func (c *Ctx) SendInterim(code int, h *Header) error {
 		return nil
 	}
 	var fields []wire.Field
+	var drop wire.ClassSet
 	if h != nil {
-		if scanFields(h).bad != nil {
+		fs := scanFields(h)
+		if fs.Invalid != nil {
 			return ErrInterimField
 		}
-		fields = h.fields
+		fields, drop = h.fields, managedFields&fs.Present
 	}
 	cn := c.c
 	w := cn.writeBuf()
 	w.b = wire.AppendStatusLine(w.b, code, "")
-	for i := range fields {
-		if f := &fields[i]; special(f.Name) < fConnection {
-			w.b = wire.AppendField(w.b, f.Name, f.Value)
-		}
-	}
+	w.b = wire.AppendFields(w.b, fields, drop)
 	w.b = append(w.b, "\r\n"...)
 	if code == 100 {
 		cn.body.expect = false // sent: BodyReader must not send it again

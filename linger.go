@@ -65,6 +65,6 @@ func (c *conn) lingerClose() {
 // end, input is already buffered (a pipelined request), or the request did
 // not announce that the client closes (RFC 9112 §9.6) so it may pipeline.
 func (c *conn) clientMaySend() bool {
-	return c.r0 < c.r1 || c.body.err != nil || !c.body.complete() ||
+	return c.in.Len() > 0 || c.body.err != nil || !c.body.complete() ||
 		c.ctx.Request.head.KeepAlive()
 }

@@ -381,7 +381,7 @@ func (b *httpBody) Read(p []byte) (int, error) {
 // not).
 func (b *httpBody) continueIfExpected() {
 	c := b.x.c
-	if r := &c.body; r.expect && !r.started && c.r0 < c.r1 {
+	if r := &c.body; r.expect && !r.started && c.in.Len() > 0 {
 		r.expect = false
 		w := c.writeBuf()
 		w.b = append(w.b, "HTTP/1.1 100 Continue\r\n\r\n"...)

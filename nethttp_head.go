@@ -177,26 +177,26 @@ func (w *httpResponse) contentFields(st *headState, p []byte) {
 
 // decideFraming chooses how the body is delimited: none, Content-Length,
 // chunked (HTTP/1.1) or the close.
-func (w *httpResponse) decideFraming(st *headState) bodyFraming {
+func (w *httpResponse) decideFraming(st *headState) wire.Framing {
 	if st.hasCL && st.te != "" && st.te != "identity" {
 		w.x.Logger().Warn("brisk: both Transfer-Encoding and Content-Length set; Content-Length dropped", "te", st.te)
 		w.del("Content-Length")
 		st.hasCL = false
 	}
-	framing := bodyClose
+	framing := wire.FramingClose
 	switch {
 	case w.req.Method == "HEAD" || !bodyAllowedForStatus(w.status) || w.status == 204:
 		w.del("Transfer-Encoding")
-		framing = bodyNone
+		framing = wire.FramingNone
 	case st.hasCL:
 		w.del("Transfer-Encoding")
-		framing = bodyLength
+		framing = wire.FramingLength
 	case w.req.ProtoMinor >= 1 && st.te == "identity":
 		st.closeAfter = true
 		w.del("Transfer-Encoding")
 	case w.req.ProtoMinor >= 1:
 		w.chunking = true
-		framing = bodyChunked
+		framing = wire.FramingChunked
 		st.extra.transferCoding = "chunked"
 		if st.te == "chunked" {
 			w.del("Transfer-Encoding")
@@ -213,7 +213,7 @@ func (w *httpResponse) decideFraming(st *headState) bodyFraming {
 // connection closes, except on a protocol switch.
 func (w *httpResponse) closeField(st *headState) {
 	switches := w.status == 101 && w.get("Upgrade") != "" && w.connectionHasUpgrade()
-	if st.closeAfter && (!st.serverKeepAlive || !hasToken([]byte(w.get("Connection")), "close")) && !switches {
+	if st.closeAfter && (!st.serverKeepAlive || !wire.HasToken([]byte(w.get("Connection")), "close")) && !switches {
 		w.del("Connection")
 		if w.req.ProtoMinor >= 1 {
 			st.extra.connection = "close"
@@ -253,7 +253,7 @@ func (w *httpResponse) appendHead(dst []byte, code int, extra *extraFields) []by
 func (w *httpResponse) connectionHasUpgrade() bool {
 	if kv := w.find("Connection"); kv != nil {
 		for _, v := range kv.values {
-			if hasToken([]byte(v), "upgrade") {
+			if wire.HasToken([]byte(v), "upgrade") {
 				return true
 			}
 		}

@@ -22,7 +22,7 @@ type Request struct {
 	Trailer Header
 
 	head wire.RequestHead
-	c    *conn // nil for a request built by a client
+	c    *conn // the role, set once (newConn): the connection it is received on; nil when built (see received)
 
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
@@ -65,7 +65,7 @@ func (r *Request) Target() []byte { return r.head.Target }
 // path (url.PathEscape per segment) before building a URL or a redirect
 // Location from it.
 func (r *Request) Path() []byte {
-	if r.c == nil { // client side: computed on demand
+	if !r.received() { // client side: computed on demand
 		r.target()
 		r.decodePath()
 	}
@@ -97,7 +97,7 @@ func (r *Request) Query() []byte { return r.target().Query }
 // Host field, nil when absent (possible in HTTP/1.0 only). On a request
 // built for a client, the Host field set by SetHost or SetURI.
 func (r *Request) Host() []byte {
-	if r.c == nil {
+	if !r.received() {
 		return r.head.Host
 	}
 	return r.uri.EffectiveHost(r.head.Host)
@@ -133,7 +133,7 @@ func (r *Request) ContentLength() int64 {
 // returns; later calls return the same result. Body and BodyReader consume
 // the same stream: use one of them.
 func (r *Request) Body() ([]byte, error) {
-	if r.c == nil || r.bodyCalled {
+	if !r.received() || r.bodyCalled {
 		return r.body, r.bodyErr
 	}
 	r.bodyCalled = true
@@ -146,7 +146,7 @@ func (r *Request) Body() ([]byte, error) {
 // read sends "100 Continue" when the client asked for it. The reader is
 // valid until the handler returns. After Body it is at EOF.
 func (r *Request) BodyReader() io.Reader {
-	if r.c == nil {
+	if !r.received() {
 		return bytes.NewReader(r.body)
 	}
 	return &r.c.body
@@ -215,7 +215,7 @@ func (r *Request) parseTarget() error {
 // target returns the split request-target: parsed by parseTarget on the
 // server side, split on each call on a request built for a client.
 func (r *Request) target() *URI {
-	if r.c == nil {
+	if !r.received() {
 		r.uri.Parse(r.head.Method, r.head.Target)
 	}
 	return &r.uri
@@ -234,6 +234,12 @@ func (r *Request) decodePath() error {
 	r.pbuf, r.path = p, p
 	return err
 }
+
+// received reports the Request's role: true for a request the server
+// received (its slices alias the connection's read buffer, its body is
+// read from the connection), false for one built for a client (its
+// slices and body are its own storage).
+func (r *Request) received() bool { return r.c != nil }
 
 // isHead reports a HEAD request.
 func (r *Request) isHead() bool { return string(r.head.Method) == "HEAD" }

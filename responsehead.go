@@ -9,137 +9,30 @@ import (
 
 // Encoding of the response head (RFC 9112 §4, §6; RFC 9110 §6.4.1, §8.6).
 
-// bodyFraming is how the server delimits a response body.
-type bodyFraming uint8
-
-const (
-	bodyNone    bodyFraming = iota // no body, no Content-Length (1xx, 204, 304)
-	bodyLength                     // Content-Length: n (body omitted for HEAD)
-	bodyChunked                    // Transfer-Encoding: chunked
-	bodyClose                      // delimited by closing the connection
-)
-
-// fieldScan is what the server learns from the handler's fields.
-type fieldScan struct {
-	bad           []byte // name of the first invalid field, or nil
-	hasDate       bool
-	hasServer     bool
-	connClose     bool
-	contentLength int64 // handler-set Content-Length, -1 when none or invalid
-}
+// managedFields are the handler's fields the server replaces by its own
+// framing and connection fields.
+var managedFields = wire.Classes(wire.FieldConnection, wire.FieldContentLength, wire.FieldTransferEncoding)
 
 // scanFields validates the handler's fields and notes the ones the server
 // manages.
-func scanFields(h *Header) fieldScan {
-	fs := fieldScan{contentLength: -1}
-	for i := range h.fields {
-		f := &h.fields[i]
-		if !validToken(f.Name) || !wire.ValidFieldValue(f.Value) {
-			if fs.bad == nil {
-				fs.bad = f.Name
-			}
-			continue
-		}
-		switch special(f.Name) {
-		case fDate:
-			fs.hasDate = true
-		case fServer:
-			fs.hasServer = true
-		case fConnection:
-			fs.connClose = fs.connClose || hasToken(f.Value, "close")
-		case fContentLength:
-			fs.contentLength = parseLength(f.Value)
-		}
-	}
-	return fs
-}
-
-// Field names the server manages.
-const (
-	fOther = iota
-	fDate
-	fServer
-	fConnection
-	fContentLength
-	fTransferEncoding
-)
-
-func special(name []byte) int {
-	switch len(name) {
-	case 4:
-		if ascii.EqualFold(name, "Date") {
-			return fDate
-		}
-	case 6:
-		if ascii.EqualFold(name, "Server") {
-			return fServer
-		}
-	case 10:
-		if ascii.EqualFold(name, "Connection") {
-			return fConnection
-		}
-	case 14:
-		if ascii.EqualFold(name, "Content-Length") {
-			return fContentLength
-		}
-	case 17:
-		if ascii.EqualFold(name, "Transfer-Encoding") {
-			return fTransferEncoding
-		}
-	}
-	return fOther
-}
-
-// hasToken reports whether the comma-separated list v contains tok
-// (case-insensitive, RFC 9110 §5.6.1).
-func hasToken(v []byte, tok string) bool {
-	for len(v) > 0 {
-		i := 0
-		for i < len(v) && v[i] != ',' {
-			i++
-		}
-		if ascii.EqualFold(trimOWS(v[:i]), tok) {
-			return true
-		}
-		if i == len(v) {
-			break
-		}
-		v = v[i+1:]
-	}
-	return false
-}
-
-// parseLength parses a Content-Length value, -1 when invalid.
-func parseLength(v []byte) int64 {
-	if len(v) == 0 || len(v) > 18 {
-		return -1
-	}
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n
-}
+func scanFields(h *Header) wire.OutgoingFields { return wire.ScanOutgoing(h.fields) }
 
 // headPlan is the decided shape of a response head.
 type headPlan struct {
 	status   int
-	framing  bodyFraming
-	length   int64 // for bodyLength
-	scan     fieldScan
+	framing  wire.Framing // FramingClose: delimited by closing the connection
+	length   int64        // for FramingLength
+	scan     wire.OutgoingFields
 	omitBody bool // HEAD: Content-Length but no body bytes
 }
 
 // validate checks what the handler set; a non-empty reason is returned
 // for the log.
-func (r *Response) validate(fs *fieldScan) string {
+func (r *Response) validate(fs *wire.OutgoingFields) string {
 	switch code := r.StatusCode(); {
 	case code < 200 || code > 599:
 		return "status code not in 200..599"
-	case fs.bad != nil:
+	case fs.Invalid != nil:
 		return "invalid field name or value"
 	case !validReason(r.reason):
 		return "invalid reason phrase"
@@ -152,22 +45,22 @@ func (r *Response) validate(fs *fieldScan) string {
 // carries neither Content-Length nor Transfer-Encoding, and since brisk
 // implements no tunnel, its body (if any) is delimited by closing the
 // connection and nothing after it is parsed as HTTP.
-func (c *conn) planBuffered(r *Response, fs fieldScan) headPlan {
-	p := headPlan{status: r.StatusCode(), scan: fs, framing: bodyLength, length: int64(len(r.body))}
+func (c *conn) planBuffered(r *Response, fs wire.OutgoingFields) headPlan {
+	p := headPlan{status: r.StatusCode(), scan: fs, framing: wire.FramingLength, length: int64(len(r.body))}
 	req := &c.ctx.Request
 	switch {
 	case req.head.Form == wire.AuthorityForm && p.status >= 200 && p.status < 300: // CONNECT
 		c.keepAlive = false
-		p.framing = bodyClose
+		p.framing = wire.FramingClose
 		if p.status == 204 {
-			p.framing = bodyNone
+			p.framing = wire.FramingNone
 		}
 	case p.status < 200 || p.status == 204 || p.status == 304:
-		p.framing = bodyNone
+		p.framing = wire.FramingNone
 	case req.isHead():
 		p.omitBody = true
-		if len(r.body) == 0 && fs.contentLength >= 0 {
-			p.length = fs.contentLength
+		if len(r.body) == 0 && fs.ContentLength >= 0 {
+			p.length = fs.ContentLength
 		}
 	}
 	return p
@@ -175,15 +68,15 @@ func (c *conn) planBuffered(r *Response, fs fieldScan) headPlan {
 
 // checkedScan validates the response and, when it is invalid, logs why and
 // replaces it with a 500.
-func (c *conn) checkedScan(r *Response) fieldScan {
+func (c *conn) checkedScan(r *Response) wire.OutgoingFields {
 	fs := scanFields(&r.Header)
 	if why := r.validate(&fs); why != "" {
 		c.srv.logger.Error("brisk: invalid response replaced by 500", "reason", why,
-			"status", r.StatusCode(), "field", string(fs.bad))
+			"status", r.StatusCode(), "field", string(fs.Invalid))
 		r.setError(500)
 		fs = scanFields(&r.Header)
 	}
-	if fs.connClose {
+	if fs.Close {
 		c.keepAlive = false
 	}
 	return fs
@@ -202,7 +95,7 @@ func (c *conn) writeBuffered(r *Response) {
 		c.flush() // batched pipelined responses: keep the buffer from growing
 	}
 	w.b = c.appendHead(w.b, r, &p)
-	if p.framing == bodyNone || p.omitBody || len(r.body) == 0 {
+	if p.framing == wire.FramingNone || p.omitBody || len(r.body) == 0 {
 		return
 	}
 	c.sendBytes(r.body)
@@ -212,22 +105,17 @@ func (c *conn) writeBuffered(r *Response) {
 // fields and the framing fields.
 func (c *conn) appendHead(dst []byte, r *Response, p *headPlan) []byte {
 	dst = wire.AppendStatusLine(dst, p.status, r.reason)
-	if c.srv.Name != "" && !p.scan.hasServer {
+	if c.srv.Name != "" && !p.scan.Present.Has(wire.FieldServer) {
 		dst = wire.AppendField(dst, "Server", c.srv.Name)
 	}
-	if !p.scan.hasDate {
+	if !p.scan.Present.Has(wire.FieldDate) {
 		dst = wire.AppendField(dst, "Date", c.srv.date.get())
 	}
-	for i := range r.Header.fields {
-		f := &r.Header.fields[i]
-		if special(f.Name) < fConnection {
-			dst = wire.AppendField(dst, f.Name, f.Value)
-		}
-	}
+	dst = wire.AppendFields(dst, r.Header.fields, managedFields&p.scan.Present)
 	switch p.framing {
-	case bodyLength:
+	case wire.FramingLength:
 		dst = wire.AppendContentLength(dst, p.length)
-	case bodyChunked:
+	case wire.FramingChunked:
 		dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
 	}
 	switch {

@@ -58,10 +58,10 @@ func (w *BodyWriter) copyFrom(r io.Reader, limit int64) (int64, error) {
 		}
 		return w.readFiltered(r)
 	}
-	if w.plan.framing == bodyNone || w.plan.omitBody {
+	if w.plan.framing == wire.FramingNone || w.plan.omitBody {
 		return 0, nil
 	}
-	if w.plan.framing == bodyLength {
+	if w.plan.framing == wire.FramingLength {
 		if limit < 0 || limit > w.remaining {
 			limit = w.remaining
 		}
@@ -95,7 +95,7 @@ func (w *BodyWriter) readLength(r io.Reader, limit int64) (int64, error) {
 // as chunks for the chunked coding or as is for a body delimited by
 // closing the connection.
 func (w *BodyWriter) readUnsized(r io.Reader, limit int64) (int64, error) {
-	n, err := w.c.readIntoBuffer(r, limit, w.plan.framing == bodyChunked)
+	n, err := w.c.readIntoBuffer(r, limit, w.plan.framing == wire.FramingChunked)
 	return n, w.setErr(err)
 }
 

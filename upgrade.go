@@ -78,18 +78,7 @@ func offersUpgrade(r *Request, protocol string) bool {
 	if r.head.Minor < 1 || protocol == "" {
 		return false
 	}
-	return anyHasToken(&r.Header, "Connection", "upgrade") &&
-		anyHasToken(&r.Header, "Upgrade", protocol)
-}
-
-// anyHasToken reports whether one of the fields named name lists tok.
-func anyHasToken(h *Header, name, tok string) bool {
-	for v := range h.Values(name) {
-		if hasToken(v, tok) {
-			return true
-		}
-	}
-	return false
+	return r.Header.HasToken("Connection", "upgrade") && r.Header.HasToken("Upgrade", protocol)
 }
 
 // switchProtocols writes the head of a 101 (with protocol) or of a 2xx
@@ -103,8 +92,8 @@ func (x *Ctx) switchProtocols(code int, protocol string) (net.Conn, []byte, erro
 		return nil, nil, ErrSwitchState
 	}
 	r := &x.Response
-	fs := scanFields(&r.Header)
-	if fs.bad != nil || !validReason(r.reason) {
+	fs := wire.ScanOutgoing(r.Header.fields)
+	if fs.Invalid != nil || !validReason(r.reason) {
 		return nil, nil, ErrSwitchResponse
 	}
 	w := c.writeBuf()
@@ -119,17 +108,17 @@ func (x *Ctx) switchProtocols(code int, protocol string) (net.Conn, []byte, erro
 // appendSwitchHead appends the head of a protocol switch: status line,
 // Server and Date unless the handler set them, the handler's fields but
 // the managed ones, and for a 101 the Connection and Upgrade fields.
-func (c *conn) appendSwitchHead(dst []byte, code int, protocol string, r *Response, fs *fieldScan) []byte {
+func (c *conn) appendSwitchHead(dst []byte, code int, protocol string, r *Response, fs *wire.OutgoingFields) []byte {
 	dst = wire.AppendStatusLine(dst, code, r.reason)
-	if c.srv.Name != "" && !fs.hasServer {
+	if c.srv.Name != "" && !fs.Present.Has(wire.FieldServer) {
 		dst = wire.AppendField(dst, "Server", c.srv.Name)
 	}
-	if !fs.hasDate {
+	if !fs.Present.Has(wire.FieldDate) {
 		dst = wire.AppendField(dst, "Date", c.srv.date.get())
 	}
 	for i := range r.Header.fields {
 		f := &r.Header.fields[i]
-		if special(f.Name) < fConnection && !ascii.EqualFold(f.Name, "Upgrade") {
+		if !managedFields.Has(wire.ClassifyField(f.Name)) && !ascii.EqualFold(f.Name, "Upgrade") {
 			dst = wire.AppendField(dst, f.Name, f.Value)
 		}
 	}

@@ -11,11 +11,12 @@ import (
 // pipelined request) is kept for the next parse.
 type watcher struct {
 	c       *conn
-	running bool
 	cancel  context.CancelFunc
 	done    chan struct{}
-	got     bool
 	err     error
+	running bool
+	got     bool
+	held    bool // b is input for the next read of the connection (source)
 	b       [1]byte
 }
 
@@ -24,7 +25,7 @@ type watcher struct {
 // has been read.
 func (w *watcher) startIfWanted() {
 	c := w.c
-	if !c.srv.CancelOnClientClose || w.running || c.r0 < c.r1 || c.nc == nil {
+	if !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
 		return
 	}
 	if c.ctx.ctx == c.srv.baseCtx {
@@ -61,17 +62,12 @@ func (w *watcher) run() {
 }
 
 // stop ends the watch after the handler returned: it interrupts the read
-// (halt), puts a byte it got back into the read buffer and cancels the
-// request's context.
+// (halt), puts a byte it got back into the connection's input and cancels
+// the request's context.
 func (w *watcher) stop() {
 	c, ran := w.c, w.running
 	if w.halt() && c.rbuf != nil {
-		if c.r0 == c.r1 { // the handler returned: nothing aliases rbuf
-			c.r0, c.r1 = 0, 0
-		}
-		c.rbuf.b[c.r1] = w.b[0]
-		c.r1++
-		w.got = false
+		w.unread()
 	} else if ran && w.err != nil && !isTimeout(w.err) {
 		c.keepAlive = false
 	}
@@ -95,6 +91,14 @@ func (w *watcher) halt() bool {
 	c.nc.SetReadDeadline(time.Time{})
 	c.deadline = 0
 	return w.got
+}
+
+// unread puts the byte the watch read into the connection's input, after
+// the input still buffered (none: the head before it stays in place).
+func (w *watcher) unread() {
+	c := w.c
+	w.held = true
+	c.in.Fill(c.in.Offset(), cap(c.in.Storage())+1) // reads the held byte: no I/O
 }
 
 func isTimeout(err error) bool {

@@ -154,7 +154,7 @@ func (m *middleware) eligible(c *brisk.Ctx) bool {
 	method := c.Request.Method()
 	h := &r.Header
 	return string(method) != "CONNECT" && !h.Has("Content-Encoding") && !h.Has("Content-Range") &&
-		!hasToken(h, "Cache-Control", "no-transform") && m.compressible(h.Get("Content-Type"))
+		!h.HasToken("Cache-Control", "no-transform") && m.compressible(h.Get("Content-Type"))
 }
 
 // choose returns the encoder pool for the coding the request prefers, or
@@ -211,29 +211,10 @@ func setEncoded(h *brisk.Header, coding string) {
 // addVary adds "Accept-Encoding" to the Vary field, unless it lists it
 // or "*" already.
 func addVary(h *brisk.Header) {
-	if hasToken(h, "Vary", "Accept-Encoding") || hasToken(h, "Vary", "*") {
+	if h.HasToken("Vary", "Accept-Encoding") || h.HasToken("Vary", "*") {
 		return
 	}
 	h.Add("Vary", "Accept-Encoding")
-}
-
-// hasToken reports whether a field named name of h lists tok
-// (case-insensitive, RFC 9110 §5.6.1).
-func hasToken(h *brisk.Header, name, tok string) bool {
-	for v := range h.Values(name) {
-		for len(v) > 0 {
-			var elem []byte
-			if i := bytes.IndexByte(v, ','); i >= 0 {
-				elem, v = v[:i], v[i+1:]
-			} else {
-				elem, v = v, nil
-			}
-			if ascii.EqualFold(bytes.TrimSpace(elem), tok) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Compressible reports whether a Content-Type names a compressible media
