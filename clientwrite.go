@@ -119,7 +119,7 @@ func appendRequest(dst []byte, enc *[]byte, req *Request, t *target) ([]byte, re
 		return dst, p, false, ErrInvalidRequest
 	}
 	p.close = o.Close
-	p.expect = o.Present.Has(wire.FieldExpect) && hasToken(req.Header.Get("Expect"), "100-continue")
+	p.expect = o.Present.Has(wire.FieldExpect) && wire.HasToken(req.Header.Get("Expect"), "100-continue")
 	if t.forward != nil {
 		rt = absoluteTarget(t, rt) // absolute-form (RFC 9112 §3.2.2)
 	}
