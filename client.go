@@ -191,11 +191,12 @@ type ClientConfig struct {
 
 	// Decoders are the content codings (RFC 9110 §8.4.1) the client asks
 	// for and decodes. For a request without an Accept-Encoding or Range
-	// field, other than HEAD, sent with Do (not DoStream), the client adds
+	// field, other than HEAD, the client adds
 	// "Accept-Encoding" listing them, and decodes a response whose
 	// Content-Encoding is one of them; it then deletes the
 	// Content-Encoding and Content-Length fields from the response (as
-	// net/http does). MaxResponseBodyBytes bounds the decoded body too: a
+	// net/http does); a DoStream body is decoded as it is read.
+	// MaxResponseBodyBytes bounds the decoded body of Do too: a
 	// body that decodes larger (a decompression bomb) is stopped at the
 	// limit and is ErrBodyTooLarge; one that does not decode is
 	// ErrContentEncoding; either way resp.Body() is empty. A response

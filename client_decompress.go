@@ -153,3 +153,91 @@ func readDecoded(d io.Reader, dst []byte, limit int64) ([]byte, error) {
 		}
 	}
 }
+
+// streamDecoder decodes the body of a BodyStream as it is read.
+type streamDecoder struct {
+	dec    Decoder
+	coding string
+	err    error // sticky: io.EOF at the end, or the error that ended it
+}
+
+// rawStream reads a BodyStream's body as received: the decoder's source.
+type rawStream struct{ s *BodyStream }
+
+func (r rawStream) Read(p []byte) (int, error) { return r.s.readRaw(p) }
+
+// decodeWith makes s decode its body when its Content-Encoding is one of
+// ds (see decoding) and it has a body, and then deletes the
+// Content-Encoding and Content-Length fields. The decoder is taken from
+// the connection, which goes back to the pool when the raw body ends,
+// while the decoder may still hold bytes. Starting the decoder reads the
+// coding's header; a bad one is ErrContentEncoding, and the connection
+// is closed.
+func (s *BodyStream) decodeWith(ds []ContentDecoder) error {
+	cc := s.cc
+	i := decoding(ds, s.resp)
+	if i < 0 || cc.body.Done() && len(cc.decoded) == 0 {
+		return nil
+	}
+	d := ds[i].New()
+	if cc.decs != nil && cc.decs[i] != nil {
+		d, cc.decs[i] = cc.decs[i], nil
+	}
+	s.dec = &streamDecoder{dec: d, coding: ds[i].Coding}
+	if err := d.Reset(rawStream{s}); err != nil {
+		if s.cc != nil {
+			s.finish(false)
+		}
+		return s.decodeFailed(err)
+	}
+	s.resp.Header.Del("Content-Encoding")
+	s.resp.Header.Del("Content-Length")
+	return nil
+}
+
+// readDecoded reads decoded body bytes into p. When the decoded stream
+// ends, the raw body must end too: bytes after it are ErrContentEncoding.
+func (s *BodyStream) readDecoded(p []byte) (int, error) {
+	if s.dec.err != nil {
+		return 0, s.dec.err
+	}
+	if s.err == errStreamClosed {
+		return 0, s.err
+	}
+	n, err := s.dec.dec.Read(p)
+	switch {
+	case err == nil:
+		return n, nil
+	case err == io.EOF && s.cc != nil: // the raw body has not ended yet
+		var b [1]byte
+		if m, rerr := s.readRaw(b[:]); m > 0 || rerr != io.EOF {
+			if s.cc != nil {
+				s.finish(false)
+			}
+			if rerr == nil || rerr == io.EOF {
+				rerr = errors.New("bytes after the end of the coded body")
+			}
+			return n, s.decodeFailed(rerr)
+		}
+		s.dec.err = io.EOF
+	case err == io.EOF:
+		s.dec.err = io.EOF
+	default:
+		if s.cc != nil {
+			s.finish(false)
+		}
+		return n, s.decodeFailed(err)
+	}
+	return n, s.dec.err
+}
+
+// decodeFailed records and returns the error ending a decoded stream:
+// the raw body's own error when it broke, else ErrContentEncoding.
+func (s *BodyStream) decodeFailed(err error) error {
+	if s.err != nil && s.err != io.EOF && s.err != errStreamClosed {
+		s.dec.err = s.err
+	} else {
+		s.dec.err = decodeError(s.dec.coding, err)
+	}
+	return s.dec.err
+}

@@ -3,8 +3,12 @@ package brisk
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
+	"io"
+	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -35,6 +39,8 @@ func codingServer(t *testing.T, bomb []byte) string {
 			c.Response.SetBodyString("not gzip at all")
 		case "/bomb":
 			c.Response.SetBody(bomb)
+		case "/cut":
+			c.Response.SetBody(gz[:len(gz)/2])
 		}
 	}})
 }
@@ -124,4 +130,45 @@ func TestClientDecompressBomb(t *testing.T) {
 		t.Errorf("body of %d bytes after the limit", len(resp.Body()))
 	}
 	t.Logf("%d MB bomb (10 GiB decoded) rejected in %v", len(b)>>20, time.Since(start))
+}
+
+// TestClientDecompressStream: DoStream asks for gzip too and decodes the
+// body as it is read; the connection goes back to the pool after it; a
+// body that does not decode, at its start or in its middle, is
+// ErrContentEncoding.
+func TestClientDecompressStream(t *testing.T) {
+	url := codingServer(t, nil)
+	var dials atomic.Int64
+	var d net.Dialer
+	c := Client{ClientConfig: ClientConfig{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return d.DialContext(ctx, network, addr)
+	}}}
+	stream := func(path string) (*Response, []byte, error) {
+		var req Request
+		resp := new(Response)
+		req.SetURI(url + path)
+		s, err := c.DoStream(context.Background(), &req, resp)
+		if err != nil {
+			return resp, nil, err
+		}
+		defer s.Close()
+		b, err := io.ReadAll(s)
+		return resp, b, err
+	}
+	plain := strings.Repeat("hello, gzip ", 100)
+	for range 2 {
+		resp, b, err := stream("/gz")
+		if err != nil || string(b) != plain || resp.Header.Has("Content-Encoding") || resp.Header.Has("Content-Length") {
+			t.Fatalf("err %v, %d bytes, Content-Encoding %q", err, len(b), resp.Header.Get("Content-Encoding"))
+		}
+	}
+	if n := dials.Load(); n != 1 {
+		t.Errorf("%d dials for two streams, want 1 (connection reused)", n)
+	}
+	for _, path := range []string{"/bad", "/cut"} {
+		if _, _, err := stream(path); !errors.Is(err, ErrContentEncoding) {
+			t.Errorf("%s: err %v, want ErrContentEncoding", path, err)
+		}
+	}
 }

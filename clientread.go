@@ -221,15 +221,25 @@ type BodyStream struct {
 	ctx  context.Context
 	stop func() bool
 	err  error
+	dec  *streamDecoder // decodes the body (client_decompress.go); nil: as received
 }
 
 // errStreamClosed is returned by reads after Close.
 var errStreamClosed = errors.New("brisk: read on closed body stream")
 
-// Read reads body bytes into p. A broken body is a typed error as for Do
-// (ErrConnectionClosed, ErrTimeout, a wire kind); a cancelled context is a
-// context error.
+// Read reads body bytes into p, decoded when the client asked for the
+// body's content coding (see ClientConfig.Decoders). A broken body is a
+// typed error as for Do (ErrConnectionClosed, ErrTimeout, a wire kind,
+// ErrContentEncoding); a cancelled context is a context error.
 func (s *BodyStream) Read(p []byte) (int, error) {
+	if s.dec != nil {
+		return s.readDecoded(p)
+	}
+	return s.readRaw(p)
+}
+
+// readRaw reads body bytes as received.
+func (s *BodyStream) readRaw(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}

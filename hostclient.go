@@ -174,9 +174,7 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	if hc.proxy != nil && hc.proxy.forward {
 		t.forward = hc.proxy
 	}
-	if !x.stream {
-		t.acceptEncoding = hc.acceptEnc
-	}
+	t.acceptEncoding = hc.acceptEnc
 	now := time.Now()
 	cc, stop, err := hc.roundTrip(x, t, now, x.deadlineAt(now, hc.lim.timeout))
 	if err != nil {
@@ -194,6 +192,11 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	if err := cc.setDeadline(ctxDeadline); err != nil || x.ctx.Err() != nil {
 		s.finish(false)
 		return nil, ctxError(x.ctx)
+	}
+	if cc.decode {
+		if err := s.decodeWith(hc.decoders); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
