@@ -39,7 +39,10 @@ type FileServer struct {
 
 	// Prefix is removed from the request path before the file is looked
 	// up ("/static/" serves "/static/a.css" from "a.css"). A path without
-	// it is answered 404. Empty means "/".
+	// it is answered 404. Empty means "/". It is removed as a string, as
+	// http.StripPrefix does: end it with "/", or "/static" also serves
+	// "/staticx.txt" from "x.txt". With Prefix "/static/", the path
+	// "/static" is redirected (301) to "/static/".
 	Prefix string
 
 	// Index is the file served for a path naming a directory with a
@@ -194,10 +197,23 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	}
 }
 
-// open opens name and stats it.
+// open opens name and stats it. On a file system that can stat a name
+// (fs.StatFS: os.Root's, os.DirFS), a name that is neither a regular file
+// nor a directory is not opened but reported as not existing: opening a
+// named pipe blocks until a writer comes, holding the request (and an OS
+// thread) indefinitely, and opening a device can have effects.
 func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
 	if s.FS == nil {
 		return nil, nil, fs.ErrNotExist
+	}
+	if sfs, ok := s.FS.(fs.StatFS); ok {
+		fi, err := sfs.Stat(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, nil, fs.ErrNotExist
+		}
 	}
 	f, err := s.FS.Open(name)
 	if err != nil {

@@ -50,8 +50,9 @@ import (
 // ResponseWriter and its Header are reused for later requests once h
 // returns, so h must not keep them (net/http already forbids it for Body
 // and the ResponseWriter); copy what must outlive the call. Field values
-// are those brisk's stricter parser accepted (see Server).
-// http.Server settings (timeouts, ConnState, ErrorLog) have their
+// are those brisk's stricter parser accepted (see Server). A 1xx from
+// WriteHeader is not sent to an HTTP/1.0 request (RFC 9110 §15.2), where
+// net/http sends it. http.Server settings (timeouts, ConnState, ErrorLog) have their
 // Server counterparts.
 func FromHTTP(h http.Handler) Handler {
 	a := &httpAdaptor{h: h}

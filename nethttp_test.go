@@ -319,3 +319,22 @@ func TestOriginURL(t *testing.T) {
 		}
 	}
 }
+
+// TestFromHTTPNoInterimToHTTP10: a WriteHeader(103) sends nothing to an
+// HTTP/1.0 request (RFC 9110 §15.2: a server must not send it a 1xx,
+// though net/http does); the final response is unchanged.
+func TestFromHTTPNoInterimToHTTP10(t *testing.T) {
+	ts := startServer(t, "inmemory", &Server{Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", "</a.css>; rel=preload")
+		w.WriteHeader(103)
+		w.Header().Del("Link")
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "final")
+	}))})
+	c := ts.connect()
+	c.sendSync("GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+	want := "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nDate: D\r\nContent-Length: 5\r\n\r\nfinal"
+	if got := c.readUntilClose(); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}

@@ -25,7 +25,10 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // HTTP/1.1; Expect is removed, net/http sends "100 Continue" itself when
 // the body is read) and its response (status, fields but the
 // connection-specific ones, streamed body, trailers) is copied to the
-// ResponseWriter as it arrives, flushed after each read. A 101 from
+// ResponseWriter as it arrives, flushed after each read. An interim
+// response (Ctx.SendInterim) is forwarded with WriteHeader before the
+// final one; a body cut short (the handler panicked mid-stream) aborts
+// the net/http response with http.ErrAbortHandler. A 101 from
 // Ctx.Upgrade or a 2xx from Ctx.Tunnel hijacks the net/http connection
 // (HTTP/1 only) and joins it to the brisk handler's. Ctx.RemoteAddr is
 // the request's RemoteAddr and Ctx.LocalAddr its http.LocalAddrContextKey
@@ -53,6 +56,12 @@ func (b httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	go func() { sent <- writeBridgedRequest(client, r) }()
 	br := bufio.NewReader(client)
 	resp, err := http.ReadResponse(br, r)
+	for err == nil && resp.StatusCode/100 == 1 && resp.StatusCode != 101 {
+		if r.ProtoAtLeast(1, 1) { // none to HTTP/1.0 (RFC 9110 §15.2), as SendInterim
+			writeBridgedInterim(w, resp)
+		}
+		resp, err = http.ReadResponse(br, r)
+	}
 	if err != nil {
 		client.Close()
 		<-sent
@@ -132,8 +141,23 @@ func writeBridgedRequest(nc net.Conn, r *http.Request) error {
 // connection, not the response.
 var hopByHop = [...]string{"Connection", "Keep-Alive", "Transfer-Encoding", "Trailer"}
 
+// writeBridgedInterim sends the interim (1xx) response resp through w,
+// leaving w's fields as they were for the final response.
+func writeBridgedInterim(w http.ResponseWriter, resp *http.Response) {
+	h := w.Header()
+	for k, vv := range resp.Header {
+		h[k] = vv
+	}
+	w.WriteHeader(resp.StatusCode)
+	for k := range resp.Header {
+		delete(h, k)
+	}
+}
+
 // copyBridgedResponse copies resp to w: fields, status, the body flushed
-// after each read, then trailers.
+// after each read, then trailers. A body cut short (the brisk handler
+// panicked or failed mid-stream) aborts the net/http response with
+// http.ErrAbortHandler, so that it looks cut short too.
 func copyBridgedResponse(w http.ResponseWriter, resp *http.Response) {
 	defer resp.Body.Close()
 	h := w.Header()
@@ -154,8 +178,11 @@ func copyBridgedResponse(w http.ResponseWriter, resp *http.Response) {
 			}
 			rc.Flush()
 		}
-		if err != nil {
+		if err == io.EOF {
 			break
+		}
+		if err != nil {
+			panic(http.ErrAbortHandler)
 		}
 	}
 	for k, vv := range resp.Trailer {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -92,5 +94,76 @@ func TestToHTTP(t *testing.T) {
 	raw, _ := io.ReadAll(nc)
 	if got := stripDate(string(raw)); got != "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho hi\n" {
 		t.Errorf("upgrade got %q", got)
+	}
+}
+
+// TestToHTTPInterim: a 103 from Ctx.SendInterim reaches the net/http
+// client as an interim response, and the final response that follows it
+// is the handler's (status, fields, body), without the interim fields.
+func TestToHTTPInterim(t *testing.T) {
+	ts := httptest.NewServer(ToHTTP(func(c *Ctx) {
+		var h Header
+		h.Add("Link", "</a.css>; rel=preload")
+		if err := c.SendInterim(103, &h); err != nil {
+			t.Errorf("SendInterim: %v", err)
+		}
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBodyString("final")
+	}))
+	defer ts.Close()
+	nc, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	got, _ := io.ReadAll(nc)
+	s := string(got)
+	interim, final, ok := strings.Cut(s, "\r\n\r\n")
+	if !ok || interim != "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload" {
+		t.Fatalf("interim response: %q", s)
+	}
+	if !strings.HasPrefix(final, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(final, "\r\n\r\nfinal") ||
+		!strings.Contains(final, "Content-Length: 5\r\n") || strings.Contains(final, "Link") {
+		t.Errorf("final response: %q", final)
+	}
+
+	// An HTTP/1.0 client gets no 1xx (RFC 9110 §15.2), only the final response.
+	nc10, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc10.Close()
+	nc10.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc10, "GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+	got, _ = io.ReadAll(nc10)
+	if s := string(got); !strings.HasPrefix(s, "HTTP/1.0 200 OK\r\n") || !strings.HasSuffix(s, "\r\n\r\nfinal") {
+		t.Errorf("HTTP/1.0: %q, want the final response alone", s)
+	}
+}
+
+// TestToHTTPPanicCutsShort: a brisk handler that panics after streaming
+// part of a chunked body leaves the net/http response cut short (no last
+// chunk), as on a brisk listener, not complete.
+func TestToHTTPPanicCutsShort(t *testing.T) {
+	s := &Server{Logger: slog.New(slog.DiscardHandler), Handler: func(c *Ctx) {
+		w := c.BodyWriter()
+		w.WriteString("part")
+		w.Flush()
+		panic("boom")
+	}}
+	ts := httptest.NewUnstartedServer(s.HTTPHandler())
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.Start()
+	defer ts.Close()
+	resp, err := http.Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "part" || err != io.ErrUnexpectedEOF {
+		t.Errorf("body %q, error %v; want \"part\", %v", body, err, io.ErrUnexpectedEOF)
 	}
 }

@@ -88,7 +88,8 @@ func (w *httpResponse) endExchange() {
 func (w *httpResponse) Header() http.Header { return w.header }
 
 // WriteHeader sends a 1xx response at once (with the current fields but
-// Content-Length and Transfer-Encoding), or sets the final status code.
+// Content-Length and Transfer-Encoding; nothing to an HTTP/1.0 request),
+// or sets the final status code.
 // It panics on a code outside 100..999, as net/http does.
 func (w *httpResponse) WriteHeader(code int) {
 	if w.x == nil {
@@ -106,6 +107,9 @@ func (w *httpResponse) WriteHeader(code int) {
 		c.body.expect = false // sent by the handler, or too late
 	}
 	if code >= 100 && code <= 199 && code != 101 {
+		if w.req.ProtoMinor == 0 {
+			return // no 1xx to HTTP/1.0 (RFC 9110 §15.2), unlike net/http
+		}
 		w.takeSnapshot()
 		w.del("Content-Length")
 		w.del("Transfer-Encoding")

@@ -33,7 +33,7 @@ type Request struct {
 
 	slash [1]byte // RawPath's "/" for an absolute-form target without a path
 
-	uri   URI    // server side: head.Target split by parseTarget
+	uri   URI    // server side: head.Target split by splitTarget
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
 	forms forms  // query and form arguments, multipart form, cookies
@@ -155,16 +155,16 @@ func (r *Request) BodyReader() io.Reader {
 // Client-side construction, used by brisk's client.
 
 // SetMethod sets the method; it is copied.
-func (r *Request) SetMethod(method string) { r.head.Method = keep(&r.ownMethod, method) }
+func (r *Request) SetMethod(method string) { r.head.Method = copyInto(&r.ownMethod, method) }
 
 // SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
-func (r *Request) SetTarget(target string) { r.head.Target = keep(&r.ownTarget, target) }
+func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied. On a client request it sets the
 // Host field sent, not where the request goes: that is the authority of
 // the URI given to SetURI, or, for an origin-form target (SetTarget), the
 // Host itself with Client and Addr with HostClient.
-func (r *Request) SetHost(host string) { r.head.Host = keep(&r.ownHost, host) }
+func (r *Request) SetHost(host string) { r.head.Host = copyInto(&r.ownHost, host) }
 
 // SetBody sets the body to a copy of b, replacing a SetBodyStream.
 func (r *Request) SetBody(b []byte) { r.body, r.stream = append(r.body[:0], b...), bodySource{} }
@@ -174,10 +174,10 @@ func (r *Request) SetBodyString(s string) {
 	r.body, r.stream = append(r.body[:0], s...), bodySource{}
 }
 
-// keep copies s into *own, reusing its storage, and returns the copy.
+// copyInto copies s into *own, reusing its storage, and returns the copy.
 // Each settable part has its own storage, so repeated setters on a
 // reused Request never grow memory.
-func keep[B wire.Bytes](own *[]byte, s B) []byte {
+func copyInto[B wire.Bytes](own *[]byte, s B) []byte {
 	*own = append((*own)[:0], s...)
 	return *own
 }
@@ -202,17 +202,17 @@ func (r *Request) resetReceived() {
 	r.forms.reset()
 }
 
-// parseTarget splits the received request-target and decodes its path,
+// splitTarget splits the received request-target and decodes its path,
 // once per request, before the handler runs (see Path). Its errors
 // (ErrTargetForm, ErrInvalidHost, ErrPathByte, ...) are answered 400.
-func (r *Request) parseTarget() error {
+func (r *Request) splitTarget() error {
 	if err := r.uri.Parse(r.head.Method, r.head.Target); err != nil {
 		return err
 	}
 	return r.decodePath()
 }
 
-// target returns the split request-target: parsed by parseTarget on the
+// target returns the split request-target: parsed by splitTarget on the
 // server side, split on each call on a request built for a client.
 func (r *Request) target() *URI {
 	if !r.received() {

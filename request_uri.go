@@ -30,11 +30,11 @@ import (
 // redirect's Location; "%" and existing escapes are sent as they are. A
 // target with a control byte (%x00-1F, DEL) is ErrInvalidRequest.
 func (r *Request) SetURI(uri string) {
-	r.head.Target = keep(&r.ownTarget, uri)
+	r.head.Target = copyInto(&r.ownTarget, uri)
 	r.head.Form = wire.AbsoluteForm
 	r.head.Host = nil
-	if t, err := parseTarget(r.head.Target); err == nil {
-		r.head.Host = keep(&r.ownHost, t.authority)
+	if t, err := splitURI(r.head.Target); err == nil {
+		r.head.Host = copyInto(&r.ownHost, t.authority)
 	}
 }
 
@@ -58,7 +58,7 @@ type target struct {
 // Host field is r.Host() when set, else the authority. An empty one is
 // ErrInvalidURI.
 func (r *Request) clientTarget(fallback []byte) (target, error) {
-	t, err := parseTarget(r.head.Target)
+	t, err := splitURI(r.head.Target)
 	if err != nil {
 		return t, err
 	}
@@ -79,9 +79,9 @@ func (r *Request) clientTarget(fallback []byte) (target, error) {
 	return t, nil
 }
 
-// parseTarget splits an absolute "http"/"https" URI, or takes an
+// splitURI splits an absolute "http"/"https" URI, or takes an
 // origin-form target (with no authority).
-func parseTarget(uri []byte) (target, error) {
+func splitURI(uri []byte) (target, error) {
 	var t target
 	switch {
 	case len(uri) == 0:

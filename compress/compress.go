@@ -48,7 +48,9 @@ type Config struct {
 
 	// ZstdLevel is the Zstandard level, 1 to 22, mapped to the encoder's
 	// nearest speed (zstd.EncoderLevelFromZstd). Zero means
-	// DefaultZstdLevel (3).
+	// DefaultZstdLevel (3). Unlike the other levels, one out of range
+	// does not panic: below 1 is the fastest speed, above 22 the best
+	// compression.
 	ZstdLevel int
 
 	// BrotliLevel is the Brotli quality, 1 (fastest) to 11 (smallest).

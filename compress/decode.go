@@ -37,7 +37,9 @@ var (
 // DefaultMaxDecoded (16 MiB). The encoded body stays bounded by
 // Server.MaxBodyBytes. A zstd frame whose window needs more than 8 MiB
 // fails with ErrDecodedTooLarge too. A malformed encoding makes reads fail with the
-// decoder's error. Close releases the decoder; the reader is valid until
+// decoder's error; for gzip BodyReader reads the gzip header itself, so
+// it waits for the first body bytes and returns that error (or the
+// body's, such as brisk.ErrBodyTooSlow) itself. Close releases the decoder; the reader is valid until
 // the handler returns. Status gives the status code for each error.
 //
 // brisk never decodes a request body by itself: a handler that does not
@@ -123,14 +125,16 @@ func (l *limitedReader) Close() error {
 }
 
 // Status returns the status code answering a request whose body failed
-// with err: 413 for ErrDecodedTooLarge and brisk.ErrBodyTooLarge, 415 for
-// ErrUnsupportedEncoding, 400 for a malformed encoding.
+// with err: 413 for ErrDecodedTooLarge, 415 for ErrUnsupportedEncoding,
+// else brisk.ErrorStatus's code for the body's own errors (413 for
+// brisk.ErrBodyTooLarge, 408 for brisk.ErrBodyTooSlow or a timeout) and
+// 400 for a malformed encoding or body.
 func Status(err error) int {
 	switch {
-	case errors.Is(err, ErrDecodedTooLarge), errors.Is(err, brisk.ErrBodyTooLarge):
+	case errors.Is(err, ErrDecodedTooLarge):
 		return 413
 	case errors.Is(err, ErrUnsupportedEncoding):
 		return 415
 	}
-	return 400
+	return brisk.ErrorStatus(err)
 }

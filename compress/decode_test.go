@@ -2,7 +2,9 @@ package compress
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"testing"
 
@@ -81,5 +83,27 @@ func TestBodyReader(t *testing.T) {
 				t.Errorf("decoded %d bytes, want %d", len(got), len(tc.want))
 			}
 		})
+	}
+}
+
+// TestStatusOfBodyErrors: a body that fails for a reason of brisk's own
+// (too slow, timed out, too large) gets brisk's status code, not the 400 of
+// a malformed encoding.
+func TestStatusOfBodyErrors(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{ErrDecodedTooLarge, 413},
+		{ErrUnsupportedEncoding, 415},
+		{brisk.ErrBodyTooLarge, 413},
+		{fmt.Errorf("read: %w", brisk.ErrBodyTooSlow), 408},
+		{os.ErrDeadlineExceeded, 408},
+		{gzip.ErrHeader, 400},
+		{io.ErrUnexpectedEOF, 400},
+	} {
+		if got := Status(tc.err); got != tc.want {
+			t.Errorf("Status(%v) = %d, want %d", tc.err, got, tc.want)
+		}
 	}
 }

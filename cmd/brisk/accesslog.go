@@ -17,13 +17,16 @@ import (
 // bytes is the number of body bytes the connection accepted for a body
 // the handler streamed (BodyWriter.Sent: less than the file when error is
 // set); for a buffered body, written after the handler returns, it is the
-// body's length.
+// body's length, and 0 for HEAD.
 func accessLog(logger *slog.Logger, h brisk.Handler) brisk.Handler {
 	return func(c *brisk.Ctx) {
 		start := time.Now()
 		h(c)
 		bw := c.BodyWriter()
 		bytes := int64(len(c.Response.Body()))
+		if string(c.Request.Method()) == "HEAD" {
+			bytes = 0 // the body is not sent
+		}
 		if bw.Sent() > 0 || bw.Err() != nil {
 			bytes = bw.Sent()
 		}

@@ -34,7 +34,7 @@ func pprofMux() *http.ServeMux {
 // until the client closes; gobwas/ws answers pings and the close.
 func wsEcho(c *brisk.Ctx) {
 	key := c.Request.Header.Get("Sec-WebSocket-Key")
-	if len(key) == 0 || string(c.Request.Header.Get("Sec-WebSocket-Version")) != "13" {
+	if string(c.Request.Method()) != "GET" || len(key) == 0 || string(c.Request.Header.Get("Sec-WebSocket-Version")) != "13" {
 		c.Response.Header.Set("Sec-WebSocket-Version", "13")
 		setText(c, 400, "400 bad WebSocket handshake\n")
 		return

@@ -50,3 +50,15 @@ func TestPprofIndex(t *testing.T) {
 		t.Errorf("heap: %d %.100q", resp.StatusCode, body)
 	}
 }
+
+// TestWebSocketHead: a HEAD with a complete WebSocket handshake is not
+// upgraded (RFC 6455 §4.1: the handshake is a GET); it gets the 400 of a
+// bad handshake, not 101 and a hijacked connection.
+func TestWebSocketHead(t *testing.T) {
+	addr := startSite(t, Config{})
+	resp, _ := rawExchange(t, addr, "HEAD", "HEAD /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+	if resp.StatusCode != 400 || resp.Header.Get("Upgrade") != "" {
+		t.Errorf("HEAD /ws with a handshake: %d, Upgrade %q; want 400 and none", resp.StatusCode, resp.Header.Get("Upgrade"))
+	}
+}

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"errors"
+	"io"
 	"testing"
 )
 
@@ -89,4 +90,30 @@ func TestSendInterimRefused(t *testing.T) {
 			t.Errorf("got\n%q\nwant\n%q", got, want)
 		}
 	})
+}
+
+// TestSendInterimHijacked: once the handler has taken the connection
+// (Hijack, Upgrade), SendInterim fails with ErrHijacked and writes
+// nothing to the connection, which is no longer the server's.
+func TestSendInterimHijacked(t *testing.T) {
+	errc := make(chan error, 1)
+	ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+		nc, _, err := c.Hijack()
+		if err != nil {
+			errc <- err
+			return
+		}
+		errc <- c.SendInterim(103, nil)
+		io.WriteString(nc, "mine")
+		nc.Close()
+	}})
+	c := ts.connect()
+	c.sendSync("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	got := c.readUntilClose()
+	if err := <-errc; !errors.Is(err, ErrHijacked) {
+		t.Errorf("error %v, want %v", err, ErrHijacked)
+	}
+	if got != "mine" {
+		t.Errorf("got %q, want only the handler's \"mine\"", got)
+	}
 }

@@ -49,7 +49,7 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	if err != nil {
 		return err
 	}
-	nt, err := parseTarget(uri)
+	nt, err := splitURI(uri)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ func TestOnReject(t *testing.T) {
 		{"bad_target_byte", "GET /a\x01 HTTP/1.1\r\nHost: x\r\n\r\n", 400, "GET", "-", nil, wire.ErrTarget},
 		{"line_too_long", "GET /" + strings.Repeat("a", 100) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414, "GET", "-", nil, wire.ErrRequestLineTooLong},
 		{"version_2", "GET /v HTTP/2.0\r\nHost: x\r\n\r\n", 505, "GET", "/v", nil, wire.ErrVersionUnsupported},
+		{"http2_preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505, "PRI", "*", nil, wire.ErrVersionUnsupported},
 		{"no_host", "GET /h HTTP/1.1\r\n\r\n", 400, "GET", "/h", nil, wire.ErrHost},
 		{"fields_too_large", "GET /f HTTP/1.1\r\nHost: x\r\nX: " + strings.Repeat("v", 300) + "\r\n\r\n", 431, "GET", "/f", nil, wire.ErrHeaderTooLarge},
 		{"bad_path", "GET /a%5c/b\\c HTTP/1.1\r\nHost: x\r\n\r\n", 400, "GET", "/a%5c/b\\c", ErrPathByte, 0},

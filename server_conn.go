@@ -271,8 +271,9 @@ func (c *conn) rejectHead(err error) {
 	}
 	in := c.in.Buffered()
 	code := statusForError(err).code
-	if isHTTP2Preface(in) {
+	if isHTTP2Preface(in) { // "PRI * HTTP/2.0": an HTTP/2 client, not a bad target
 		code = 505
+		err = &wire.Error{Kind: wire.ErrVersionUnsupported, Offset: len("PRI * HTTP/")}
 	}
 	c.reject(code, err)
 	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
@@ -335,7 +336,7 @@ func (c *conn) beginRequest() {
 // handler runs; one that does not decode is answered from the one error
 // table (400) and the connection is closed. It reports whether to go on.
 func (c *conn) checkTarget() bool {
-	if err := c.ctx.Request.parseTarget(); err != nil {
+	if err := c.ctx.Request.splitTarget(); err != nil {
 		c.ctx.Response.setError(statusForError(err).code)
 		c.reject(statusForError(err).code, err)
 		c.keepAlive = false

@@ -356,7 +356,7 @@ func FuzzResolveReference(f *testing.F) {
 		if gerr != nil {
 			return
 		}
-		if nt, err := parseTarget(got); err != nil || !wire.ValidHost(nt.authority, false) {
+		if nt, err := splitURI(got); err != nil || !wire.ValidHost(nt.authority, false) {
 			return // redirect refuses it: ErrInvalidURI
 		}
 		want := base.ResolveReference(r)

@@ -17,7 +17,9 @@ import "github.com/brisk-http/brisk/wire"
 // ErrInterimField, and nothing is sent; Content-Length, Transfer-Encoding
 // and Connection fields are not sent (an interim response has no content
 // and does not change the connection). Once the final response has
-// started (Ctx.BodyWriter) it fails with ErrResponseStarted. To an
+// started (Ctx.BodyWriter) it fails with ErrResponseStarted, and once
+// the connection is taken over (Hijack, Upgrade, Tunnel) with
+// ErrHijacked, writing nothing. To an
 // HTTP/1.0 request, to which a server must not send a 1xx response, it
 // sends nothing and returns nil. Otherwise it returns the write error, if
 // any (the connection is then closed after the handler returns).

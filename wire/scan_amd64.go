@@ -7,7 +7,7 @@ import "golang.org/x/sys/cpu"
 // valueEnd returns the offset of the first byte at or after b[i] that
 // cannot be part of a field value (RFC 9110 §5.5): a CTL other than HTAB
 // (this includes CR and LF) or DEL; or len(b), also when i >= len(b). It
-// tests sixteen bytes at a time with SSE2 (ctl_amd64.s); valueEndGeneric
+// tests sixteen bytes at a time with SSE2 (scan_amd64.s); valueEndGeneric
 // is the same in Go.
 //
 //go:noescape
@@ -16,7 +16,7 @@ func valueEnd(b []byte, i int) int
 // targetStop returns the offset of the first byte at or after b[i] that
 // stops a request-target scan (targetEnd): SP, a CTL, DEL or above, '#'
 // or '%'; or len(b), also when i >= len(b). It tests sixteen bytes at a
-// time with SSE2 (ctl_amd64.s); targetStopGeneric is the same in Go.
+// time with SSE2 (scan_amd64.s); targetStopGeneric is the same in Go.
 //
 //go:noescape
 func targetStop(b []byte, i int) int
@@ -36,7 +36,7 @@ func fieldLines(b []byte, ls *lineSpans) int {
 // registers). Read-only after initialization.
 var hasAVX2 = cpu.X86.HasAVX2
 
-// fieldLinesAsm is fieldLines in assembly (ctl_amd64.s): the mask is
+// fieldLinesAsm is fieldLines in assembly (scan_amd64.s): the mask is
 // marked 32 bytes at a time by AVX2 when avx2 is true, which needs
 // hasAVX2, else 16 at a time by SSE2.
 //

@@ -41,6 +41,9 @@ var (
 // the first ones of the new protocol. Fields the server manages
 // (Connection, Upgrade, Content-Length, Transfer-Encoding) are dropped
 // from the handler's; Date and Server are sent as in other responses.
+// It does not check the method: a protocol that needs one checks it (a
+// WebSocket handshake is a GET, RFC 6455 §4.1, and a Router pattern
+// "GET /ws" also matches HEAD).
 //
 // It fails with ErrNoUpgrade, ErrSwitchState, ErrSwitchResponse or
 // ErrHijacked, writing nothing, or with the error writing the head, after

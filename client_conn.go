@@ -32,7 +32,7 @@ type clientConn struct {
 	head   wire.ResponseHead
 	fields []wire.Field // head field storage, len lim.maxFields
 
-	// Body being read (see clientread.go). The chunked decoder's trailer
+	// Body being read (see client_read.go). The chunked decoder's trailer
 	// storage is allocated on the first chunked body.
 	body    wire.BodyDecoder
 	decoded []byte // FramingChunked: decoded bytes not yet returned, in cc.in's storage
