@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/brisk-http/brisk/wire"
@@ -61,9 +62,13 @@ type bodySource struct {
 //
 // When body (or a reader from GetBody) is an io.Closer, the client closes
 // it once it has been read to its end, its sending failed, or the server
-// refused it before it was sent (100-continue). Reset, SetBody and
+// refused it before it was sent (100-continue). A nil body is empty.
+// Reset, SetBody and
 // another SetBodyStream forget the stream and its GetBody.
 func (r *Request) SetBodyStream(body io.Reader, size int64) {
+	if body == nil {
+		body = strings.NewReader("") // an empty body
+	}
 	r.body = r.body[:0]
 	r.stream = bodySource{r: body, size: max(size, -1), set: true}
 }
