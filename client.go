@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,27 @@ type ClientConfig struct {
 	// PROXY protocol header it returns (see NewProxyHeader; nil means
 	// none) is written first, before TLS. A write error fails the dial.
 	ProxyHeader func(nc net.Conn) *ProxyHeader
+
+	// Proxy returns the proxy through which to send requests to target,
+	// of which only Scheme ("http" or "https") and Host (host:port) are
+	// set; nil (and a nil Proxy) means a direct connection. An "http"
+	// proxy gets requests for http targets in absolute-form (RFC 9112
+	// §3.2.2) and tunnels https targets with CONNECT (RFC 9110 §9.3.6);
+	// a "socks5" or "socks5h" proxy tunnels both (RFC 1928). A user and
+	// password in the proxy URL are sent as Basic Proxy-Authorization
+	// (HTTP) or as SOCKS5 user/password authentication. Connections are
+	// pooled per target and proxy. Client calls Proxy for each request;
+	// HostClient once, for Addr. Use ProxyFromEnvironment for net/http's
+	// environment rules, ProxyURL for a fixed proxy. Failures to reach
+	// the target through the proxy are a *ProxyError (ErrProxy), as is an
+	// error Proxy returns.
+	Proxy func(target *url.URL) (*url.URL, error)
+
+	// Jar, when set, stores the cookies of every response received
+	// (redirects included) and adds the ones it holds for each request's
+	// URL to its Cookie field. Nil means no cookies but the request's own.
+	// Use httpjar.New for a net/http.CookieJar.
+	Jar CookieJar
 
 	// DialTimeout bounds dialling a connection (and the TLS handshake),
 	// within the request's deadline. Zero means DefaultDialTimeout (5 s);
@@ -161,6 +183,38 @@ type ClientConfig struct {
 	// are not limited.
 	MaxResponseBodyBytes int64
 
+	// ExpectContinueTimeout is how long a request with a body and the
+	// field "Expect: 100-continue" (set by the caller) waits, after its
+	// head is sent, for the server's 100 (Continue) before it sends the
+	// body anyway (RFC 9110 §10.1.1), within the request's deadline.
+	// Zero means DefaultExpectContinueTimeout (1 s); negative means no
+	// limit but the request's deadline. A final status code received
+	// first (such as 413) is the response: the body is not sent, and the
+	// connection is closed unless the request was chunked (it is then
+	// ended with its last chunk) and the response allows keep-alive.
+	ExpectContinueTimeout time.Duration
+
+	// Decoders are the content codings (RFC 9110 §8.4.1) the client asks
+	// for and decodes. For a request without an Accept-Encoding or Range
+	// field, other than HEAD, the client adds
+	// "Accept-Encoding" listing them, and decodes a response whose
+	// Content-Encoding is one of them; it then deletes the
+	// Content-Encoding and Content-Length fields from the response (as
+	// net/http does); a DoStream body is decoded as it is read.
+	// MaxResponseBodyBytes bounds the decoded body of Do too: a
+	// body that decodes larger (a decompression bomb) is stopped at the
+	// limit and is ErrBodyTooLarge; one that does not decode is
+	// ErrContentEncoding; either way resp.Body() is empty. A response
+	// with several codings, or one the client did not ask for (the
+	// request had its own Accept-Encoding), is returned as received. Nil
+	// means gzip, with compress/gzip; package decode gives gzip, br and
+	// zstd with klauspost/compress and andybalholm/brotli.
+	Decoders []ContentDecoder
+
+	// KeepContentEncoding turns the above off: no Accept-Encoding is
+	// added and bodies are returned as received.
+	KeepContentEncoding bool
+
 	// ReadBufferSize is the initial size of a connection's read buffer,
 	// in bytes; it grows up to MaxResponseHeaderBytes for a large head.
 	// Zero or negative means DefaultReadBufferSize (4 KiB).
@@ -174,34 +228,36 @@ type ClientConfig struct {
 
 // clientLimits is a ClientConfig with the defaults applied.
 type clientLimits struct {
-	dialTimeout  time.Duration // 0: none
-	timeout      time.Duration // 0: none
-	maxConns     int           // 0: no limit
-	idleTimeout  time.Duration // 0: none
-	lifetime     time.Duration // 0: none
-	retries      int
-	maxRedirects int
-	maxHeader    int
-	maxFields    int
-	maxBody      int64 // < 0: none
-	readBufSize  int
-	writeBufSize int
+	dialTimeout   time.Duration // 0: none
+	timeout       time.Duration // 0: none
+	maxConns      int           // 0: no limit
+	idleTimeout   time.Duration // 0: none
+	lifetime      time.Duration // 0: none
+	retries       int
+	maxRedirects  int
+	expectTimeout time.Duration // 0: only the request's deadline
+	maxHeader     int
+	maxFields     int
+	maxBody       int64 // < 0: none
+	readBufSize   int
+	writeBufSize  int
 }
 
 func (c *ClientConfig) resolve() clientLimits {
 	return clientLimits{
-		dialTimeout:  timeoutOr(c.DialTimeout, DefaultDialTimeout),
-		timeout:      timeoutOr(c.Timeout, DefaultClientTimeout),
-		maxConns:     max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
-		idleTimeout:  timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
-		lifetime:     max(c.MaxConnLifetime, 0),
-		retries:      max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
-		maxRedirects: max(c.MaxRedirects, 0),
-		maxHeader:    positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
-		maxFields:    positiveOr(c.MaxResponseFields, DefaultMaxFields),
-		maxBody:      nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
-		readBufSize:  positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
-		writeBufSize: positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
+		dialTimeout:   timeoutOr(c.DialTimeout, DefaultDialTimeout),
+		timeout:       timeoutOr(c.Timeout, DefaultClientTimeout),
+		maxConns:      max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
+		idleTimeout:   timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
+		lifetime:      max(c.MaxConnLifetime, 0),
+		retries:       max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
+		maxRedirects:  max(c.MaxRedirects, 0),
+		expectTimeout: timeoutOr(c.ExpectContinueTimeout, DefaultExpectContinueTimeout),
+		maxHeader:     positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
+		maxFields:     positiveOr(c.MaxResponseFields, DefaultMaxFields),
+		maxBody:       nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
+		readBufSize:   positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize:  positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
 	}
 }
 
@@ -231,6 +287,8 @@ type Client struct {
 
 	mu    sync.Mutex                // serializes adding hosts
 	hosts atomic.Pointer[hostTable] // copy-on-write: lookups take no lock
+
+	proxied sync.Map // with Proxy: proxyKey → *HostClient (client_proxy.go)
 }
 
 // hostTable maps an authority to its HostClient, one map per scheme.
@@ -282,6 +340,7 @@ func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*B
 
 // CloseIdleConnections closes the idle connections of every host.
 func (c *Client) CloseIdleConnections() {
+	c.closeIdleProxied()
 	if tab := c.hosts.Load(); tab != nil {
 		for _, m := range [2]map[string]*HostClient{tab.http, tab.https} {
 			for _, hc := range m {
@@ -304,6 +363,10 @@ func (c *Client) route(req *Request) (*HostClient, target, error) {
 	t, err := req.clientTarget(nil)
 	if err != nil {
 		return nil, t, err
+	}
+	if c.Proxy != nil {
+		hc, err := c.proxiedHost(&t)
+		return hc, t, err
 	}
 	hc := c.hostClient(&t)
 	if hc == nil {

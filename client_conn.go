@@ -1,8 +1,10 @@
 package brisk
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"time"
@@ -21,6 +23,11 @@ type clientConn struct {
 	in   connio.Reader // the response input; its source is cc (Read)
 	wbuf []byte        // the request being written
 	tbuf []byte        // a percent-encoded request-target (requestTarget)
+	sbuf []byte        // streamed request bodies (client_stream.go), allocated on first use
+
+	decs    []Decoder    // content decoders, by index in hc.decoders (client_decompress.go)
+	rawBody bytes.Reader // the encoded body being decoded
+	decode  bool         // the client added Accept-Encoding to the request
 
 	head   wire.ResponseHead
 	fields []wire.Field // head field storage, len lim.maxFields
@@ -108,38 +115,55 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 	cc.uses++
 	cc.sawByte, cc.keep, cc.retriable = false, false, false
 	cc.raw.out = nil
-	if err := cc.writeRequest(x.req, t); err != nil {
+	final, err := cc.writeRequest(x, t)
+	if err != nil {
 		return err
 	}
-	if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
-		return err
+	if !final {
+		if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
+			return err
+		}
 	}
 	if x.stream {
 		return nil
 	}
-	return cc.readBodyInto(x.resp)
+	if err := cc.readBodyInto(x.resp); err != nil || !cc.decode {
+		return err
+	}
+	return cc.decodeBody(x.resp)
 }
 
-// writeRequest encodes req and writes it: the head and, when it fits, the
-// body in one write.
-func (cc *clientConn) writeRequest(req *Request, t *target) error {
+// writeRequest encodes x.req and writes it: the head and, when it fits,
+// the body in one write; a streamed body, or one awaiting 100 (Continue),
+// is written by writeWithBody. It reports whether the final response head
+// has been read already (the server answered before the body was sent).
+func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
+	req := x.req
 	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], &cc.tbuf, req, t)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cc.wbuf = b
-	cc.reqClose = plan.close
+	cc.reqClose, cc.decode = plan.close, plan.decode
+	if req.stream.set || plan.expect && req.hasBody() {
+		return cc.writeWithBody(x, b, plan.expect && req.hasBody())
+	}
 	if bodyIn && cc.raw.rc != nil {
 		cc.raw.out = b // written by the first read (sendRead)
-		return nil
+		return false, nil
 	}
 	if err := cc.write(b); err != nil {
-		return err
+		return false, err
 	}
 	if !bodyIn {
-		return cc.write(req.body)
+		if err := cc.write(req.body); err != nil {
+			if errors.Is(err, ErrConnectionClosed) {
+				return cc.earlyResponse(x, err) // such as a 413 before the body
+			}
+			return false, err
+		}
 	}
-	return nil
+	return false, nil
 }
 
 func (cc *clientConn) write(p []byte) error {

@@ -34,8 +34,14 @@ func (x *exchange) run() (*BodyStream, error) {
 		if err != nil {
 			return nil, err
 		}
+		if hc.Jar != nil {
+			addJarCookies(hc.Jar, &t)
+		}
 		s, err := hc.send(x, &t)
-		if err != nil || x.stream || !followable(x.resp, x.maxRedirects) {
+		if hc.Jar != nil && x.resp.status != 0 {
+			storeJarCookies(hc.Jar, &t, x.resp)
+		}
+		if err != nil || x.stream || !followable(x.resp, x.maxRedirects) || !x.req.canFollow(x.resp.status) {
 			return s, err
 		}
 		if redirects == x.maxRedirects {

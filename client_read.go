@@ -26,12 +26,18 @@ func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
 			return ErrTooManyInterimResponses
 		}
 	}
+	cc.acceptHead(resp, headRequest)
+	return nil
+}
+
+// acceptHead makes the final response head just read resp's, prepares the
+// body read and decides whether the connection may be kept.
+func (cc *clientConn) acceptHead(resp *Response, headRequest bool) {
 	h := &cc.head
 	resp.setReceivedHead(h)
 	resp.tls = cc.tlsState()
 	cc.beginBody(h.Framing(headRequest))
 	cc.keep = !cc.reqClose && h.StatusCode != 101 && cc.body.Framing() != wire.FramingClose && h.KeepAlive()
-	return nil
 }
 
 // readHead reads and parses one response head, bounded by
@@ -215,15 +221,25 @@ type BodyStream struct {
 	ctx  context.Context
 	stop func() bool
 	err  error
+	dec  *streamDecoder // decodes the body (client_decompress.go); nil: as received
 }
 
 // errStreamClosed is returned by reads after Close.
 var errStreamClosed = errors.New("brisk: read on closed body stream")
 
-// Read reads body bytes into p. A broken body is a typed error as for Do
-// (ErrConnectionClosed, ErrTimeout, a wire kind); a cancelled context is a
-// context error.
+// Read reads body bytes into p, decoded when the client asked for the
+// body's content coding (see ClientConfig.Decoders). A broken body is a
+// typed error as for Do (ErrConnectionClosed, ErrTimeout, a wire kind,
+// ErrContentEncoding); a cancelled context is a context error.
 func (s *BodyStream) Read(p []byte) (int, error) {
+	if s.dec != nil {
+		return s.readDecoded(p)
+	}
+	return s.readRaw(p)
+}
+
+// readRaw reads body bytes as received.
+func (s *BodyStream) readRaw(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}

@@ -70,7 +70,7 @@ func redirect(req *Request, resp *Response, t *target, sameOnly bool) error {
 	m := string(req.head.Method)
 	if resp.status == 303 && m != "HEAD" || (resp.status == 301 || resp.status == 302) && m == "POST" {
 		req.SetMethod("GET")
-		req.body = req.body[:0]
+		req.body, req.stream = req.body[:0], bodySource{}
 	}
 	req.SetURI(string(uri))
 	if host != nil {

@@ -85,7 +85,9 @@ func validHostBytes(b []byte) bool {
 
 // requestPlan is what appendRequest learned from the request's fields.
 type requestPlan struct {
-	close bool // the caller sent "Connection: close"
+	close  bool // the caller sent "Connection: close"
+	expect bool // the caller sent "Expect: 100-continue"
+	decode bool // the client added Accept-Encoding: decode the response
 }
 
 // clientManaged are the fields of a request the client writes itself
@@ -98,10 +100,12 @@ var clientManaged = wire.Classes(wire.FieldHost, wire.FieldContentLength, wire.F
 // percent-encoded (requestTarget). A request with an invalid method,
 // target, Host or field is ErrInvalidRequest and nothing should be sent.
 //
-// The head is: the request line with origin-form target, Host, the
+// The head is: the request line with origin-form target (absolute-form
+// to an HTTP proxy, with Proxy-Authorization after Host), Host, the
 // caller's fields in order (except Host, Content-Length and
-// Transfer-Encoding, which the client manages), and Content-Length when
-// there is a body or the method is POST, PUT or PATCH (RFC 9110 §8.6).
+// Transfer-Encoding, which the client manages; the jar's cookies joined
+// to the Cookie field), Accept-Encoding when the client decodes (see
+// ClientConfig.Decoders), and the body's framing (appendFraming).
 func appendRequest(dst []byte, enc *[]byte, req *Request, t *target) ([]byte, requestPlan, bool, error) {
 	var p requestPlan
 	method := req.head.Method
@@ -115,14 +119,34 @@ func appendRequest(dst []byte, enc *[]byte, req *Request, t *target) ([]byte, re
 		return dst, p, false, ErrInvalidRequest
 	}
 	p.close = o.Close
+	p.expect = o.Present.Has(wire.FieldExpect) && wire.HasToken(req.Header.Get("Expect"), "100-continue")
+	if t.forward != nil {
+		rt = absoluteTarget(t, rt) // absolute-form (RFC 9112 §3.2.2)
+	}
 	dst = wire.AppendRequestLine(dst, method, rt)
 	dst = wire.AppendField(dst, "Host", t.host)
-	dst = wire.AppendFields(dst, fields, clientManaged)
-	body := req.body
-	if len(body) > 0 || sendsContentLength(method) {
-		dst = wire.AppendContentLength(dst, int64(len(body)))
+	if t.forward != nil && t.forward.auth != nil {
+		dst = wire.AppendField(dst, "Proxy-Authorization", t.forward.auth)
 	}
+	if len(t.cookies) > 0 {
+		if !wire.ValidFieldValue(t.cookies) {
+			return dst, p, false, ErrInvalidRequest
+		}
+		dst = appendFieldsWithCookies(dst, fields, t.cookies)
+	} else {
+		dst = wire.AppendFields(dst, fields, clientManaged)
+	}
+	if t.acceptEncoding != nil && string(method) != "HEAD" &&
+		!req.Header.Has("Accept-Encoding") && !req.Header.Has("Range") {
+		dst = wire.AppendField(dst, "Accept-Encoding", t.acceptEncoding)
+		p.decode = true
+	}
+	dst = appendFraming(dst, req, method)
 	dst = append(dst, "\r\n"...)
+	body := req.body
+	if req.stream.set || p.expect && req.hasBody() {
+		return dst, p, false, nil // see writeWithBody
+	}
 	if len(body) <= cap(dst)-len(dst) {
 		return append(dst, body...), p, true, nil
 	}

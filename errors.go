@@ -268,6 +268,20 @@ var (
 	// field with an invalid name or value (RFC 9110 §5): the request is
 	// not sent, so a caller cannot split it.
 	ErrInvalidRequest = errors.New("brisk: invalid request")
+
+	// ErrContentEncoding: a response body the client decodes (see
+	// ClientConfig.Decoders) is not valid in its Content-Encoding. The
+	// decoder's error is wrapped; resp.Body() is empty.
+	ErrContentEncoding = errors.New("brisk: response body does not decode")
+
+	// ErrRequestBody: reading a body set with SetBodyStream failed, or
+	// it ended before its length, or GetBody failed. The reader's error
+	// (or io.ErrUnexpectedEOF) is wrapped; the connection is closed.
+	ErrRequestBody = errors.New("brisk: reading the request body")
+
+	// ErrBodyNotRewindable: the Request's streamed body was read by an
+	// earlier exchange and it has no GetBody (see SetBodyStream).
+	ErrBodyNotRewindable = errors.New("brisk: streamed request body already sent and no GetBody")
 )
 
 // maxInterimResponses is how many 1xx interim responses (RFC 9110 §15.2)

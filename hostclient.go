@@ -45,6 +45,13 @@ type HostClient struct {
 	tlsConf *tls.Config // TLSConfig with ServerName set
 	dialer  net.Dialer
 
+	decoders  []ContentDecoder // nil: none (client_decompress.go)
+	acceptEnc []byte           // the Accept-Encoding the client adds
+
+	proxy    *proxyRoute // nil: direct (client_proxy.go)
+	proxyErr error       // why the proxy is not usable
+	proxySet bool        // proxy was chosen by Client, not from Proxy
+
 	mu      sync.Mutex
 	idle    []*clientConn // LIFO: the most recently used is reused first
 	conns   int           // open or being dialled, idle or busy
@@ -112,6 +119,12 @@ func (hc *HostClient) init() {
 	}
 	hc.addr = withPort(hc.Addr, port)
 	hc.host = []byte(hc.Addr)
+	if hc.decoders = hc.ClientConfig.decoders(); len(hc.decoders) > 0 {
+		hc.acceptEnc = acceptEncoding(hc.decoders)
+	}
+	if !hc.proxySet && hc.Proxy != nil {
+		hc.proxy, hc.proxyErr = proxyFor(hc.Proxy, hc.TLS, hc.addr)
+	}
 	if hc.TLS {
 		hc.tlsConf = &tls.Config{}
 		if hc.TLSConfig != nil {
@@ -158,6 +171,10 @@ func (hc *HostClient) do(x exchange) error {
 // or, for a stream, the head and returns the body as a BodyStream.
 func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	hc.once.Do(hc.init)
+	if hc.proxy != nil && hc.proxy.forward {
+		t.forward = hc.proxy
+	}
+	t.acceptEncoding = hc.acceptEnc
 	now := time.Now()
 	cc, stop, err := hc.roundTrip(x, t, now, x.deadlineAt(now, hc.lim.timeout))
 	if err != nil {
@@ -175,6 +192,11 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 	if err := cc.setDeadline(ctxDeadline); err != nil || x.ctx.Err() != nil {
 		s.finish(false)
 		return nil, ctxError(x.ctx)
+	}
+	if cc.decode {
+		if err := s.decodeWith(hc.decoders); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -214,7 +236,7 @@ func (hc *HostClient) roundTrip(x *exchange, t *target, now, deadline time.Time)
 			return nil, nil, ctxError(ctx)
 		case errors.Is(err, ErrTimeout) && isContextDeadline(ctx, deadline):
 			return nil, nil, fmt.Errorf("%w: %w", err, context.DeadlineExceeded)
-		case cc.retriable && attempt < retries:
+		case cc.retriable && attempt < retries && x.req.stream.resendable():
 			continue
 		}
 		return nil, nil, err
@@ -337,9 +359,19 @@ func (hc *HostClient) dialConn(ctx context.Context, deadline time.Time) (net.Con
 	if dial == nil {
 		dial = hc.dialer.DialContext
 	}
-	nc, err := dial(ctx, "tcp", hc.addr)
-	if err != nil {
-		return nil, dialError(err)
+	var nc net.Conn
+	var err error
+	switch {
+	case hc.proxyErr != nil:
+		return nil, hc.proxyErr
+	case hc.proxy != nil:
+		if nc, err = hc.proxy.dial(ctx, dial, hc.addr); err != nil {
+			return nil, err
+		}
+	default:
+		if nc, err = dial(ctx, "tcp", hc.addr); err != nil {
+			return nil, dialError(err)
+		}
 	}
 	if err := hc.writeProxyHeader(nc); err != nil {
 		nc.Close()

@@ -27,6 +27,7 @@ type Request struct {
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
 	bodyCalled bool
+	stream     bodySource // client side: a body read from an io.Reader (client_stream.go)
 	// client side: storage for method, target and host, each reused by its setter
 	ownMethod, ownTarget, ownHost []byte
 
@@ -165,11 +166,13 @@ func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarg
 // Host itself with Client and Addr with HostClient.
 func (r *Request) SetHost(host string) { r.head.Host = copyInto(&r.ownHost, host) }
 
-// SetBody sets the body to a copy of b.
-func (r *Request) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
+// SetBody sets the body to a copy of b, replacing a SetBodyStream.
+func (r *Request) SetBody(b []byte) { r.body, r.stream = append(r.body[:0], b...), bodySource{} }
 
-// SetBodyString sets the body to a copy of s.
-func (r *Request) SetBodyString(s string) { r.body = append(r.body[:0], s...) }
+// SetBodyString sets the body to a copy of s, replacing a SetBodyStream.
+func (r *Request) SetBodyString(s string) {
+	r.body, r.stream = append(r.body[:0], s...), bodySource{}
+}
 
 // copyInto copies s into *own, reusing its storage, and returns the copy.
 // Each settable part has its own storage, so repeated setters on a
@@ -185,6 +188,7 @@ func (r *Request) Reset() {
 	r.Trailer.Reset()
 	r.head.Reset(r.head.Fields)
 	r.body, r.bodyErr, r.bodyCalled = r.body[:0], nil, false
+	r.stream = bodySource{}
 	r.uri, r.path = URI{}, nil
 	r.forms.reset()
 }

@@ -45,6 +45,10 @@ type target struct {
 	authority []byte // host[:port]: the URI's authority, which Client dials
 	host      []byte // the Host field sent
 	origin    []byte // absolute-path [ "?" query ], the request-target sent
+
+	forward        *proxyRoute // sent to an HTTP proxy: absolute-form target, Proxy-Authorization (client_proxy.go)
+	cookies        []byte      // cookie-string from ClientConfig.Jar, sent in the Cookie field (client_jar.go)
+	acceptEncoding []byte      // Accept-Encoding to add unless the request has one (client_decompress.go)
 }
 
 // clientTarget returns the target of r: from an absolute URI set by

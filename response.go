@@ -44,6 +44,7 @@ type Response struct {
 	client bool // client side: no 200 default; kept by Reset
 	reason []byte
 	body   []byte
+	spare  []byte      // client side: the other buffer of a decoded body
 	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
 
 	tls *tls.ConnectionState // client side: of the connection it came on
@@ -114,6 +115,9 @@ func (r *Response) Reset() {
 	r.body = r.body[:0]
 	if cap(r.body) > maxKeptBody {
 		r.body = nil
+	}
+	if cap(r.spare) > maxKeptBody {
+		r.spare = nil
 	}
 }
 

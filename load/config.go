@@ -54,6 +54,19 @@ type Config struct {
 	// except "Content-Length: 0" for POST, PUT and PATCH).
 	Body []byte
 
+	// BodyFile names a regular file sent as the body of every request,
+	// with its size as Content-Length, replacing Body. It is read from
+	// the file for each request (sendfile on Linux), so that a large
+	// upload costs no memory per connection or request.
+	BodyFile string
+
+	// Proxy is an HTTP forward proxy, "http://[user:password@]host[:port]",
+	// through which to send the load: connections go to it, requests
+	// carry the absolute-form target (RFC 9112 §3.2.2) and, with a user,
+	// Basic Proxy-Authorization. Empty means none. Another form is
+	// ErrProxy.
+	Proxy string
+
 	// HTTP10 sends HTTP/1.0 requests. Unless Header has
 	// "Connection: keep-alive", every response then ends its connection
 	// and each request opens a new one.
@@ -86,6 +99,8 @@ type plan struct {
 	requests    int64   // total budget, 0 = unlimited
 	timeout     int64   // ns, 0 = none
 	interval    float64 // ns between intended sends on one connection, 0 = closed loop
+	bodyFile    string  // with bodySize >= 0: the body, read per request
+	bodySize    int64   // size of bodyFile; -1: none
 	headRequest bool    // responses carry no body
 	closeEach   bool    // every response ends the connection (HTTP/1.0)
 }
@@ -133,7 +148,16 @@ func newPlan(c Config) (*plan, error) {
 		method = DefaultMethod
 	}
 	p.headRequest = method == "HEAD"
-	req, keepAlive, err := encodeRequest(method, u, c)
+	target, proxyFields, err := applyProxy(p, c, u)
+	if err != nil {
+		return nil, err
+	}
+	c.Header = append(proxyFields, c.Header...)
+	if p.bodySize, err = bodyFileSize(c); err != nil {
+		return nil, err
+	}
+	p.bodyFile = c.BodyFile
+	req, keepAlive, err := encodeRequest(method, target, u.Host, c, p.bodySize)
 	if err != nil {
 		return nil, err
 	}

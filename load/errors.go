@@ -14,6 +14,7 @@ var (
 	ErrPipeline    = errors.New("load: pipeline depth must be at least 1")
 	ErrMethod      = errors.New("load: method must be a token")
 	ErrRate        = errors.New("load: rate must not be negative")
+	ErrProxy       = errors.New("load: proxy must be http://[user:password@]host[:port]")
 )
 
 // ErrorKind is why a request failed. Each failed request is counted once,

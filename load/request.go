@@ -1,7 +1,6 @@
 package load
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/brisk-http/brisk/internal/ascii"
@@ -9,14 +8,16 @@ import (
 )
 
 // encodeRequest encodes the request that every connection sends: request
-// line (RFC 9112 §3), Host unless c.Header has one (§3.2), c.Header, a
-// Content-Length for the body (§6.2) and the body. keepAlive reports a
+// line with target (RFC 9112 §3), Host (host) unless c.Header has one
+// (§3.2), c.Header, a Content-Length for the body (§6.2) and the body:
+// c.Body, or, when fileSize >= 0, none (the caller sends the file's
+// fileSize bytes after the head). keepAlive reports a
 // "Connection: keep-alive" line in c.Header.
-func encodeRequest(method string, u *url.URL, c Config) (req []byte, keepAlive bool, err error) {
+func encodeRequest(method, target, host string, c Config, fileSize int64) (req []byte, keepAlive bool, err error) {
 	if !ascii.IsTokenString([]byte(method)) {
 		return nil, false, ErrMethod
 	}
-	req = appendRequestLine(req, method, u.RequestURI(), c.HTTP10)
+	req = appendRequestLine(req, method, target, c.HTTP10)
 	hasHost := false
 	fields := make([]byte, 0, 64)
 	for _, line := range c.Header {
@@ -33,9 +34,13 @@ func encodeRequest(method string, u *url.URL, c Config) (req []byte, keepAlive b
 		fields = wire.AppendField(fields, name, value)
 	}
 	if !hasHost {
-		req = wire.AppendField(req, "Host", u.Host)
+		req = wire.AppendField(req, "Host", host)
 	}
 	req = append(req, fields...)
+	if fileSize >= 0 {
+		req = wire.AppendContentLength(req, fileSize)
+		return append(req, "\r\n"...), keepAlive, nil
+	}
 	switch method {
 	case "POST", "PUT", "PATCH":
 		req = wire.AppendContentLength(req, int64(len(c.Body)))

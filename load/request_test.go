@@ -27,7 +27,7 @@ func TestEncodeRequestBytes(t *testing.T) {
 		{"put_empty_body", "PUT", Config{}, "PUT /p?q=1 HTTP/1.1\r\nHost: example.test:8080\r\nContent-Length: 0\r\n\r\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, keepAlive, err := encodeRequest(tc.method, u, tc.c)
+			got, keepAlive, err := encodeRequest(tc.method, u.RequestURI(), u.Host, tc.c, -1)
 			if err != nil || string(got) != tc.want || keepAlive != tc.keepAlive {
 				t.Errorf("encodeRequest = %q, %v, %v; want %q, %v, nil", got, keepAlive, err, tc.want, tc.keepAlive)
 			}

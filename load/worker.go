@@ -49,6 +49,7 @@ type worker struct {
 	deadline  int64   // read deadline set on conn, ns since start; 0: none
 	wdeadline int64   // write deadline set on conn, ns since start; 0: none
 
+	body *os.File      // Config.BodyFile, opened on first send (proxybody.go)
 	in   connio.Reader // the responses read and not yet consumed
 	resp response
 
@@ -76,6 +77,11 @@ func newWorker(p *plan, run *runState, id int, budget int64, hist *hdrhistogram.
 // loop runs until the worker's budget is spent or the run is halted.
 func (w *worker) loop() {
 	defer w.closeConn()
+	defer func() {
+		if w.body != nil {
+			w.body.Close()
+		}
+	}()
 	for !w.run.stop.Load() {
 		if w.budget == 0 && w.inflight.len() == 0 {
 			return
@@ -192,7 +198,12 @@ func (w *worker) send() error {
 		w.wdeadline = now + w.p.timeout
 		w.conn.SetWriteDeadline(w.run.at(w.wdeadline))
 	}
-	_, err := w.conn.Write(w.p.batch[:w.unsent*len(w.p.request)])
+	var err error
+	if w.p.bodySize >= 0 {
+		err = w.writeWithFile(w.unsent)
+	} else {
+		_, err = w.conn.Write(w.p.batch[:w.unsent*len(w.p.request)])
+	}
 	w.unsent = 0
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return err

@@ -41,7 +41,8 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.Method, "m", load.DefaultMethod, "request `method`")
 	fs.Var(&headers, "H", "add a header `\"Name: value\"` (repeatable)")
 	body := fs.String("body", "", "request body `text`")
-	fs.StringVar(&bodyFile, "body-file", "", "read the request body from `file`")
+	fs.StringVar(&bodyFile, "body-file", "", "send `file` as the request body, read from the file for each request")
+	fs.StringVar(&c.Proxy, "x", "", "send the load through the HTTP `proxy` http://[user:password@]host[:port]")
 	fs.BoolVar(&c.HTTP10, "http10", false, "send HTTP/1.0 requests")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Second, "per-request `timeout` (0: none)")
 	fs.Float64Var(&c.Rate, "rate", 0, "target total `rate` in requests/s (0: as fast as possible)")
@@ -70,14 +71,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	}
 	c.Header = headers
 	c.Body = []byte(*body)
-	if bodyFile != "" {
-		b, err := os.ReadFile(bodyFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "brisk load: %v\n", err)
-			return exitFail
-		}
-		c.Body = b
-	}
+	c.BodyFile = bodyFile
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,0 +1,158 @@
+package brisk
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultDNSCacheTTL is how long DNSCache keeps a look-up result when its
+// TTL is zero.
+const DefaultDNSCacheTTL = time.Minute
+
+// Resolver looks up the IP addresses of a host name; *net.Resolver fits.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// DNSCache dials host names with the addresses of a cached look-up, so
+// that a client dialling many connections to one host asks the resolver
+// once per TTL, not once per dial. Use its DialContext as
+// ClientConfig.Dial. Concurrent dials of a name not in the cache share
+// one look-up. The zero value is ready to use; set the fields before the
+// first dial. A DNSCache is safe for concurrent use.
+type DNSCache struct {
+	// Resolver looks names up. Nil means net.DefaultResolver.
+	Resolver Resolver
+
+	// TTL is how long a look-up result is used, from when it completed.
+	// Zero means DefaultDNSCacheTTL (1 min); negative means every dial
+	// looks up (concurrent ones still share). A failed look-up is not
+	// kept: the next dial asks again.
+	TTL time.Duration
+
+	// Dial connects to one resolved address ("ip:port"). Nil means a
+	// net.Dialer.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	mu      sync.Mutex
+	entries map[string]*dnsEntry // by host name
+	dialer  net.Dialer
+}
+
+// dnsEntry is one name's look-up: in flight until done is closed.
+type dnsEntry struct {
+	done    chan struct{}
+	addrs   []netip.Addr
+	err     error
+	expires time.Time
+	next    atomic.Uint32 // rotates the first address tried
+}
+
+// DialContext dials addr ("host:port") on network ("tcp", "tcp4",
+// "tcp6"): an IP literal directly, a name with its cached addresses,
+// each in turn until one connects (starting with a different one on each
+// dial, to spread connections). The error is the last dial's, or the
+// look-up's (a *net.DNSError from net.Resolver).
+func (d *DNSCache) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return d.dial(ctx, network, addr)
+	}
+	e, err := d.lookup(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	start := int(e.next.Add(1))
+	err = &net.AddrError{Err: "no address of the network", Addr: host}
+	for i := range e.addrs {
+		ip := e.addrs[(start+i)%len(e.addrs)]
+		if network == "tcp4" && !ip.Is4() || network == "tcp6" && ip.Is4() {
+			continue
+		}
+		var nc net.Conn
+		if nc, err = d.dial(ctx, network, net.JoinHostPort(ip.String(), port)); err == nil {
+			return nc, nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, err
+}
+
+func (d *DNSCache) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if d.Dial != nil {
+		return d.Dial(ctx, network, addr)
+	}
+	return d.dialer.DialContext(ctx, network, addr)
+}
+
+// errNoAddrs is the look-up error of a name with no address.
+var errNoAddrs = errors.New("brisk: DNS look-up returned no address")
+
+// lookup returns the entry of host: a fresh cached one, the one in
+// flight, or a new look-up, which the caller makes.
+func (d *DNSCache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
+	now := time.Now()
+	d.mu.Lock()
+	e := d.entries[host]
+	if e != nil {
+		select {
+		case <-e.done:
+			if now.After(e.expires) || e.err != nil {
+				e = nil // stale: look up again
+			}
+		default: // in flight: wait for it
+		}
+	}
+	if e == nil {
+		e = &dnsEntry{done: make(chan struct{})}
+		if d.entries == nil {
+			d.entries = map[string]*dnsEntry{}
+		}
+		d.entries[host] = e
+		d.mu.Unlock()
+		go d.resolve(host, e)
+	} else {
+		d.mu.Unlock()
+	}
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e, nil
+}
+
+// resolve looks host up into e and closes e.done. The look-up is bounded
+// by DefaultDialTimeout, not by the first caller's context, since other
+// dials share it.
+func (d *DNSCache) resolve(host string, e *dnsEntry) {
+	r := d.Resolver
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultDialTimeout)
+	defer cancel()
+	e.addrs, e.err = r.LookupNetIP(ctx, "ip", host)
+	if e.err == nil && len(e.addrs) == 0 {
+		e.err = errNoAddrs
+	}
+	ttl := d.TTL
+	if ttl == 0 {
+		ttl = DefaultDNSCacheTTL
+	}
+	e.expires = time.Now().Add(ttl)
+	close(e.done)
+}

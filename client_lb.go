@@ -1,0 +1,159 @@
+package brisk
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultHealthPenalty is how long LBClient sends no request to a server
+// after one failed, when HealthPenalty is zero.
+const DefaultHealthPenalty = 3 * time.Second
+
+// ErrNoHealthyServer: every server of an LBClient is in its penalty
+// period (or failed this request), so the request was not sent again.
+var ErrNoHealthyServer = errors.New("brisk: no healthy server")
+
+// LBClient balances requests over the servers of one service, each with
+// its own HostClient: each request goes to the server with the fewest
+// requests outstanding, among those not in a penalty period. A request
+// that fails with an error (not an HTTP status code: any complete
+// response counts as success) puts its server in a penalty period of
+// HealthPenalty, during which no request is sent to it (errors caused by
+// the request itself, such as ErrInvalidRequest, ErrRequestBody or
+// ErrBodyTooLarge, do not). The request is
+// then sent to another server when that is safe: when it never left the
+// client (the dial failed), or its method is idempotent (RFC 9110
+// §9.2.2) and its body can be sent again (see SetBodyStream); each
+// server is tried at most once per request. Set the fields before the
+// first request. An LBClient is safe for concurrent use.
+type LBClient struct {
+	ClientConfig
+
+	// Addrs are the servers' addresses, "host:port" (see HostClient.Addr).
+	Addrs []string
+
+	// TLS makes the client dial the servers with TLS, using TLSConfig.
+	TLS bool
+
+	// HealthPenalty is how long a server that failed a request gets no
+	// request, from the failure. Zero means DefaultHealthPenalty (3 s);
+	// negative means no penalty.
+	HealthPenalty time.Duration
+
+	once    sync.Once
+	servers []*lbServer
+	penalty time.Duration
+	next    atomic.Uint32 // where pick starts: ties rotate over the servers
+}
+
+// lbServer is one server of an LBClient.
+type lbServer struct {
+	hc        *HostClient
+	pending   atomic.Int64 // requests outstanding
+	downUntil atomic.Int64 // end of the penalty period, in UnixNano; 0: none
+}
+
+func (lb *LBClient) init() {
+	lb.penalty = lb.HealthPenalty
+	if lb.penalty == 0 {
+		lb.penalty = DefaultHealthPenalty
+	}
+	for _, a := range lb.Addrs {
+		lb.servers = append(lb.servers, &lbServer{hc: &HostClient{ClientConfig: lb.ClientConfig, Addr: a, TLS: lb.TLS}})
+	}
+}
+
+// Do sends req to one server and reads the whole response into resp;
+// see HostClient.Do and the type's doc for which server and when the
+// request is sent again. Without any server out of its penalty period
+// it is ErrNoHealthyServer, wrapping the last error when the request
+// failed on a server.
+func (lb *LBClient) Do(req *Request, resp *Response) error {
+	return lb.DoContext(context.Background(), req, resp)
+}
+
+// DoContext is Do bounded by ctx; see Client.DoContext.
+func (lb *LBClient) DoContext(ctx context.Context, req *Request, resp *Response) error {
+	lb.once.Do(lb.init)
+	var tried uint64 // bit i: server i failed this request (up to 64 servers tracked)
+	var last error
+	for {
+		i := lb.pick(time.Now(), tried)
+		if i < 0 {
+			if last != nil {
+				return errors.Join(ErrNoHealthyServer, last)
+			}
+			return ErrNoHealthyServer
+		}
+		s := lb.servers[i]
+		s.pending.Add(1)
+		err := s.hc.DoContext(ctx, req, resp)
+		s.pending.Add(-1)
+		if err == nil || ctx.Err() != nil || clientFault(err) {
+			return err
+		}
+		if lb.penalty > 0 {
+			s.downUntil.Store(time.Now().Add(lb.penalty).UnixNano())
+		}
+		if !resendable(req, err) {
+			return err
+		}
+		tried |= 1 << (uint(i) % 64)
+		last = err
+	}
+}
+
+// pick returns the index of the server with the fewest requests
+// outstanding that is not in its penalty period at now nor in tried, or
+// -1. Ties rotate: each pick starts with the next server.
+func (lb *LBClient) pick(now time.Time, tried uint64) int {
+	best, bestPending := -1, int64(0)
+	t := now.UnixNano()
+	n := len(lb.servers)
+	start := int(lb.next.Add(1))
+	for k := range n {
+		i := (start + k) % n
+		s := lb.servers[i]
+		if tried&(1<<(uint(i)%64)) != 0 || s.downUntil.Load() > t {
+			continue
+		}
+		if p := s.pending.Load(); best < 0 || p < bestPending {
+			best, bestPending = i, p
+		}
+	}
+	return best
+}
+
+// resendable reports whether req, which failed with err, may be sent to
+// another server: it never left the client (the dial failed), or it is
+// idempotent with a body that can be sent again.
+func resendable(req *Request, err error) bool {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return true
+	}
+	return idempotent(req.head.Method) && req.stream.resendable() && !errors.Is(err, ErrInvalidRequest)
+}
+
+// clientFault reports errors caused by the request or the client's
+// limits, not by the server: they neither penalise it nor are retried.
+func clientFault(err error) bool {
+	for _, e := range [...]error{ErrInvalidRequest, ErrInvalidURI, ErrRequestBody, ErrBodyNotRewindable, ErrBodyTooLarge} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// CloseIdleConnections closes the idle connections to every server.
+func (lb *LBClient) CloseIdleConnections() {
+	lb.once.Do(lb.init)
+	for _, s := range lb.servers {
+		s.hc.CloseIdleConnections()
+	}
+}
