@@ -80,11 +80,16 @@ func (c *conn) attach(nc net.Conn) {
 	c.state.Store(stateIdle)
 }
 
-// serve is the connection loop: one request per iteration.
+// serve is the connection loop: one request per iteration. Between
+// requests, with nothing buffered, the connection may be parked: serve
+// then returns with c open, to be served again by resume (park_linux.go).
 func (c *conn) serve() {
-	defer c.finish()
 	for c.serveOne() {
+		if c.r0 == c.r1 && c.park() {
+			return
+		}
 	}
+	c.finish()
 }
 
 // serveOne serves one request and reports whether to serve another:

@@ -171,6 +171,18 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
+	// ParkIdle, on Linux, lets a keep-alive connection that waits for its
+	// next request with nothing buffered give up its goroutine: its socket
+	// waits in a process-wide epoll set and a new goroutine serves it when
+	// it turns readable, so an idle connection costs no goroutine stack
+	// (about 2 KB less each, see bench/idle). Handlers see no difference.
+	// Only plain TCP and Unix connections are parked, not with
+	// CancelOnClientClose, and only when IdleTimeout is none or 2 s or
+	// more; a parked connection's IdleTimeout is checked once per second
+	// (it fires up to a second late, never early). Off (false) or on other
+	// systems, idle connections wait in their goroutine.
+	ParkIdle bool
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -237,6 +249,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.date.halt()
 	s.mu.Unlock()
 
+	s.closeParked()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -1,0 +1,352 @@
+//go:build linux
+
+package brisk
+
+import (
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Parking (Server.ParkIdle): a keep-alive connection that waits for its
+// next request with nothing buffered leaves its goroutine. Its fd is armed,
+// one-shot, in the process's parker, an epoll set; its conn (without
+// buffers or deadline) sits in the parker's slot table. When the fd turns
+// readable the parker starts a goroutine that reads and serves exactly as
+// the connection's own goroutine would have (resume).
+//
+// The fd is the runtime's own: it stays registered with the Go poller too.
+// The two do not clash because nobody waits on the runtime's side while
+// the conn is parked (no goroutine reads it), and because the parker
+// touches the fd only inside RawConn.Control, which holds the runtime's
+// reference on it: the fd cannot be closed and its number reused for
+// another connection during an epoll_ctl. An event that arrives after its
+// conn left the parker is recognised by the slot's generation and dropped.
+// The epoll set itself is waited on through the runtime poller (an epoll
+// fd is pollable), so the parker holds no thread blocked in epoll_wait.
+//
+// Timeouts of parked connections are swept once per parkSweep: the idle
+// timeout fires up to parkSweep late, never early, as the coarse timeouts
+// do (which is why a connection is parked only when its idle timeout is
+// coarse, or none). Shutdown closes parked connections at once
+// (closeParked).
+
+// parkSweep is the period of the sweep over parked connections.
+const parkSweep = time.Second
+
+// parkEvents is the number of events taken per epoll_wait.
+const parkEvents = 256
+
+// parker is the process's epoll set of parked connections and the table
+// of their conns.
+type parker struct {
+	epfd   int
+	file   *os.File // epfd, for the runtime poller
+	events []unix.EpollEvent
+	work   chan *conn // to idle workers (worker)
+
+	mu    sync.Mutex
+	slots []parkSlot
+	free  []uint32 // indexes of empty slots
+	ready []readyConn
+	ctl   func(fd uintptr) // p.epollCtl, bound once
+	armEv unix.EpollEvent  // what ctl arms, under mu
+	armOp int
+	err   error // ctl's result
+
+	nextSweep time.Time // loop goroutine only
+}
+
+// parkSlot holds a parked conn; gen changes each time the slot is emptied,
+// so that a late event for its former conn is dropped.
+type parkSlot struct {
+	c        *conn
+	deadline int64 // idle deadline, Unix ns; 0: none
+	gen      uint32
+}
+
+// readyConn is a conn taken out of the parker, with the epoll events that
+// took it out (0: a timeout or Shutdown).
+type readyConn struct {
+	c      *conn
+	events uint32
+}
+
+// theParker is the process's parker: one epoll set for every Server, as
+// the runtime has one poller.
+var theParker struct {
+	once sync.Once
+	p    atomic.Pointer[parker] // nil until started, or when it could not start
+}
+
+// getParker returns the process's parker, starting it on first use; nil
+// when it cannot start (no parking then).
+func getParker() *parker {
+	theParker.once.Do(func() { theParker.p.Store(newParker()) })
+	return theParker.p.Load()
+}
+
+// newParker creates the epoll set and starts its loop, or returns nil.
+func newParker() *parker {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		unix.Close(epfd)
+		return nil
+	}
+	p := &parker{epfd: epfd, file: os.NewFile(uintptr(epfd), "brisk-parker"),
+		events: make([]unix.EpollEvent, parkEvents), work: make(chan *conn)}
+	p.ctl = p.epollCtl
+	rc, err := p.file.SyscallConn()
+	if err != nil {
+		p.file.Close()
+		return nil
+	}
+	go p.loop(rc)
+	return p
+}
+
+// mayPark reports whether c may leave its goroutine while it waits: only
+// plain TCP and Unix connections (no TLS or wrapper that could hold input
+// of its own), without CancelOnClientClose, whose idle timeout is coarse.
+func (c *conn) mayPark() bool {
+	s := c.srv
+	if !s.ParkIdle || s.CancelOnClientClose || c.raw == nil {
+		return false
+	}
+	if d := c.lim.idleTimeout; d > 0 && d < coarseTimeout {
+		return false
+	}
+	switch c.nc.(type) {
+	case *net.TCPConn, *net.UnixConn:
+		return true
+	}
+	return false
+}
+
+// park parks c, which has nothing buffered and waits for its next
+// request, if it may. It reports whether c's goroutine must return: c is
+// then served again by resume, or closed by a sweep or Shutdown. On false
+// c is left as it was, for the usual wait (awaitRequest).
+func (c *conn) park() bool {
+	if !c.mayPark() || c.flush() != nil || !c.setIdle() {
+		return false
+	}
+	p := getParker()
+	if p == nil {
+		return false
+	}
+	c.releaseBuffers()
+	c.setReadDeadlineNs(0) // no runtime timer while parked; the sweep keeps time
+	var deadline int64
+	if d := c.lim.idleTimeout; d > 0 {
+		deadline = time.Now().UnixNano() + int64(d)
+	}
+	return p.add(c, deadline)
+}
+
+// add puts c in a slot and arms its fd, reporting whether c is parked.
+// Arming happens under p.mu so that c cannot be taken out (and recycled)
+// while its goroutine still uses it.
+func (p *parker) add(c *conn, deadline int64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.srv.closing.Load() { // closeParked has run or is waiting for p.mu
+		return false
+	}
+	i := p.slot(c, deadline)
+	if !p.arm(c, i) {
+		p.empty(i)
+		return false
+	}
+	return true
+}
+
+// slot stores c in an empty slot and returns its index.
+func (p *parker) slot(c *conn, deadline int64) uint32 {
+	if n := len(p.free); n > 0 {
+		i := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.slots[i].c, p.slots[i].deadline = c, deadline
+		return i
+	}
+	p.slots = append(p.slots, parkSlot{c: c, deadline: deadline})
+	return uint32(len(p.slots) - 1)
+}
+
+// empty empties slot i.
+func (p *parker) empty(i uint32) {
+	p.slots[i].c = nil
+	p.slots[i].gen++
+	p.free = append(p.free, i)
+}
+
+// arm registers c's fd for one readable event carrying slot i and its
+// generation, under p.mu. Data that arrived before the call makes the
+// event fire at once.
+func (p *parker) arm(c *conn, i uint32) bool {
+	p.armEv = unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT,
+		Fd: int32(i), Pad: int32(p.slots[i].gen)}
+	err := c.raw.Control(p.ctl)
+	return err == nil && p.err == nil
+}
+
+// epollCtl is the RawConn.Control callback of arm: EPOLL_CTL_MOD, which
+// re-arms a fd parked before, else (ENOENT: the first park of this
+// connection) ADD. The kernel keys its entry on the open file and the fd,
+// so a closed connection's entry, removed at its close, is never found
+// for a new connection that got the same fd number.
+func (p *parker) epollCtl(fd uintptr) {
+	err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, int(fd), &p.armEv)
+	if err == unix.ENOENT {
+		err = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, int(fd), &p.armEv)
+	}
+	p.err = err
+}
+
+// loop waits for the epoll set in the runtime poller, hands out the
+// connections that turn readable, and sweeps every parkSweep.
+func (p *parker) loop(rc interface {
+	Read(func(uintptr) bool) error
+}) {
+	for {
+		p.nextSweep = time.Now().Add(parkSweep)
+		p.file.SetReadDeadline(p.nextSweep)
+		rc.Read(p.onReady) // returns when a sweep is due
+		p.sweep(time.Now())
+	}
+}
+
+// onReady takes the ready events without blocking and dispatches them. It
+// reports whether a sweep is due; false waits for the set to be readable.
+func (p *parker) onReady(uintptr) bool {
+	for {
+		n, err := unix.EpollWait(p.epfd, p.events, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if n > 0 {
+			p.dispatch(p.events[:n])
+		}
+		if n < len(p.events) {
+			break
+		}
+	}
+	return !time.Now().Before(p.nextSweep)
+}
+
+// dispatch takes the conns of events out of their slots and starts them.
+func (p *parker) dispatch(events []unix.EpollEvent) {
+	p.mu.Lock()
+	for _, ev := range events {
+		i, gen := uint32(ev.Fd), uint32(ev.Pad)
+		if int(i) >= len(p.slots) || p.slots[i].gen != gen || p.slots[i].c == nil {
+			continue // its conn left the parker before the event
+		}
+		p.ready = append(p.ready, readyConn{p.slots[i].c, ev.Events})
+		p.empty(i)
+	}
+	ready := p.ready
+	p.ready = p.ready[:0]
+	p.mu.Unlock()
+	for _, r := range ready {
+		if r.events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+			r.c.finish() // reset or fully closed: nothing left to serve
+		} else {
+			p.start(r.c)
+		}
+	}
+	clear(ready)
+}
+
+// take empties every slot whose conn cut says to take, or whose idle
+// deadline is at or before now (Unix ns; 0: none), and returns their conns
+// (the caller then owns them).
+func (p *parker) take(cut func(*conn) bool, now int64) []*conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*conn
+	for i := range p.slots {
+		sl := &p.slots[i]
+		if sl.c == nil {
+			continue
+		}
+		if cut(sl.c) || (now != 0 && sl.deadline != 0 && now >= sl.deadline) {
+			out = append(out, sl.c)
+			p.empty(uint32(i))
+		}
+	}
+	return out
+}
+
+// sweep closes the parked connections whose idle timeout expired by now
+// or whose server shuts down.
+func (p *parker) sweep(now time.Time) {
+	expired := p.take(func(c *conn) bool { return c.srv.closing.Load() }, now.UnixNano())
+	for _, c := range expired {
+		c.finish()
+	}
+}
+
+// closeParked closes the connections of s that are parked, for Shutdown
+// (s.closing is set: no more are parked).
+func (s *Server) closeParked() {
+	p := theParker.p.Load()
+	if p == nil {
+		return
+	}
+	for _, c := range p.take(func(c *conn) bool { return c.srv == s }, 0) {
+		c.finish()
+	}
+}
+
+// parkWorkerIdle is how long a worker waits for another connection to
+// resume before it exits.
+const parkWorkerIdle = time.Second
+
+// start resumes c on an idle worker, or on a new one when none is idle.
+// A worker (rather than a goroutine per resume) costs no allocation.
+func (p *parker) start(c *conn) {
+	select {
+	case p.work <- c:
+	default:
+		go p.worker(c)
+	}
+}
+
+// worker resumes c, then each connection handed to it, until none comes
+// for parkWorkerIdle.
+func (p *parker) worker(c *conn) {
+	t := time.NewTimer(parkWorkerIdle)
+	defer t.Stop()
+	for {
+		c.resume()
+		t.Reset(parkWorkerIdle)
+		select {
+		case c = <-p.work:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// resume serves c, taken out of the parker because it turned readable, on
+// a worker's goroutine: it reads as awaitRequest does after its wait (under the
+// idle timeout, so that a spurious wakeup waits as usual), then goes on
+// with the connection loop.
+func (c *conn) resume() {
+	c.setReadTimeout(c.lim.idleTimeout)
+	c.rbuf = c.srv.pools.getReadBuf()
+	err := c.fill() // still idle: Shutdown may close c meanwhile
+	if !c.state.CompareAndSwap(stateIdle, stateActive) || err != nil {
+		c.finish() // an EOF, reset or timeout ends it silently, as in rejectHead
+		return
+	}
+	c.serve()
+}
