@@ -172,7 +172,8 @@ type Server struct {
 	CancelOnClientClose bool
 
 	// ParkIdle, on Linux, lets a keep-alive connection that waits for its
-	// next request with nothing buffered give up its goroutine: its socket
+	// next request (after its first response) with nothing buffered give
+	// up its goroutine: its socket
 	// waits in a process-wide epoll set and a new goroutine serves it when
 	// it turns readable, so an idle connection costs no goroutine stack
 	// (about 2 KB less each, see bench/idle). Handlers see no difference.
