@@ -61,18 +61,23 @@ type parker struct {
 	nextSweep time.Time // loop goroutine only
 }
 
-// parkSlot holds a parked conn; gen changes each time the slot is emptied,
-// so that a late event for its former conn is dropped.
+// parkSlot holds a parked connection: its conn, or, once it was parked
+// through a whole sweep, only what the connection carries from one
+// request to the next (shed). gen changes each time the slot is emptied,
+// so that a late event for its former connection is dropped.
 type parkSlot struct {
-	c        *conn
+	srv      *Server // nil: the slot is empty
+	c        *conn   // nil when shed
+	idle     connIdle
 	deadline int64 // idle deadline, Unix ns; 0: none
 	gen      uint32
+	old      bool // parked when the last sweep ran
 }
 
-// readyConn is a conn taken out of the parker, with the epoll events that
-// took it out (0: a timeout or Shutdown).
+// readyConn is a connection taken out of the parker, with the epoll events
+// that took it out.
 type readyConn struct {
-	c      *conn
+	sl     parkSlot
 	events uint32
 }
 
@@ -173,17 +178,16 @@ func (p *parker) slot(c *conn, deadline int64) uint32 {
 	if n := len(p.free); n > 0 {
 		i := p.free[n-1]
 		p.free = p.free[:n-1]
-		p.slots[i].c, p.slots[i].deadline = c, deadline
+		p.slots[i] = parkSlot{srv: c.srv, c: c, deadline: deadline, gen: p.slots[i].gen}
 		return i
 	}
-	p.slots = append(p.slots, parkSlot{c: c, deadline: deadline})
+	p.slots = append(p.slots, parkSlot{srv: c.srv, c: c, deadline: deadline})
 	return uint32(len(p.slots) - 1)
 }
 
 // empty empties slot i.
 func (p *parker) empty(i uint32) {
-	p.slots[i].c = nil
-	p.slots[i].gen++
+	p.slots[i] = parkSlot{gen: p.slots[i].gen + 1}
 	p.free = append(p.free, i)
 }
 
@@ -246,52 +250,82 @@ func (p *parker) dispatch(events []unix.EpollEvent) {
 	p.mu.Lock()
 	for _, ev := range events {
 		i, gen := uint32(ev.Fd), uint32(ev.Pad)
-		if int(i) >= len(p.slots) || p.slots[i].gen != gen || p.slots[i].c == nil {
-			continue // its conn left the parker before the event
+		if int(i) >= len(p.slots) || p.slots[i].gen != gen || p.slots[i].srv == nil {
+			continue // its connection left the parker before the event
 		}
-		p.ready = append(p.ready, readyConn{p.slots[i].c, ev.Events})
+		p.ready = append(p.ready, readyConn{p.slots[i], ev.Events})
 		p.empty(i)
 	}
 	ready := p.ready
 	p.ready = p.ready[:0]
 	p.mu.Unlock()
-	for _, r := range ready {
-		if r.events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
-			r.c.finish() // reset or fully closed: nothing left to serve
+	for i := range ready {
+		c := ready[i].sl.conn()
+		if ready[i].events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+			c.finish() // reset or fully closed: nothing left to serve
 		} else {
-			p.start(r.c)
+			p.start(c)
 		}
 	}
 	clear(ready)
 }
 
-// take empties every slot whose conn cut says to take, or whose idle
-// deadline is at or before now (Unix ns; 0: none), and returns their conns
-// (the caller then owns them).
-func (p *parker) take(cut func(*conn) bool, now int64) []*conn {
+// take empties every slot whose server cut says to take, or whose idle
+// deadline is at or before now (Unix ns; 0: none), and returns their
+// conns (the caller then owns them).
+func (p *parker) take(cut func(*Server) bool, now int64) []*conn {
+	var out []parkSlot
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []*conn
 	for i := range p.slots {
 		sl := &p.slots[i]
-		if sl.c == nil {
+		if sl.srv == nil {
 			continue
 		}
-		if cut(sl.c) || (now != 0 && sl.deadline != 0 && now >= sl.deadline) {
-			out = append(out, sl.c)
+		if cut(sl.srv) || (now != 0 && sl.deadline != 0 && now >= sl.deadline) {
+			out = append(out, *sl)
 			p.empty(uint32(i))
 		}
 	}
-	return out
+	p.mu.Unlock()
+	cs := make([]*conn, len(out))
+	for i := range out {
+		cs[i] = out[i].conn()
+	}
+	return cs
 }
 
 // sweep closes the parked connections whose idle timeout expired by now
-// or whose server shuts down.
+// or whose server shuts down, and sheds the conns of those parked through
+// the whole period since the last sweep.
 func (p *parker) sweep(now time.Time) {
-	expired := p.take(func(c *conn) bool { return c.srv.closing.Load() }, now.UnixNano())
+	expired := p.take(func(s *Server) bool { return s.closing.Load() }, now.UnixNano())
 	for _, c := range expired {
 		c.finish()
 	}
+	for _, c := range p.shedOld() {
+		c.recycle()
+	}
+}
+
+// shedOld sheds the conns of the slots marked old by the last sweep, marks
+// the others, and returns the shed conns for recycling.
+func (p *parker) shedOld() []*conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var shed []*conn
+	for i := range p.slots {
+		sl := &p.slots[i]
+		switch {
+		case sl.c == nil:
+		case sl.old:
+			sl.idle = sl.c.idleState()
+			shed = append(shed, sl.c)
+			sl.c = nil
+		default:
+			sl.old = true
+		}
+	}
+	return shed
 }
 
 // closeParked closes the connections of s that are parked, for Shutdown
@@ -301,7 +335,7 @@ func (s *Server) closeParked() {
 	if p == nil {
 		return
 	}
-	for _, c := range p.take(func(c *conn) bool { return c.srv == s }, 0) {
+	for _, c := range p.take(func(o *Server) bool { return o == s }, 0) {
 		c.finish()
 	}
 }
