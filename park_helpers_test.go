@@ -7,9 +7,10 @@ import "os"
 // suite with parking: BRISK_TEST_PARK=1 go test ./...
 const parkEnv = "BRISK_TEST_PARK"
 
-// forceParking turns s.ParkIdle on when parkEnv asks for it.
+// forceParking turns s.ParkIdle on, parking at once, when parkEnv asks
+// for it.
 func forceParking(s *Server) {
 	if os.Getenv(parkEnv) == "1" {
-		s.ParkIdle = true
+		s.ParkIdle, s.ParkIdleAfter = true, -1
 	}
 }

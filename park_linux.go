@@ -137,11 +137,31 @@ func (c *conn) mayPark() bool {
 
 // park parks c, which has nothing buffered and waits for its next
 // request, if it may. It reports whether c's goroutine must return: c is
-// then served again by resume, or closed by a sweep or Shutdown. On false
-// c is left as it was, for the usual wait (awaitRequest).
+// then served again by resume, or closed by a sweep or Shutdown (or was
+// closed here). On false c is either as it was, for the usual wait
+// (awaitRequest), or holds the first bytes of its next request.
+//
+// c first waits ParkIdleAfter in its goroutine, as awaitRequest does
+// (buffers given back, one peek): a busy connection's next request comes
+// sooner and is read here, costing the system calls of awaitRequest and
+// no more. Only when the wait times out is c handed to the parker.
 func (c *conn) park() bool {
 	if !c.mayPark() || c.flush() != nil || !c.setIdle() {
 		return false
+	}
+	var idleAt int64 // the idle deadline, as awaitRequest sets it
+	if d := c.lim.idleTimeout; d > 0 {
+		idleAt = c.timeoutAtNs(d)
+	}
+	if after := c.srv.parkIdleAfter(); after > 0 {
+		at := c.timeoutAtNs(after)
+		if idleAt != 0 && idleAt <= at {
+			return false // the idle timeout comes first
+		}
+		c.setReadDeadlineNs(at)
+		if err := c.waitReadable(); err == nil || !isTimeout(err) {
+			return c.readFirst(err) != nil
+		}
 	}
 	p := getParker()
 	if p == nil {
@@ -149,11 +169,39 @@ func (c *conn) park() bool {
 	}
 	c.releaseBuffers()
 	c.setReadDeadlineNs(0) // no runtime timer while parked; the sweep keeps time
-	var deadline int64
-	if d := c.lim.idleTimeout; d > 0 {
-		deadline = time.Now().UnixNano() + int64(d)
+	return p.add(c, idleAt)
+}
+
+// parkIdleAfter resolves ParkIdleAfter: <= 0 parks at once.
+func (s *Server) parkIdleAfter() time.Duration {
+	switch d := s.ParkIdleAfter; {
+	case d == 0:
+		return DefaultParkIdleAfter
+	case d < 0:
+		return 0
+	default:
+		return d
 	}
-	return p.add(c, deadline)
+}
+
+// readFirst ends a wait of c that returned err: on nil it reads the first
+// bytes of the next request, as awaitRequest does after its wait, and
+// makes c active. On any error c is finished (an EOF, reset or timeout
+// ends it silently, as in rejectHead) and the error returned.
+func (c *conn) readFirst(err error) error {
+	if err == nil {
+		if c.rbuf == nil {
+			c.rbuf = c.srv.pools.getReadBuf()
+		}
+		err = c.fill() // still idle: Shutdown may close c meanwhile
+	}
+	if !c.state.CompareAndSwap(stateIdle, stateActive) && err == nil {
+		err = errConnClosed
+	}
+	if err != nil {
+		c.finish()
+	}
+	return err
 }
 
 // add puts c in a slot and arms its fd, reporting whether c is parked.
@@ -371,16 +419,11 @@ func (p *parker) worker(c *conn) {
 }
 
 // resume serves c, taken out of the parker because it turned readable, on
-// a worker's goroutine: it reads as awaitRequest does after its wait (under the
-// idle timeout, so that a spurious wakeup waits as usual), then goes on
-// with the connection loop.
+// a worker's goroutine: it reads under the idle timeout (a spurious wakeup
+// then waits as usual), then goes on with the connection loop.
 func (c *conn) resume() {
 	c.setReadTimeout(c.lim.idleTimeout)
-	c.rbuf = c.srv.pools.getReadBuf()
-	err := c.fill() // still idle: Shutdown may close c meanwhile
-	if !c.state.CompareAndSwap(stateIdle, stateActive) || err != nil {
-		c.finish() // an EOF, reset or timeout ends it silently, as in rejectHead
-		return
+	if c.readFirst(nil) == nil {
+		c.serve()
 	}
-	c.serve()
 }

@@ -55,10 +55,14 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-// startParking serves s with ParkIdle over TCP.
+// startParking serves s over TCP with ParkIdle, parking at once unless
+// s.ParkIdleAfter says otherwise.
 func startParking(t *testing.T, s *Server) *testServer {
 	t.Helper()
 	s.ParkIdle = true
+	if s.ParkIdleAfter == 0 {
+		s.ParkIdleAfter = -1
+	}
 	if s.Handler == nil {
 		s.Handler = echoPath
 	}
@@ -88,6 +92,32 @@ func TestParkServesAgain(t *testing.T) {
 	waitUntil(t, "all connections parked again", func() bool { return parkedConns(s) == n })
 }
 
+// TestParkIdleAfter: a connection is parked once it waited ParkIdleAfter
+// in its goroutine, not when its idle timeout comes first; either way it
+// is served again.
+func TestParkIdleAfter(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		after  time.Duration
+		parked int
+	}{
+		{"after_50ms", 50 * time.Millisecond, 1},
+		{"idle_timeout_first", time.Hour, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Server{ParkIdleAfter: tc.after}
+			ts := startParking(t, s)
+			c := ts.connect()
+			c.roundTrip(get("/"))
+			time.Sleep(tc.after%time.Hour + 100*time.Millisecond)
+			waitUntil(t, "parked as expected", func() bool { return parkedConns(s) == tc.parked })
+			if _, body := c.roundTrip(get("/again")); body != "/again" {
+				t.Fatalf("body %q", body)
+			}
+		})
+	}
+}
+
 // TestParkNotEligible: connections that must keep their goroutine are
 // not parked: CancelOnClientClose, a sub-coarse IdleTimeout, in-memory
 // connections.
@@ -102,7 +132,7 @@ func TestParkNotEligible(t *testing.T) {
 		{"inmemory", &Server{}, "inmemory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.srv.ParkIdle, tc.srv.Handler = true, echoPath
+			tc.srv.ParkIdle, tc.srv.ParkIdleAfter, tc.srv.Handler = true, -1, echoPath
 			ts := startServer(t, tc.transport, tc.srv)
 			c := ts.connect()
 			c.roundTrip(get("/"))
@@ -196,7 +226,7 @@ func TestParkReadHeaderTimeout(t *testing.T) {
 // TestParkShutdown: Shutdown closes parked connections at once (not at
 // the next sweep) and returns.
 func TestParkShutdown(t *testing.T) {
-	s := &Server{ParkIdle: true, Handler: echoPath}
+	s := &Server{ParkIdle: true, ParkIdleAfter: -1, Handler: echoPath}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

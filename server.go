@@ -184,6 +184,15 @@ type Server struct {
 	// systems, idle connections wait in their goroutine.
 	ParkIdle bool
 
+	// ParkIdleAfter is how long a connection waits for its next request
+	// in its goroutine before ParkIdle parks it. Zero means
+	// DefaultParkIdleAfter (2 s); negative parks at once. A busy
+	// connection's next request comes sooner, so it never pays for the
+	// hand-off to another goroutine that resuming a parked connection
+	// costs (about 5 more system calls per request when parked at once,
+	// see bench/parksyscalls.sh).
+	ParkIdleAfter time.Duration
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits

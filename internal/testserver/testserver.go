@@ -15,7 +15,7 @@ import (
 )
 
 // ParkEnv names the environment variable that, set to 1, makes Serve
-// turn on Server.ParkIdle, so that a test suite can be run again with
+// turn on Server.ParkIdle, parking at once (ParkIdleAfter -1), so that a test suite can be run again with
 // parking: BRISK_TEST_PARK=1 go test ./...
 const ParkEnv = "BRISK_TEST_PARK"
 
@@ -50,7 +50,7 @@ func Listen(t testing.TB) net.Listener {
 func Serve(t testing.TB, s *brisk.Server, ln net.Listener) {
 	t.Helper()
 	if os.Getenv(ParkEnv) == "1" {
-		s.ParkIdle = true
+		s.ParkIdle, s.ParkIdleAfter = true, -1
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
