@@ -24,7 +24,8 @@
 // Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 2s] [-timeout 3m]
 //
 // -servers also accepts fasthttp-reduce (fasthttp with ReduceMemoryUsage),
-// brisk-park (brisk with Server.ParkIdle) and nbio (nbhttp, a net/http
+// brisk-park (brisk with Server.ParkIdle), brisk-park-now (the same with
+// ParkIdleAfter -1: parked at once) and nbio (nbhttp, a net/http
 // handler on an event loop).
 package main
 
