@@ -63,6 +63,7 @@ func startParking(t *testing.T, s *Server) *testServer {
 	if s.ParkIdleAfter == 0 {
 		s.ParkIdleAfter = -1
 	}
+	getParker() // its epoll fd is open before a test counts fds
 	if s.Handler == nil {
 		s.Handler = echoPath
 	}
@@ -378,4 +379,32 @@ func raceRound(nc net.Conn, br *bufio.Reader, rng *rand.Rand, i, r int) error {
 		time.Sleep(time.Duration(rng.IntN(5)) * time.Millisecond) // let it park
 	}
 	return nil
+}
+
+// TestParkSlowloris: many parked connections wake at once with a head
+// they never finish; each is closed by ReadHeaderTimeout without an
+// answer, and every fd is released.
+func TestParkSlowloris(t *testing.T) {
+	const n = 500
+	s := &Server{ReadHeaderTimeout: 300 * time.Millisecond}
+	ts := startParking(t, s)
+	base := openFDs(t)
+	cs := make([]*client, n)
+	for i := range cs {
+		cs[i] = ts.connect()
+		cs[i].roundTrip(get("/"))
+	}
+	waitUntil(t, "all parked", func() bool { return parkedConns(s) == n })
+	for _, c := range cs {
+		c.sendSync("GET /slow HTTP/1.1\r\nHost: x\r\n")
+	}
+	for i, c := range cs {
+		c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if b, err := c.br.ReadByte(); err != io.EOF {
+			t.Fatalf("conn %d: read %q, %v, want EOF (closed without an answer)", i, b, err)
+		}
+		c.nc.Close()
+	}
+	waitUntil(t, "fds released", func() bool { return openFDs(t) <= base })
+	waitUntil(t, "connections done", func() bool { return s.active.Load() == 0 })
 }
