@@ -12,28 +12,38 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Parking (Server.ParkIdle): a keep-alive connection that waits for its
-// next request with nothing buffered leaves its goroutine. Its fd is armed,
-// one-shot, in the process's parker, an epoll set; its conn (without
-// buffers or deadline) sits in the parker's slot table. When the fd turns
-// readable the parker starts a goroutine that reads and serves exactly as
-// the connection's own goroutine would have (resume).
+// Parking (Server.ParkIdle): a keep-alive connection that has waited
+// ParkIdleAfter in its goroutine for its next request, with nothing
+// buffered, leaves its goroutine. Its fd is armed, one-shot, in the
+// process's parker, an epoll set; its conn (without buffers or deadline)
+// sits in the parker's slot table, and after a whole sweep only its
+// connIdle does (park_shed_linux.go). When the fd turns readable a worker
+// goroutine reads and serves exactly as the connection's own goroutine
+// would have (resume).
 //
-// The fd is the runtime's own: it stays registered with the Go poller too.
-// The two do not clash because nobody waits on the runtime's side while
-// the conn is parked (no goroutine reads it), and because the parker
-// touches the fd only inside RawConn.Control, which holds the runtime's
-// reference on it: the fd cannot be closed and its number reused for
-// another connection during an epoll_ctl. An event that arrives after its
-// conn left the parker is recognised by the slot's generation and dropped.
-// The epoll set itself is waited on through the runtime poller (an epoll
-// fd is pollable), so the parker holds no thread blocked in epoll_wait.
+// One-shot rather than edge-triggered: the event carries the slot and its
+// generation, set anew by each EPOLL_CTL_MOD, and a connection that is
+// being served is never reported to the parker; the price, one epoll_ctl
+// per park, is paid only by connections idle for ParkIdleAfter.
 //
-// Timeouts of parked connections are swept once per parkSweep: the idle
-// timeout fires up to parkSweep late, never early, as the coarse timeouts
-// do (which is why a connection is parked only when its idle timeout is
-// coarse, or none). Shutdown closes parked connections at once
-// (closeParked).
+// The fd is the runtime's own, not a duplicate (as nbio makes): it stays
+// registered with the Go poller too. The two do not clash because nobody
+// waits on the runtime's side while the conn is parked (no goroutine reads
+// it), and because the parker touches the fd only inside RawConn.Control,
+// which holds the runtime's reference on it: the fd cannot be closed and
+// its number reused for another connection during an epoll_ctl. An event
+// that arrives after its connection left the parker is recognised by the
+// slot's generation and dropped (TestParkFDReuse). The epoll set itself
+// is waited on through the runtime poller (an epoll fd is pollable), so
+// the parker holds no thread blocked in epoll_wait.
+//
+// Timeouts of parked connections are swept once per parkSweep, without a
+// timer per connection: the idle timeout, computed from the coarse clock
+// as awaitRequest does, fires up to two seconds late, never early (which
+// is why a connection is parked only when its idle timeout is coarse, or
+// none). ReadHeaderTimeout starts, as always, once a head's first bytes
+// were read, by then in a goroutine again. Shutdown closes parked
+// connections at once (closeParked).
 
 // parkSweep is the period of the sweep over parked connections.
 const parkSweep = time.Second
