@@ -80,13 +80,16 @@ func (c *conn) attach(nc net.Conn) {
 	c.state.Store(stateIdle)
 }
 
-// serve is the connection loop: one request per iteration. Between
-// requests, with nothing buffered, the connection may be parked: serve
+// serve is the connection loop: one request per iteration. Before each
+// request, with nothing buffered, the connection may be parked: serve
 // then returns with c open, to be served again by resume (park_linux.go).
 func (c *conn) serve() {
-	for c.serveOne() {
+	for {
 		if c.r0 == c.r1 && c.park() {
 			return
+		}
+		if !c.serveOne() {
+			break
 		}
 	}
 	c.finish()

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Parking (Server.ParkIdle): a keep-alive connection that has waited
-// ParkIdleAfter in its goroutine for its next request, with nothing
+// Parking (Server.ParkIdle): a connection that has waited ParkIdleAfter
+// in its goroutine for its next (or first) request, with nothing
 // buffered, leaves its goroutine. Its fd is armed, one-shot, in the
 // process's parker, an epoll set; its conn (without buffers or deadline)
 // sits in the parker's slot table, and after a whole sweep only its
@@ -145,8 +145,8 @@ func (c *conn) mayPark() bool {
 	return false
 }
 
-// park parks c, which has nothing buffered and waits for its next
-// request, if it may. It reports whether c's goroutine must return: c is
+// park parks c, which has nothing buffered and waits for its next (or
+// first) request, if it may. It reports whether c's goroutine must return: c is
 // then served again by resume, or closed by a sweep or Shutdown (or was
 // closed here). On false c is either as it was, for the usual wait
 // (awaitRequest), or holds the first bytes of its next request.

@@ -93,6 +93,18 @@ func TestParkServesAgain(t *testing.T) {
 	waitUntil(t, "all connections parked again", func() bool { return parkedConns(s) == n })
 }
 
+// TestParkFreshConn: a new connection that sends nothing is parked too,
+// and served when its first request comes.
+func TestParkFreshConn(t *testing.T) {
+	s := &Server{}
+	ts := startParking(t, s)
+	c := ts.connect()
+	waitUntil(t, "parked before its first request", func() bool { return parkedConns(s) == 1 })
+	if _, body := c.roundTrip(get("/first")); body != "/first" {
+		t.Fatalf("body %q", body)
+	}
+}
+
 // TestParkIdleAfter: a connection is parked once it waited ParkIdleAfter
 // in its goroutine, not when its idle timeout comes first; either way it
 // is served again.

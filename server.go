@@ -171,9 +171,9 @@ type Server struct {
 	// a body) and only when no pipelined request is already buffered.
 	CancelOnClientClose bool
 
-	// ParkIdle, on Linux, lets a keep-alive connection that has waited
-	// ParkIdleAfter for its next request (after its first response) with
-	// nothing buffered give up its goroutine: its socket waits in a
+	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
+	// for its next (or first) request with nothing buffered give up its
+	// goroutine: its socket waits in a
 	// process-wide epoll set, its conn and Ctx go back to a pool after
 	// about a second more, and a goroutine serves it again as before when
 	// it turns readable. Handlers see no difference. Only plain TCP and
