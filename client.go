@@ -38,7 +38,12 @@ type ClientConfig struct {
 	DialTimeout time.Duration
 
 	// TLSConfig configures "https" connections. Nil means a default
-	// tls.Config. An empty ServerName is set to the host being dialled.
+	// tls.Config: crypto/tls's defaults (TLS 1.2 to 1.3, the system's
+	// roots, certificates verified) and no ALPN. An empty ServerName is
+	// set to the host being dialled. Certificates (or
+	// GetClientCertificate) give a client certificate for mTLS. The
+	// client speaks HTTP/1.1 only: NextProtos must not offer "h2".
+	// Response.TLS shows the state of the connection a response came on.
 	TLSConfig *tls.Config
 
 	// Timeout bounds a whole exchange started by Do: waiting for a free

@@ -77,3 +77,24 @@ func TestHostClientAllocsDefaultHost(t *testing.T) {
 		t.Fatalf("%v allocations per request, want 0", n)
 	}
 }
+
+// TestClientAllocsEncodedTarget: a request-target that must be
+// percent-encoded (non-ASCII path and query) is encoded into the
+// connection's storage: nothing allocated in steady state either.
+func TestClientAllocsEncodedTarget(t *testing.T) {
+	cs := startClientServer(t, "tcp", helloHandler)
+	var req Request
+	var resp Response
+	req.SetURI(cs.url + "/caf\u00e9?q=\u00e9t\u00e9")
+	do := func() {
+		if err := cs.cl.Do(&req, &resp); err != nil || len(resp.Body()) != 13 {
+			t.Fatalf("%v %q", err, resp.Body())
+		}
+	}
+	for range 100 {
+		do()
+	}
+	if n := testing.AllocsPerRun(1000, do); n != 0 {
+		t.Fatalf("%v allocations per request, want 0", n)
+	}
+}

@@ -40,7 +40,7 @@
 //
 // Package wire is the codec: pure functions over byte slices with no I/O,
 // which parse a request or response head into caller-provided storage and
-// encode heads and chunked bodies. The connection loop (conn.go) reads
+// encode heads and chunked bodies. The connection loop (server_conn.go) reads
 // into a pooled buffer, asks wire to parse the head, checks the
 // request-target (Request.Path is decoded and normalized before the
 // handler runs), calls the Handler, drains what the handler left of the

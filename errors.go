@@ -1,7 +1,14 @@
 package brisk
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"syscall"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -131,3 +138,199 @@ func statusForError(err error) errorStatus {
 // and 400 for any other error. Handlers can use it to answer the errors of
 // Request.PostArgs and Request.MultipartForm consistently.
 func ErrorStatus(err error) int { return statusForError(err).code }
+
+// Sentinel errors of the request-target, cookie and form code. Compare them
+// with errors.Is. The status noted is what a server answers when the error
+// comes from a request; none of these errors echo client bytes.
+var (
+	// ErrTargetForm: the request-target is in no valid form, or in a form
+	// the method does not allow: authority-form is for CONNECT only and
+	// CONNECT takes nothing else, asterisk-form is for OPTIONS only
+	// (RFC 9112 §3.2). → 400.
+	ErrTargetForm = errors.New("brisk: invalid request-target form")
+
+	// ErrTargetScheme: an absolute-form request-target whose scheme is not
+	// "http" or "https", or that lacks "//" authority (RFC 9110 §4.2). → 400.
+	ErrTargetScheme = errors.New("brisk: request-target scheme is not http or https")
+
+	// ErrTargetUserinfo: an absolute-form authority with userinfo, which
+	// RFC 9110 §4.2.4 tells recipients to treat as an error. → 400.
+	ErrTargetUserinfo = errors.New("brisk: userinfo in request-target")
+
+	// ErrInvalidHost: a host or authority that is not uri-host [ ":" port ]
+	// (RFC 3986 §3.2.2, §3.2.3; RFC 9110 §7.2). → 400.
+	ErrInvalidHost = errors.New("brisk: invalid host")
+
+	// ErrPathEscape: a "%" in the path not followed by two hexadecimal
+	// digits (RFC 3986 §2.1). → 400.
+	ErrPathEscape = errors.New("brisk: invalid percent-encoding in path")
+
+	// ErrPathByte: the path holds a raw (unencoded) control character or
+	// backslash; percent-encoded ones are valid and stay encoded (see
+	// DecodePath). → 400.
+	ErrPathByte = errors.New("brisk: forbidden byte in path")
+
+	// ErrPathStart: a non-empty path that does not start with "/"
+	// (RFC 3986 §3.3 path-absolute / path-abempty). → 400.
+	ErrPathStart = errors.New("brisk: path does not start with /")
+
+	// ErrCookieName: a Set-Cookie name that is not a token (RFC 6265
+	// §4.1.1).
+	ErrCookieName = errors.New("brisk: invalid cookie name")
+
+	// ErrCookieValue: a Set-Cookie value that is not *cookie-octet,
+	// optionally in DQUOTEs (RFC 6265 §4.1.1): no CTL, SP, DQUOTE
+	// (except as the enclosing pair), ",", ";", "\" or non-ASCII byte.
+	ErrCookieValue = errors.New("brisk: invalid cookie value")
+
+	// ErrCookiePath: a Path attribute value holding a CTL, ";" or a
+	// non-ASCII byte (RFC 6265 §4.1.1 path-value).
+	ErrCookiePath = errors.New("brisk: invalid cookie Path")
+
+	// ErrCookieDomain: a Domain attribute value that is not a host name
+	// (RFC 6265 §4.1.1 domain-value, RFC 1034 §3.5).
+	ErrCookieDomain = errors.New("brisk: invalid cookie Domain")
+
+	// ErrCookieExpires: an Expires time whose year is outside 1601..9999,
+	// which IMF-fixdate cannot carry (RFC 6265 §5.1.1, RFC 9110 §5.6.7).
+	ErrCookieExpires = errors.New("brisk: invalid cookie Expires")
+
+	// ErrCookieSecure: Partitioned or SameSite=None without Secure;
+	// user agents drop such cookies (draft-cutler-httpbis-partitioned-cookies,
+	// RFC 6265bis §4.1.2.7).
+	ErrCookieSecure = errors.New("brisk: cookie attribute requires Secure")
+
+	// ErrCookiePrefix: a "__Secure-" cookie without Secure, or a "__Host-"
+	// cookie without Secure, with a Domain, or with a Path other than "/"
+	// (RFC 6265bis §4.1.3).
+	ErrCookiePrefix = errors.New("brisk: cookie name prefix requirements not met")
+
+	// ErrSetCookieSyntax: a Set-Cookie field value without a name-value
+	// pair "name=value" before the first ";" (RFC 6265 §5.2).
+	ErrSetCookieSyntax = errors.New("brisk: malformed Set-Cookie")
+
+	// ErrNotMultipart: a Content-Type that is not multipart/form-data with
+	// a valid boundary parameter (RFC 7578 §4.1, RFC 2046 §5.1.1). → 415
+	// (see ErrorStatus).
+	ErrNotMultipart = errors.New("brisk: not multipart/form-data with a boundary")
+
+	// ErrMultipartParts: a multipart body with more parts than
+	// MultipartLimits.MaxParts. → 413.
+	ErrMultipartParts = errors.New("brisk: too many multipart parts")
+
+	// ErrMultipartTooLarge: a multipart body larger than
+	// MultipartLimits.MaxMemoryBytes + MaxDiskBytes. → 413.
+	ErrMultipartTooLarge = errors.New("brisk: multipart body too large")
+)
+
+// Client errors. Every error returned by Client and HostClient satisfies
+// errors.Is with one of these sentinels, with ErrBodyTooLarge, with a
+// wire kind (a malformed response: wire.ErrStatusLine, wire.ErrChunkSize,
+// ...), or, for a cancelled DoContext, with context.Canceled. The
+// underlying cause (an I/O error, io.EOF, io.ErrUnexpectedEOF,
+// os.ErrDeadlineExceeded) stays reachable with errors.Is and errors.As.
+var (
+	// ErrTimeout: the request's deadline passed (dialling, waiting for a
+	// free connection, writing the request or reading the response).
+	// With DoContext and a context deadline, the error also satisfies
+	// errors.Is(err, context.DeadlineExceeded).
+	ErrTimeout = errors.New("brisk: client timeout")
+
+	// ErrConnectionClosed: the server closed the connection (EOF, reset)
+	// before the response was complete. Closed before any byte, the cause
+	// is io.EOF; in the middle of a head or body, io.ErrUnexpectedEOF.
+	// Idempotent requests on a reused connection are retried before this
+	// is returned; other requests are not.
+	ErrConnectionClosed = errors.New("brisk: connection closed by the server")
+
+	// ErrTooManyRedirects: more redirects than MaxRedirects. The response
+	// holds the last redirect received.
+	ErrTooManyRedirects = errors.New("brisk: too many redirects")
+
+	// ErrTooManyInterimResponses: more than 10 1xx interim responses
+	// before the final one.
+	ErrTooManyInterimResponses = errors.New("brisk: too many interim (1xx) responses")
+
+	// ErrInvalidURI: the request has no usable target: the URI given to
+	// SetURI is not an absolute "http" or "https" URI with a host and no
+	// userinfo, or an origin-form target has no Host. Following a
+	// redirect, the Location is empty, has a scheme other than http or
+	// https, or does not resolve to such a URI (the response holds the
+	// redirect).
+	ErrInvalidURI = errors.New("brisk: invalid request URI")
+
+	// ErrRedirectOtherHost: HostClient received a redirect to another
+	// host, which only Client follows. The response holds the redirect.
+	ErrRedirectOtherHost = errors.New("brisk: redirect to another host")
+
+	// ErrInvalidRequest: a method that is not a token, a target with
+	// control bytes, a Host with whitespace or control bytes, or a header
+	// field with an invalid name or value (RFC 9110 §5): the request is
+	// not sent, so a caller cannot split it.
+	ErrInvalidRequest = errors.New("brisk: invalid request")
+)
+
+// maxInterimResponses is how many 1xx interim responses (RFC 9110 §15.2)
+// the client skips before a final response; one more is
+// ErrTooManyInterimResponses. Each is bounded by MaxResponseHeaderBytes.
+const maxInterimResponses = 10
+
+// bodyLimitError is the ErrBodyTooLarge of a response body over limit,
+// MaxResponseBodyBytes: claimed is its Content-Length, or -1 when it grew
+// past the limit. The message names the limit and how to raise it.
+func bodyLimitError(limit, claimed int64) error {
+	what := "response body"
+	if claimed >= 0 {
+		what = "response Content-Length " + strconv.FormatInt(claimed, 10)
+	}
+	return fmt.Errorf("%w: %s over MaxResponseBodyBytes (%d bytes); "+
+		"raise ClientConfig.MaxResponseBodyBytes (negative: no limit) or read it with DoStream",
+		ErrBodyTooLarge, what, limit)
+}
+
+// errNoFreeConn is the cause of the ErrTimeout returned when no connection
+// of a full pool came free before the deadline.
+var errNoFreeConn = errors.New("no free connection before the deadline")
+
+// wrapIO turns an I/O error of an exchange into a client error. mid
+// reports that part of the response (or of a body) had arrived.
+func wrapIO(err error, mid bool) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return wrapTimeout(err)
+	case err == io.EOF && mid:
+		return fmt.Errorf("%w: %w", ErrConnectionClosed, io.ErrUnexpectedEOF)
+	case isClosedByPeer(err):
+		return fmt.Errorf("%w: %w", ErrConnectionClosed, err)
+	}
+	return err
+}
+
+// isClosedByPeer reports the errors a connection closed by the server
+// produces: EOF on read, reset, broken pipe.
+func isClosedByPeer(err error) bool {
+	return err == io.EOF || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, io.ErrClosedPipe)
+}
+
+// wrapTimeout wraps cause as an ErrTimeout.
+func wrapTimeout(cause error) error { return fmt.Errorf("%w: %w", ErrTimeout, cause) }
+
+// ctxError is the error for an exchange ended by ctx.
+func ctxError(ctx context.Context) error {
+	err := context.Cause(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return wrapTimeout(err)
+	}
+	return fmt.Errorf("brisk: request canceled: %w", err)
+}
+
+// dialError wraps a dial failure; a timeout becomes ErrTimeout.
+func dialError(err error) error {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: dial: %w", ErrTimeout, err)
+	}
+	return fmt.Errorf("brisk: dial: %w", err)
+}

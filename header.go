@@ -35,6 +35,18 @@ func (h *Header) Get(name string) []byte {
 // Has reports whether a field named name is present.
 func (h *Header) Has(name string) bool { return h.index(name) >= 0 }
 
+// HasToken reports whether a field named name lists tok: whether one of
+// its values, a comma-separated list (RFC 9110 §5.6.1), has the element
+// tok, compared case-insensitively (e.g. HasToken("Connection", "close")).
+func (h *Header) HasToken(name, tok string) bool {
+	for v := range h.Values(name) {
+		if wire.HasToken(v, tok) {
+			return true
+		}
+	}
+	return false
+}
+
 // Values iterates over the values of every field named name, in wire order.
 // A list-valued field sent as several field lines yields one value per line;
 // values are not split at commas.

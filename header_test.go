@@ -100,17 +100,22 @@ func TestRawPathForms(t *testing.T) {
 	}
 }
 
-func TestHasToken(t *testing.T) {
+func TestHeaderHasToken(t *testing.T) {
 	cases := []struct {
-		v    string
+		v    []string
 		want bool
 	}{
-		{"close", true}, {"Close", true}, {"keep-alive, close", true}, {" close ,x", true},
-		{"closed", false}, {"", false}, {"keep-alive", false},
+		{[]string{"close"}, true}, {[]string{"Close"}, true}, {[]string{"keep-alive, close"}, true},
+		{[]string{" close ,x"}, true}, {[]string{"keep-alive", "x, CLOSE"}, true},
+		{[]string{"closed"}, false}, {[]string{""}, false}, {[]string{"keep-alive"}, false}, {nil, false},
 	}
 	for _, tc := range cases {
-		if got := hasToken([]byte(tc.v), "close"); got != tc.want {
-			t.Errorf("hasToken(%q) = %v", tc.v, got)
+		var h Header
+		for _, v := range tc.v {
+			h.Add("Connection", v)
+		}
+		if got := h.HasToken("Connection", "close"); got != tc.want {
+			t.Errorf("HasToken over %q = %v", tc.v, got)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (hc *HostClient) CloseIdleConnections() {
 // init resolves the configuration once.
 func (hc *HostClient) init() {
 	hc.lim = hc.resolve()
-	hc.parser = wire.Parser{MaxHeaderBytes: hc.lim.maxHeader}
+	hc.parser = wire.Parser{MaxHeaderBytes: hc.lim.maxHeader, AllowObsFold: true}
 	port := "80"
 	if hc.TLS {
 		port = "443"

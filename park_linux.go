@@ -200,10 +200,8 @@ func (s *Server) parkIdleAfter() time.Duration {
 // ends it silently, as in rejectHead) and the error returned.
 func (c *conn) readFirst(err error) error {
 	if err == nil {
-		if c.rbuf == nil {
-			c.rbuf = c.srv.pools.getReadBuf()
-		}
-		err = c.fill() // still idle: Shutdown may close c meanwhile
+		c.takeReadBuf()
+		err = c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
 	}
 	if !c.state.CompareAndSwap(stateIdle, stateActive) && err == nil {
 		err = errConnClosed
@@ -434,6 +432,6 @@ func (p *parker) worker(c *conn) {
 func (c *conn) resume() {
 	c.setReadTimeout(c.lim.idleTimeout)
 	if c.readFirst(nil) == nil {
-		c.serve()
+		c.loop()
 	}
 }

@@ -42,7 +42,7 @@ func (c *conn) recycle() {
 	c.ctx.Request.resetReceived()
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
-	c.nc, c.raw = nil, nil
+	c.nc, c.raw, c.tls = nil, nil, nil
 	s.pools.putConn(c)
 }
 

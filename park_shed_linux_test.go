@@ -74,12 +74,15 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"srv": "per conn object", "lim": "per conn object", "readable": "per conn object",
 		"raw":   "attach",
 		"state": "attach; resume moves it to active",
-		"rbuf":  "nil while parked", "wbuf": "nil while parked", "r0": "0 while parked", "r1": "0 while parked",
+		"rbuf":  "nil while parked", "wbuf": "nil while parked",
+		"in":       "empty and without storage while parked; attach discards",
+		"tls":      "nil: TLS connections are not parked",
+		"hijacked": "false: a hijacked connection is not parked; attach clears it",
 		"werr":     "nil: park only follows a successful flush",
 		"deadline": "0: park clears the read deadline; attach sets 0",
 		"ctx":      "reset per request (resetExchange, beginRequest)", "body": "reset per request",
 		"watch":     "not running: CancelOnClientClose connections are not parked",
-		"bodyStart": "per request", "keepAlive": "per request", "headTimer": "per head",
+		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
 	}
 	typ := reflect.TypeFor[conn]()

@@ -9,7 +9,7 @@ import (
 )
 
 // peekProbes reports whether peekSocket probes sockets here (the build
-// constraint of idle_linux.go).
+// constraint of peek_linux.go).
 func peekProbes() bool { return runtime.GOOS == "linux" && runtime.GOARCH != "386" }
 
 // TestPeekSocket checks each outcome of peekSocket on real file

@@ -22,7 +22,7 @@ type Request struct {
 	Trailer Header
 
 	head wire.RequestHead
-	c    *conn // nil for a request built by a client
+	c    *conn // the role, set once (newConn): the connection it is received on; nil when built (see received)
 
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
@@ -32,7 +32,7 @@ type Request struct {
 
 	slash [1]byte // RawPath's "/" for an absolute-form target without a path
 
-	uri   URI    // server side: head.Target split by parseTarget
+	uri   URI    // server side: head.Target split by splitTarget
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
 	forms forms  // query and form arguments, multipart form, cookies
@@ -64,7 +64,7 @@ func (r *Request) Target() []byte { return r.head.Target }
 // path (url.PathEscape per segment) before building a URL or a redirect
 // Location from it.
 func (r *Request) Path() []byte {
-	if r.c == nil { // client side: computed on demand
+	if !r.received() { // client side: computed on demand
 		r.target()
 		r.decodePath()
 	}
@@ -96,7 +96,7 @@ func (r *Request) Query() []byte { return r.target().Query }
 // Host field, nil when absent (possible in HTTP/1.0 only). On a request
 // built for a client, the Host field set by SetHost or SetURI.
 func (r *Request) Host() []byte {
-	if r.c == nil {
+	if !r.received() {
 		return r.head.Host
 	}
 	return r.uri.EffectiveHost(r.head.Host)
@@ -132,7 +132,7 @@ func (r *Request) ContentLength() int64 {
 // returns; later calls return the same result. Body and BodyReader consume
 // the same stream: use one of them.
 func (r *Request) Body() ([]byte, error) {
-	if r.c == nil || r.bodyCalled {
+	if !r.received() || r.bodyCalled {
 		return r.body, r.bodyErr
 	}
 	r.bodyCalled = true
@@ -145,7 +145,7 @@ func (r *Request) Body() ([]byte, error) {
 // read sends "100 Continue" when the client asked for it. The reader is
 // valid until the handler returns. After Body it is at EOF.
 func (r *Request) BodyReader() io.Reader {
-	if r.c == nil {
+	if !r.received() {
 		return bytes.NewReader(r.body)
 	}
 	return &r.c.body
@@ -154,16 +154,16 @@ func (r *Request) BodyReader() io.Reader {
 // Client-side construction, used by brisk's client.
 
 // SetMethod sets the method; it is copied.
-func (r *Request) SetMethod(method string) { r.head.Method = keep(&r.ownMethod, method) }
+func (r *Request) SetMethod(method string) { r.head.Method = copyInto(&r.ownMethod, method) }
 
 // SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
-func (r *Request) SetTarget(target string) { r.head.Target = keep(&r.ownTarget, target) }
+func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied. On a client request it sets the
 // Host field sent, not where the request goes: that is the authority of
 // the URI given to SetURI, or, for an origin-form target (SetTarget), the
 // Host itself with Client and Addr with HostClient.
-func (r *Request) SetHost(host string) { r.head.Host = keep(&r.ownHost, host) }
+func (r *Request) SetHost(host string) { r.head.Host = copyInto(&r.ownHost, host) }
 
 // SetBody sets the body to a copy of b.
 func (r *Request) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
@@ -171,10 +171,10 @@ func (r *Request) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
 // SetBodyString sets the body to a copy of s.
 func (r *Request) SetBodyString(s string) { r.body = append(r.body[:0], s...) }
 
-// keep copies s into *own, reusing its storage, and returns the copy.
+// copyInto copies s into *own, reusing its storage, and returns the copy.
 // Each settable part has its own storage, so repeated setters on a
 // reused Request never grow memory.
-func keep[B wire.Bytes](own *[]byte, s B) []byte {
+func copyInto[B wire.Bytes](own *[]byte, s B) []byte {
 	*own = append((*own)[:0], s...)
 	return *own
 }
@@ -198,20 +198,20 @@ func (r *Request) resetReceived() {
 	r.forms.reset()
 }
 
-// parseTarget splits the received request-target and decodes its path,
+// splitTarget splits the received request-target and decodes its path,
 // once per request, before the handler runs (see Path). Its errors
 // (ErrTargetForm, ErrInvalidHost, ErrPathByte, ...) are answered 400.
-func (r *Request) parseTarget() error {
+func (r *Request) splitTarget() error {
 	if err := r.uri.Parse(r.head.Method, r.head.Target); err != nil {
 		return err
 	}
 	return r.decodePath()
 }
 
-// target returns the split request-target: parsed by parseTarget on the
+// target returns the split request-target: parsed by splitTarget on the
 // server side, split on each call on a request built for a client.
 func (r *Request) target() *URI {
-	if r.c == nil {
+	if !r.received() {
 		r.uri.Parse(r.head.Method, r.head.Target)
 	}
 	return &r.uri
@@ -230,6 +230,12 @@ func (r *Request) decodePath() error {
 	r.pbuf, r.path = p, p
 	return err
 }
+
+// received reports the Request's role: true for a request the server
+// received (its slices alias the connection's read buffer, its body is
+// read from the connection), false for one built for a client (its
+// slices and body are its own storage).
+func (r *Request) received() bool { return r.c != nil }
 
 // isHead reports a HEAD request.
 func (r *Request) isHead() bool { return string(r.head.Method) == "HEAD" }

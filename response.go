@@ -1,5 +1,7 @@
 package brisk
 
+import "crypto/tls"
+
 // Response is the response a handler builds. The server encodes it after
 // the handler returns, unless the handler streams it with Ctx.BodyWriter.
 //
@@ -43,6 +45,8 @@ type Response struct {
 	reason []byte
 	body   []byte
 	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
+
+	tls *tls.ConnectionState // client side: of the connection it came on
 }
 
 // maxKeptBody is the largest body buffer a pooled Response keeps for the

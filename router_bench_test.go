@@ -27,7 +27,7 @@ func BenchmarkRouterServed(b *testing.B) {
 				c.Request.SetMethod(m)
 				c.Request.SetTarget(path)
 				c.Request.c = &conn{} // server side: Path is computed once, below
-				if err := c.Request.parseTarget(); err != nil {
+				if err := c.Request.splitTarget(); err != nil {
 					b.Fatal(err)
 				}
 				r.Serve(c)

@@ -78,7 +78,11 @@ func (s *routeState) name(r *route, mark int, escapes bool) {
 
 // Param returns the value of the wildcard called name ("{name}" or
 // "{name...}") in the pattern that matched the request, nil when it has
-// none. The value is percent-decoded: a segment "a%2Fb" gives "a/b".
+// none. The value is percent-decoded, as net/http's PathValue: a segment
+// "a%2Fb" gives "a/b", and "%0D%0A", "%00" or "%5C" give CR LF, NUL or
+// "\", which Request.Path keeps encoded. It may thus hold any byte:
+// validate or escape it before using it in a file name, a field value or
+// HTML.
 // With Router.Mount, the wildcards of the mount pattern and of the
 // mounted router's pattern are both visible (the inner one wins on a
 // name in both).

@@ -12,9 +12,10 @@ import "strings"
 // patterns. Request.Path is unchanged. Like Handle, Mount panics with
 // Register's error.
 //
-// A net/http Handler is mounted the same way, wrapped in brisk's net/http
-// adaptor: Mount(pattern, adaptor(h)). (Mounting an http.Handler directly
-// belongs here, as a MountHTTP next to Mount, once the adaptor exists.)
+// A net/http Handler is mounted the same way, through FromHTTP:
+// Mount("/debug", FromHTTP(mux)). It sees the whole path too (URL.Path
+// "/debug/pprof/" for "/debug/pprof/"), so register its routes with the
+// mount pattern's path in front, or strip it with http.StripPrefix.
 func (r *Router) Mount(pattern string, h Handler) {
 	if strings.HasSuffix(pattern, "/") {
 		panic(&PatternError{Pattern: pattern, Offset: len(pattern) - 1, Reason: "Mount pattern ends with \"/\""})

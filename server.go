@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"sync"
@@ -17,11 +18,12 @@ import (
 // retain c or any slice obtained from it, and do not use c from another
 // goroutine after returning; copy what you need to keep.
 //
-// brisk implements no tunnel: a 2xx response to CONNECT is sent without
+// A 2xx response to CONNECT set on the Response is sent without
 // Content-Length or Transfer-Encoding (RFC 9110 §9.3.6), its body (if any)
 // is delimited by closing the connection, and nothing the client sends
-// after the request is parsed. Answer CONNECT with a non-2xx status (e.g.
-// 405) to keep the connection.
+// after the request is parsed; Ctx.Tunnel hands the connection over for
+// a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
+// keep the connection.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -202,6 +204,37 @@ type Server struct {
 	// connections the events batch and both make 3.2).
 	ParkIdleAfter time.Duration
 
+	// CloseHijacked makes Shutdown close, at once, the connections that
+	// handlers took over (Ctx.Hijack, Upgrade, Tunnel) and have not
+	// closed, and any taken over later. The connection handed over is
+	// then a wrapper (its NetConn method returns the connection itself).
+	// Off, Shutdown neither waits for nor closes them.
+	CloseHijacked bool
+
+	// TLSConfig configures ServeTLS and ListenAndServeTLS (certificates,
+	// SNI, client certificates); see ServeTLS for the defaults it gets.
+	// Nil means a default configuration. Serve does not use it.
+	TLSConfig *tls.Config
+
+	// TLSHandshakeTimeout bounds a TLS connection's handshake, from its
+	// accept. Zero means DefaultTLSHandshakeTimeout (10 s); negative means
+	// no limit. On expiry the connection is closed, logged at debug level.
+	TLSHandshakeTimeout time.Duration
+
+	// HTTP2 serves the connections that speak HTTP/2: TLS connections for
+	// which ALPN chose "h2", and with H2C, cleartext ones that open with
+	// the HTTP/2 preface. Nil means HTTP/1.1 only. h2.Configure (package
+	// github.com/brisk-http/brisk/h2) sets it to a server for Handler.
+	HTTP2 ConnServer
+
+	// H2C serves HTTP/2 "with prior knowledge" on cleartext connections
+	// (RFC 9113 §3.3): one whose first bytes are the HTTP/2 preface is
+	// handed to HTTP2. Off by default (the preface is then answered 505);
+	// it needs HTTP2. The h2c upgrade
+	// from HTTP/1.1 (Upgrade: h2c), deprecated by RFC 9113, is not
+	// supported: such a request is served as HTTP/1.1.
+	H2C bool
+
 	mu        sync.Mutex
 	started   bool
 	lim       limits
@@ -215,6 +248,7 @@ type Server struct {
 	cancel    context.CancelFunc
 	date      dateCache
 	pools     pools
+	hijacks   hijackSet
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -253,9 +287,11 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops the server gracefully: it closes the listeners, closes
 // every idle connection at once, lets in-flight requests finish (their
-// responses carry "Connection: close") and cancels every Ctx.Context. It
-// returns nil when all connections are closed, or ctx.Err() when ctx
-// expires first (remaining connections are then left to finish).
+// responses carry "Connection: close") and cancels every Ctx.Context.
+// Connections a handler took over (Ctx.Hijack) are not waited for; see
+// CloseHijacked. It returns nil when all connections are closed, or
+// ctx.Err() when ctx expires first (remaining connections are then left
+// to finish).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()
@@ -267,12 +303,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.date.halt()
 	s.mu.Unlock()
+	s.hijacks.closeAll()
 
 	s.closeParked()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		s.closeIdle()
+		s.shutdownConns()
 		if s.active.Load() == 0 {
 			return nil
 		}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net"
 	"sync"
+
+	"github.com/brisk-http/brisk/internal/pipe"
 )
 
 // Listener is a net.Listener whose connections are in-memory
@@ -61,7 +63,7 @@ func (l *Listener) Close() error {
 }
 
 // Addr returns a placeholder address.
-func (l *Listener) Addr() net.Addr { return pipeAddr{} }
+func (l *Listener) Addr() net.Addr { return pipe.Addr{} }
 
 // Dial connects to the listener and returns the client end. It blocks
 // until Accept takes the server end.
@@ -72,7 +74,7 @@ func (l *Listener) Dial() (net.Conn, error) {
 // DialContext is Dial with a context; network and addr are ignored, so it
 // fits net/http.Transport.DialContext.
 func (l *Listener) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	client, server := newPipe()
+	client, server := pipe.New()
 	select {
 	case l.conns <- server:
 		return client, nil
@@ -86,8 +88,3 @@ func (l *Listener) DialContext(ctx context.Context, network, addr string) (net.C
 	}
 	return nil, ErrListenerClosed
 }
-
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "inmemory" }
-func (pipeAddr) String() string  { return "inmemory" }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/pipe"
 )
 
 // dialPair returns the client and server ends of one in-memory connection.
@@ -60,7 +62,7 @@ func TestRoundTrip(t *testing.T) {
 // the bytes in order, over several reads.
 func TestBufferedWrites(t *testing.T) {
 	c, s := dialPair(t)
-	want := make([]byte, pipeCapacity)
+	want := make([]byte, pipe.Capacity)
 	for i := range want {
 		want[i] = byte(i * 7)
 	}
@@ -87,7 +89,7 @@ func TestBufferedWrites(t *testing.T) {
 // and its bytes arrive whole.
 func TestWriteBlocksWhenFull(t *testing.T) {
 	c, s := dialPair(t)
-	want := bytes.Repeat([]byte("0123456789abcdef"), 3*pipeCapacity/16)
+	want := bytes.Repeat([]byte("0123456789abcdef"), 3*pipe.Capacity/16)
 	wrote := make(chan error, 1)
 	go func() {
 		_, err := c.Write(want)
@@ -171,7 +173,7 @@ func readOne(c net.Conn) error {
 
 // fillPipe writes more than the pipe holds.
 func fillPipe(c net.Conn) error {
-	_, err := c.Write(make([]byte, pipeCapacity+1))
+	_, err := c.Write(make([]byte, pipe.Capacity+1))
 	return err
 }
 

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/brisk-http/brisk/internal/connio"
 )
 
 const (
 	readBufferSize = 64 << 10              // holds any head the parser accepts by default
-	minReadSpace   = 4 << 10               // compact the read buffer below this much free space
 	connectPause   = 10 * time.Millisecond // wait after a failed connect
 )
 
@@ -49,8 +49,7 @@ type worker struct {
 	deadline  int64   // read deadline set on conn, ns since start; 0: none
 	wdeadline int64   // write deadline set on conn, ns since start; 0: none
 
-	rbuf []byte // read buffer; rbuf[r:w] is unread input
-	r, w int
+	in   connio.Reader // the responses read and not yet consumed
 	resp response
 
 	hist   *hdrhistogram.Histogram // latency, µs
@@ -67,7 +66,6 @@ func newWorker(p *plan, run *runState, id int, budget int64, hist *hdrhistogram.
 		budget:   budget,
 		next:     p.interval * float64(id) / float64(p.connections),
 		inflight: newRing(p.pipeline),
-		rbuf:     make([]byte, readBufferSize),
 		hist:     hist,
 		maxLat:   hist.HighestTrackableValue(),
 	}
@@ -132,7 +130,7 @@ func (w *worker) dial() bool {
 	w.unsent = w.inflight.len() // requests cut off by a server close are sent again
 	w.deadline, w.wdeadline = 0, 0
 	w.broken = nil
-	w.r, w.w = 0, 0
+	w.in.Reset(c, w.storage())
 	w.resp.reset()
 	return true
 }
@@ -231,21 +229,20 @@ func (w *worker) pause(d time.Duration) {
 
 // receive reads once and handles every response completed by the bytes read.
 func (w *worker) receive() {
-	switch {
-	case w.r == w.w:
-		w.r, w.w = 0, 0
-	case len(w.rbuf)-w.w < minReadSpace:
-		w.w = copy(w.rbuf, w.rbuf[w.r:w.w])
-		w.r = 0
-		if w.resp.inHead() {
-			w.resp.reset() // parsed fields aliased the old bytes: parse again
-		}
-	}
+	at := w.in.Offset()
+	w.in.Compact()
 	w.setReadDeadline()
-	n, err := w.conn.Read(w.rbuf[w.w:])
+	before := w.in.Len()
+	err := w.in.Fill(0, readBufferSize) // moves the unread bytes to the front when full
+	if w.in.Offset() != at && w.resp.inHead() {
+		w.resp.reset() // parsed fields aliased the moved bytes: parse again
+	}
+	if err == connio.ErrFull { // a head larger than the buffer
+		w.fail(KindParse)
+		return
+	}
 	now := w.run.now()
-	if n > 0 {
-		w.w += n
+	if n := w.in.Len() - before; n > 0 {
 		w.live.bytes.Add(int64(n))
 		if !w.consume(now) {
 			return
@@ -256,23 +253,27 @@ func (w *worker) receive() {
 	}
 }
 
-// consume handles the responses in rbuf[r:w] answered at time now. It
+// storage returns the read buffer's storage, kept across connections.
+func (w *worker) storage() []byte {
+	if b := w.in.Storage(); cap(b) == readBufferSize {
+		return b[:cap(b)]
+	}
+	return make([]byte, readBufferSize)
+}
+
+// consume handles the buffered responses, answered at time now. It
 // reports whether the connection is still usable.
 func (w *worker) consume(now int64) bool {
 	done := int64(0)
 	defer func() { w.live.requests.Add(done) }()
 	for w.inflight.len() > 0 {
-		n, complete, err := w.resp.advance(w.rbuf[w.r:w.w], w.p.headRequest)
-		w.r += n
+		n, complete, err := w.resp.advance(w.in.Buffered(), w.p.headRequest)
+		w.in.Consume(n)
 		if err != nil {
 			w.fail(KindParse)
 			return false
 		}
 		if !complete {
-			if w.r == 0 && w.w == len(w.rbuf) { // a head larger than the buffer
-				w.fail(KindParse)
-				return false
-			}
 			return true
 		}
 		done++

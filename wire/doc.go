@@ -11,7 +11,7 @@
 // option of Parser.
 //
 // On amd64 the field lines of the usual shape are split by SSE2 assembly
-// (ctl_amd64.s) in one call that marks the bytes ending values 32 at a
+// (scan_amd64.s) in one call that marks the bytes ending values 32 at a
 // time with AVX2 (16 with SSE2 on CPUs without it) and walks from line to
 // line; the request-target and field values are scanned 16 bytes at a
 // time. Any other line takes the Go path, which applies every rule and

@@ -23,6 +23,11 @@ const (
 // ClassifyField returns the class of the field name, compared
 // case-insensitively with the parser's own name table.
 func ClassifyField(name []byte) FieldClass {
+	switch len(name) {
+	case 4, 6, 10, 14, 17: // the lengths of the classified names
+	default:
+		return FieldOther
+	}
 	switch nameID(name) {
 	case fieldHost:
 		return FieldHost
@@ -96,7 +101,7 @@ func ScanOutgoing(fields []Field) OutgoingFields {
 		case FieldOther:
 			continue
 		case FieldConnection:
-			o.Close = o.Close || hasOption(f.Value, "close")
+			o.Close = o.Close || HasToken(f.Value, "close")
 		case FieldContentLength:
 			if !o.Present.Has(FieldContentLength) {
 				if n, ok := parseDecimal(f.Value); ok {
@@ -122,15 +127,15 @@ func AppendFields(dst []byte, fields []Field, drop ClassSet) []byte {
 	return dst
 }
 
-// hasOption reports whether the comma-separated list value (RFC 9110
-// §5.6.1) has the element opt, compared case-insensitively; opt is lower
-// case.
-func hasOption(value []byte, opt string) bool {
+// HasToken reports whether the comma-separated list value (RFC 9110
+// §5.6.1) has the element tok, compared case-insensitively, as a
+// connection option, transfer coding or protocol name is compared.
+func HasToken(value []byte, tok string) bool {
 	value = trimOWS(value)
 	for len(value) > 0 {
 		var elem []byte
 		elem, value = nextElement(value)
-		if ascii.EqualFoldLower(elem, opt) {
+		if ascii.EqualFold(elem, tok) {
 			return true
 		}
 	}

@@ -67,3 +67,19 @@ func TestAppendFields(t *testing.T) {
 		t.Fatalf("AppendFields with no drop = %q", got)
 	}
 }
+
+func TestHasToken(t *testing.T) {
+	cases := []struct {
+		v, tok string
+		want   bool
+	}{
+		{"close", "close", true}, {"Close", "close", true}, {"keep-alive, close", "close", true},
+		{" close ,x", "close", true}, {"a,,close,", "close", true}, {"websocket", "WebSocket", true},
+		{"closed", "close", false}, {"", "close", false}, {"clo se", "close", false},
+	}
+	for _, tc := range cases {
+		if got := HasToken([]byte(tc.v), tc.tok); got != tc.want {
+			t.Errorf("HasToken(%q, %q) = %v, want %v", tc.v, tc.tok, got, tc.want)
+		}
+	}
+}

@@ -6,26 +6,29 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/site"
 )
 
-// accessLog wraps serve so that each request, once serve returns, is
-// logged on logger at level Info with message "request" and the
-// attributes method, target (the request-target as received), status
-// (the status code the handler set), bytes, duration (time spent in
-// serve), remote (client address) and, for a body cut short, error.
+// accessLog wraps h so that each request, once h returns, is logged on
+// logger at level Info with message "request" and the attributes method,
+// target (the request-target as received), status (the status code the
+// handler set), bytes, duration (time spent in h), remote (client
+// address) and, for a body cut short, error.
 //
-// bytes is the number of body bytes written to the connection for a body
-// the site streamed (a file of -root), which is less than the file when
-// error is set; for a buffered body, written after the handler returns,
-// it is the body's length.
-func accessLog(logger *slog.Logger, serve func(*brisk.Ctx) site.Sent) brisk.Handler {
+// bytes is the number of body bytes the connection accepted for a body
+// the handler streamed (BodyWriter.Sent: less than the file when error is
+// set); for a buffered body, written after the handler returns, it is the
+// body's length, and 0 for HEAD.
+func accessLog(logger *slog.Logger, h brisk.Handler) brisk.Handler {
 	return func(c *brisk.Ctx) {
 		start := time.Now()
-		sent := serve(c)
+		h(c)
+		bw := c.BodyWriter()
 		bytes := int64(len(c.Response.Body()))
-		if sent.Streamed {
-			bytes = sent.Bytes
+		if string(c.Request.Method()) == "HEAD" {
+			bytes = 0 // the body is not sent
+		}
+		if bw.Sent() > 0 || bw.Err() != nil {
+			bytes = bw.Sent()
 		}
 		attrs := []slog.Attr{
 			slog.String("method", string(c.Request.Method())),
@@ -35,8 +38,8 @@ func accessLog(logger *slog.Logger, serve func(*brisk.Ctx) site.Sent) brisk.Hand
 			slog.Duration("duration", time.Since(start)),
 			slog.String("remote", c.RemoteAddr().String()),
 		}
-		if sent.Err != nil {
-			attrs = append(attrs, slog.String("error", sent.Err.Error()))
+		if err := bw.Err(); err != nil {
+			attrs = append(attrs, slog.String("error", err.Error()))
 		}
 		logger.LogAttrs(c.Context(), slog.LevelInfo, "request", attrs...)
 	}

@@ -94,3 +94,22 @@ func TestServeLogRejected(t *testing.T) {
 		waitLog(t, stderr, regexp.MustCompile(regexp.QuoteMeta(want)))
 	}
 }
+
+// TestServeAccessLogHead: a HEAD is logged with bytes=0, since no body
+// goes out, not with the length of the body GET would get.
+func TestServeAccessLogHead(t *testing.T) {
+	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true})
+	defer stop()
+	nc, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "HEAD /plaintext HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	io.ReadAll(nc)
+	m := waitLog(t, stderr, regexp.MustCompile(`msg=request method=HEAD target=/plaintext status=200 bytes=(\d+) `))
+	if m[1] != "0" {
+		t.Errorf("bytes=%s, want 0", m[1])
+	}
+}

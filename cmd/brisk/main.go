@@ -1,6 +1,6 @@
 // Command brisk is the brisk command-line tool.
 //
-//	brisk serve [-addr 127.0.0.1:8080] [-root DIR] [-echo] [-log]
+//	brisk serve [-addr 127.0.0.1:8080] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c]
 //	brisk version
 //	brisk help [command]
 //

@@ -36,18 +36,20 @@ type serveOptions struct {
 	root string // directory served under /static/; "" for the embedded files
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
+	tlsOptions
 }
 
 // runServe is `brisk serve`: it serves until SIGINT or SIGTERM.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log]",
-		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/...) over HTTP/1.1\n"+
-			"until SIGINT or SIGTERM, then shut down gracefully.", stderr)
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c]",
+		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /static/..., /ws, /debug/pprof/) over HTTP/1.1\n"+
+			"(HTTPS and HTTP/2 with -tls, -cert or -h2c) until SIGINT or SIGTERM, then shut down gracefully.", stderr)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
+	o.tlsOptions.register(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -74,7 +76,11 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	if o.log {
-		srv.Handler, srv.OnReject = accessLog(logger, st.Serve), logRejected(logger)
+		srv.Handler, srv.OnReject = accessLog(logger, st.Handle), logRejected(logger)
+	}
+	if err := o.configure(srv); err != nil {
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
 	}
 
 	ln, err := net.Listen("tcp", o.addr)
@@ -82,9 +88,12 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "brisk: serving %s\n", baseURL(ln.Addr()))
+	fmt.Fprintf(stdout, "brisk: serving %s\n", o.url(ln.Addr()))
+	if note := o.note(); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- o.serveOn(srv, ln) }()
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "brisk: %v\n", err)

@@ -1,11 +1,15 @@
 package conformance
 
 import (
+	"crypto/tls"
 	"flag"
+	"net"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/certs"
 	"github.com/brisk-http/brisk/internal/echo"
 	"github.com/brisk-http/brisk/internal/testserver"
 )
@@ -27,19 +31,49 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus takes ~30 s; skipped in -short mode")
 	}
+	addr := *probeAddr
+	if addr == "" {
+		addr = startEchoServer(t)
+	}
+	runCorpus(t, addr, nil)
+}
+
+// TestCorpusTLS runs the corpus unchanged over TLS: each case on its own
+// TLS connection, each piece of a split case in its own TLS record.
+func TestCorpusTLS(t *testing.T) {
+	if testing.Short() || *probeAddr != "" {
+		t.Skip("corpus over TLS takes ~10 s; skipped in -short mode and with -conformance.addr")
+	}
+	ca, err := certs.NewAuthority("conformance CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := ca.Server("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := tls.NewListener(testserver.Listen(t), &tls.Config{Certificates: []tls.Certificate{cert}})
+	testserver.Serve(t, &brisk.Server{Handler: echo.Handle}, ln)
+	cfg := &tls.Config{RootCAs: ca.Pool, ServerName: "127.0.0.1"}
+	runCorpus(t, ln.Addr().String(), func(addr string) (net.Conn, error) {
+		return tls.DialWithDialer(&net.Dialer{Timeout: 2 * time.Second}, "tcp", addr, cfg)
+	})
+}
+
+// runCorpus runs the selected cases against addr, whole and split, on
+// connections opened by dial (nil: TCP).
+func runCorpus(t *testing.T, addr string, dial func(string) (net.Conn, error)) {
 	cases, err := LoadCases("testdata/requests.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases = selectCases(t, cases)
-	addr := *probeAddr
-	if addr == "" {
-		addr = startEchoServer(t)
-	}
 	for _, split := range []bool{false, true} {
 		name := map[bool]string{false: "whole", true: "split"}[split]
 		t.Run(name, func(t *testing.T) {
-			results := RunAll(cases, addr, DefaultOptions(split), 8)
+			o := DefaultOptions(split)
+			o.Dial = dial
+			results := RunAll(cases, addr, o, 8)
 			var n Counts
 			for i := range results {
 				r := &results[i]

@@ -26,6 +26,9 @@ type Options struct {
 	Idle time.Duration
 	// Overall ends the read this long after the last write (default 3 s).
 	Overall time.Duration
+	// Dial opens the connection for a case (a TLS client, say). Nil means
+	// TCP, within 2 s.
+	Dial func(addr string) (net.Conn, error)
 }
 
 // DefaultOptions returns the probe's default options, split or whole.
@@ -54,10 +57,14 @@ type piece struct {
 	pause time.Duration
 }
 
-// Exchange sends one case on a fresh TCP connection to addr (host:port)
-// and collects the answer.
+// Exchange sends one case on a fresh connection to addr (host:port),
+// opened by o.Dial, and collects the answer.
 func Exchange(c *Case, addr string, o Options) Observation {
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	dial := o.Dial
+	if dial == nil {
+		dial = func(addr string) (net.Conn, error) { return net.DialTimeout("tcp", addr, 2*time.Second) }
+	}
+	conn, err := dial(addr)
 	if err != nil {
 		return Observation{DialErr: err}
 	}

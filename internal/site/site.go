@@ -10,6 +10,8 @@
 //	/healthz       "ok"
 //	/hello/{name}  "Hello, name!" as text/plain
 //	/static/...    embedded files, or the files of Config.Root streamed from disk
+//	/ws            a WebSocket echo (interop.go)
+//	/debug/pprof/  net/http/pprof (interop.go)
 //
 // The routes are a brisk.Router's: any other path is answered 404, a method
 // other than GET or HEAD on a path other than /echo 405 with an Allow field,
@@ -69,9 +71,6 @@ func New(cfg Config) (*Site, error) {
 	return s, nil
 }
 
-// sentKey carries what the static route streamed back to Serve.
-var sentKey = brisk.NewKey[Sent]("site.sent")
-
 // routes registers the site's routes.
 func (s *Site) routes() {
 	r := s.router
@@ -81,47 +80,21 @@ func (s *Site) routes() {
 	r.Handle("GET /healthz", healthz)
 	r.Handle("GET /hello/{name}", hello)
 	r.Handle("/echo", serveEcho)
-	r.Handle("GET /static/{name...}", func(c *brisk.Ctx) {
-		if sent := s.static.serve(c, c.Param("name")); sent.Streamed {
-			sentKey.Set(c, sent)
-		}
-	})
+	r.Handle("GET /static/", s.static.serve)
+	r.Handle("GET /ws", wsEcho)
+	r.Handle("/debug/pprof/", pprofHandler)
 }
 
 // Close releases the directory Config.Root, if one was opened.
 func (s *Site) Close() error { return s.static.Close() }
 
-// Sent is what Serve reports about a response body the site streamed
-// itself (a file of Config.Root) rather than left in the buffered body.
-type Sent struct {
-	// Streamed is true when the body was streamed: Bytes and Err then
-	// describe it. When false, the body is c.Response.Body(), written
-	// after the handler returns.
-	Streamed bool
-
-	// Bytes is the number of body bytes written to the connection before
-	// the stream ended: all of them when Err is nil.
-	Bytes int64
-
-	// Err is why the stream ended early (the client went away, a write
-	// timed out, the file was shorter than its size), or nil. After an
-	// error the connection is closed without completing the body, so the
-	// client sees it cut short.
-	Err error
-}
-
 // Handle is the site's brisk.Handler.
-func (s *Site) Handle(c *brisk.Ctx) { s.Serve(c) }
-
-// Serve is Handle that also reports a streamed body, for an access log.
-func (s *Site) Serve(c *brisk.Ctx) Sent {
+func (s *Site) Handle(c *brisk.Ctx) {
 	if s.echo {
 		echo.Handle(c) // conformance probes: always JSON
-		return Sent{}
+		return
 	}
 	s.router.Serve(c)
-	sent, _ := sentKey.Get(c)
-	return sent
 }
 
 // home answers the home page, its load-test commands showing the address
@@ -160,5 +133,3 @@ func setText(c *brisk.Ctx, code int, body string) {
 	c.Response.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	c.Response.SetBodyString(body)
 }
-
-func notFound(c *brisk.Ctx) { setText(c, 404, "404 page not found\n") }

@@ -1,0 +1,49 @@
+// Command tls serves the plaintext response over HTTPS, HTTP/1.1 and
+// HTTP/2 (ALPN), for bench/tls.sh: -s brisk is brisk with h2.Configure
+// and a net/http handler for HTTP/2 (x/net/http2's own cost), -s bridge
+// is brisk with its own handler on HTTP/2 too (through the net/http
+// adaptor), -s nethttp is net/http.Server with the same handler. The
+// certificate files are made by the script.
+package main
+
+import (
+	"crypto/tls"
+	"flag"
+	"io"
+	"log"
+	"log/slog"
+	"net/http"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/h2"
+)
+
+func main() {
+	kind := flag.String("s", "brisk", "server: `brisk`, bridge or nethttp")
+	addr := flag.String("addr", "127.0.0.1:8443", "listen `address`")
+	certFile := flag.String("cert", "cert.pem", "PEM certificate `file`")
+	keyFile := flag.String("key", "key.pem", "PEM key `file`")
+	flag.Parse()
+	body := []byte("Hello, World!")
+	hh := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = []string{"text/plain"}
+		w.Write(body)
+	})
+	if *kind == "nethttp" {
+		s := &http.Server{Addr: *addr, Handler: hh, ErrorLog: log.New(io.Discard, "", 0)}
+		log.Fatal(s.ListenAndServeTLS(*certFile, *keyFile))
+	}
+	s := &brisk.Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBody(body)
+	}}
+	conf := h2.Config{Handler: hh}
+	if *kind == "bridge" {
+		conf.Handler = nil // s.Handler
+	}
+	if err := h2.Configure(s, conf); err != nil {
+		log.Fatal(err)
+	}
+	s.TLSConfig = &tls.Config{}
+	log.Fatal(s.ListenAndServeTLS(*addr, *certFile, *keyFile))
+}

@@ -1,0 +1,257 @@
+// Package compress compresses brisk responses with the content coding a
+// client accepts best (RFC 9110 §8.4, §12.5.3): Zstandard, Brotli or gzip,
+// through github.com/klauspost/compress and github.com/andybalholm/brotli.
+// It also decodes compressed request bodies, on request, under a limit on
+// the decoded size.
+//
+// It is a package of its own so that programs that import only brisk do
+// not link the encoders.
+package compress
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/accept"
+	"github.com/brisk-http/brisk/internal/ascii"
+)
+
+// Coding names, as in Accept-Encoding and Content-Encoding.
+const (
+	Zstd   = "zstd"
+	Brotli = "br"
+	Gzip   = "gzip"
+)
+
+// Defaults of Config.
+const (
+	DefaultMinSize     = 1024
+	DefaultGzipLevel   = 5
+	DefaultZstdLevel   = 3
+	DefaultBrotliLevel = 4
+)
+
+// Config configures New. The zero value is ready to use.
+type Config struct {
+	// Codings lists the codings offered, by name (Zstd, Brotli, Gzip), in
+	// the server's order of preference when the client gives them equal
+	// q-values. Nil or empty means {Zstd, Brotli, Gzip}. An unknown name
+	// makes New panic.
+	Codings []string
+
+	// GzipLevel is the gzip level, 1 (fastest) to 9 (smallest). Zero
+	// means DefaultGzipLevel (5); other values out of range make New
+	// panic.
+	GzipLevel int
+
+	// ZstdLevel is the Zstandard level, 1 to 22, mapped to the encoder's
+	// nearest speed (zstd.EncoderLevelFromZstd). Zero means
+	// DefaultZstdLevel (3). Unlike the other levels, one out of range
+	// does not panic: below 1 is the fastest speed, above 22 the best
+	// compression.
+	ZstdLevel int
+
+	// BrotliLevel is the Brotli quality, 1 (fastest) to 11 (smallest).
+	// Zero means DefaultBrotliLevel (4); other values out of range make
+	// New panic.
+	BrotliLevel int
+
+	// MinSize is the smallest body compressed, in bytes: a shorter one
+	// (which compression would barely shrink, or grow) is sent as is.
+	// Zero means DefaultMinSize (1024); negative means any size. A
+	// streamed body is compressed whatever its size.
+	MinSize int
+
+	// Compressible reports whether a response of the given Content-Type
+	// is worth compressing. Nil means Compressible.
+	Compressible func(contentType []byte) bool
+}
+
+// New returns a middleware that compresses the responses of a handler
+// with the coding the request's Accept-Encoding prefers (q-values, "*",
+// "x-gzip"), ties going to Config.Codings' order. A compressed response
+// gets Content-Encoding, "Vary: Accept-Encoding" (added to any Vary the
+// handler set), and its ETag, if strong, made weak (W/"..."): the bytes
+// differ from the identity representation's. A response that could have
+// been compressed also gets the Vary, so that caches keep the variants
+// apart.
+//
+// A response is left alone when it answers HEAD or CONNECT, its status
+// is 1xx, 204, 206 or 304, it has a Content-Encoding or Content-Range,
+// its Cache-Control has no-transform (RFC 9111 §5.2.2.6), its
+// Content-Type is absent or not compressible, its buffered body is
+// shorter than MinSize, or compressing it would not make it shorter.
+//
+// A buffered body (Response.SetBody, Write) is compressed after the
+// handler returns, through pooled encoders and buffers: no allocation
+// per response once warm, for gzip and zstd. A body streamed through
+// Ctx.BodyWriter is compressed as it is written, whatever its length
+// (its Content-Length, if any, is dropped: it goes out chunked), through
+// a brisk.BodyFilter; each BodyWriter.Flush emits a block that the client
+// can decode up to that point.
+//
+// New panics on an invalid Config.
+func New(cfg Config) func(brisk.Handler) brisk.Handler {
+	m := newMiddleware(cfg)
+	return func(next brisk.Handler) brisk.Handler {
+		return func(c *brisk.Ctx) {
+			f := m.filters.Get().(*streamFilter)
+			c.BodyWriter().SetFilter(f)
+			next(c)
+			f.end()
+			m.filters.Put(f)
+			m.compressBuffered(c)
+		}
+	}
+}
+
+// middleware is one New's state: its configuration and encoder pools.
+type middleware struct {
+	offers       []string // coding names, in preference order
+	encoders     []*encoderPool
+	minSize      int
+	compressible func([]byte) bool
+	buffers      bufferPool
+	filters      sync.Pool // of *streamFilter
+}
+
+func newMiddleware(cfg Config) *middleware {
+	m := &middleware{offers: cfg.Codings, minSize: cfg.MinSize, compressible: cfg.Compressible}
+	if len(m.offers) == 0 {
+		m.offers = []string{Zstd, Brotli, Gzip}
+	}
+	if len(m.offers) > accept.MaxOffers {
+		panic("compress: too many codings")
+	}
+	switch {
+	case m.minSize == 0:
+		m.minSize = DefaultMinSize
+	case m.minSize < 0:
+		m.minSize = 0
+	}
+	m.filters.New = func() any { return &streamFilter{m: m} }
+	if m.compressible == nil {
+		m.compressible = Compressible
+	}
+	for _, name := range m.offers {
+		p, err := newEncoderPool(name, cfg)
+		if err != nil {
+			panic(err)
+		}
+		m.encoders = append(m.encoders, p)
+	}
+	return m
+}
+
+// eligible reports whether the response to c may be compressed, leaving
+// aside its size and the client's Accept-Encoding.
+func (m *middleware) eligible(c *brisk.Ctx) bool {
+	r := &c.Response
+	switch code := r.StatusCode(); {
+	case code < 200, code == 204, code == 206, code == 304:
+		return false
+	}
+	method := c.Request.Method()
+	h := &r.Header
+	return string(method) != "CONNECT" && !h.Has("Content-Encoding") && !h.Has("Content-Range") &&
+		!h.HasToken("Cache-Control", "no-transform") && m.compressible(h.Get("Content-Type"))
+}
+
+// choose returns the encoder pool for the coding the request prefers, or
+// nil for identity.
+func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
+	var values [4][]byte
+	vs := values[:0]
+	for v := range c.Request.Header.Values("Accept-Encoding") {
+		vs = append(vs, v)
+	}
+	if ch := accept.Negotiate(vs, m.offers); ch.Index >= 0 {
+		return m.encoders[ch.Index]
+	}
+	return nil
+}
+
+// compressBuffered compresses the buffered body of the response, when it
+// is eligible, the client accepts a coding, and the result is shorter.
+func (m *middleware) compressBuffered(c *brisk.Ctx) {
+	if c.BodyWriter().Started() || !m.eligible(c) {
+		return
+	}
+	r := &c.Response
+	body := r.Body()
+	if string(c.Request.Method()) == "HEAD" || len(body) < m.minSize {
+		if string(c.Request.Method()) == "HEAD" || len(body) > 0 {
+			addVary(&r.Header)
+		}
+		return
+	}
+	addVary(&r.Header)
+	enc := m.choose(c)
+	if enc == nil {
+		return
+	}
+	buf := m.buffers.get()
+	defer m.buffers.put(buf)
+	if err := enc.compress(buf, body); err != nil || buf.Len() >= len(body) {
+		return
+	}
+	r.SetBody(buf.Bytes())
+	setEncoded(&r.Header, enc.name)
+}
+
+// setEncoded sets Content-Encoding and weakens a strong ETag.
+func setEncoded(h *brisk.Header, coding string) {
+	h.Set("Content-Encoding", coding)
+	if tag := h.Get("ETag"); len(tag) > 0 && tag[0] == '"' {
+		var b [128]byte
+		h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
+	}
+}
+
+// addVary adds "Accept-Encoding" to the Vary field, unless it lists it
+// or "*" already.
+func addVary(h *brisk.Header) {
+	if h.HasToken("Vary", "Accept-Encoding") || h.HasToken("Vary", "*") {
+		return
+	}
+	h.Add("Vary", "Accept-Encoding")
+}
+
+// Compressible reports whether a Content-Type names a compressible media
+// type: text/*, JSON, XML and JavaScript (including the +json and +xml
+// suffixes), SVG, WebAssembly, and uncompressed fonts (TTF, OTF). Images,
+// audio, video, archives and WOFF fonts are compressed already.
+func Compressible(contentType []byte) bool {
+	mt := contentType
+	if i := bytes.IndexByte(mt, ';'); i >= 0 {
+		mt = mt[:i]
+	}
+	mt = bytes.TrimSpace(mt)
+	if len(mt) >= 5 && ascii.EqualFold(mt[:5], "text/") {
+		return true
+	}
+	for _, t := range compressibleTypes {
+		if ascii.EqualFold(mt, t) {
+			return true
+		}
+	}
+	for _, suffix := range []string{"+json", "+xml"} {
+		if len(mt) > len(suffix) && ascii.EqualFold(mt[len(mt)-len(suffix):], suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+var compressibleTypes = []string{
+	"application/json", "application/javascript", "application/x-javascript", "application/xml",
+	"application/wasm", "application/x-ndjson", "application/graphql-response+json",
+	"font/ttf", "font/otf", "application/vnd.ms-fontobject",
+}
+
+// errLevel reports a level out of range.
+func errLevel(coding string, level int) error {
+	return fmt.Errorf("compress: %s level %d out of range", coding, level)
+}

@@ -1,0 +1,113 @@
+package brisk_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
+)
+
+// ExampleFileServer serves a file system under /static/. For a directory
+// on disk, use os.OpenRoot(dir) and its FS method: no request can then
+// leave the directory.
+func ExampleFileServer() {
+	files := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &brisk.FileServer{FS: files, Prefix: "/static/", Nosniff: true}
+	srv := &brisk.Server{Handler: fsrv.Handle}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	go io.WriteString(conn, "GET /static/hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=7-\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.Status)
+	fmt.Println(resp.Header.Get("Content-Range"), resp.Header.Get("Content-Type"))
+	fmt.Println(resp.Header.Get("Last-Modified"))
+	fmt.Printf("%q\n", body)
+	// Output:
+	// 206 Partial Content
+	// bytes 7-13/14 text/plain; charset=utf-8
+	// Sun, 09 Sep 2001 01:46:40 GMT
+	// "files!\n"
+}
+
+// ExampleServeContent answers with content that is not a file, with
+// validators and ranges.
+func ExampleServeContent() {
+	modified := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		ServeReport(c, modified)
+	}}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	go io.WriteString(conn, "GET /report HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: Tue, 02 Jan 2024 03:04:05 GMT\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(resp.Status)
+	// Output:
+	// 304 Not Modified
+}
+
+// ServeReport serves a generated CSV report.
+func ServeReport(c *brisk.Ctx, modified time.Time) {
+	brisk.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
+}
+
+func ExampleTypeByExtension() {
+	fmt.Println(brisk.TypeByExtension("app.MJS"))
+	fmt.Println(brisk.TypeByExtension("logo.svg"))
+	fmt.Printf("%q\n", brisk.TypeByExtension("README"))
+	// Output:
+	// text/javascript; charset=utf-8
+	// image/svg+xml
+	// ""
+}
+
+// ExampleBodyWriter_ReadFrom streams a body of known length with
+// io.Copy; copied from an *os.File, it ends in ReadFrom, which sends the
+// file by sendfile on TCP.
+func ExampleBodyWriter_ReadFrom() {
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		content := strings.NewReader("streamed, not buffered\n")
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.Header.Set("Content-Length", fmt.Sprint(content.Len()))
+		io.Copy(c.BodyWriter(), content)
+	}}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	go io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Print(resp.ContentLength, " ", string(body))
+	// Output:
+	// 23 streamed, not buffered
+}

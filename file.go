@@ -1,0 +1,341 @@
+package brisk
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// errFileShrank reports a file that ended before its size as stated when
+// the response began: the connection is closed, the body cut short.
+var errFileShrank = errors.New("brisk: file shorter than its size; response cut short")
+
+// ServeContent answers the request with content, the representation of
+// name last modified at modtime (zero when unknown), streamed from content
+// and never held in memory. It implements what http.ServeContent does, on
+// brisk's terms:
+//
+//   - validators: ETag is the one the handler set, else (when modtime is
+//     known) a strong tag made of the size and modtime; Last-Modified is
+//     modtime (RFC 9110 §8.8);
+//   - conditional requests in the order of RFC 9110 §13.2.2: If-Match and
+//     If-Unmodified-Since give 412, If-None-Match and If-Modified-Since
+//     give 304 to GET and HEAD (412 to other methods);
+//   - ranges (RFC 9110 §14) for GET, under If-Range: one range gives 206
+//     with Content-Range, several a multipart/byteranges body, none
+//     satisfiable 416 with "Content-Range: bytes */size"; a Range field of
+//     more than DefaultMaxRanges ranges, or whose ranges overlap or add up
+//     to more than the size, is ignored and the whole is sent (see
+//     FileServer.MaxRanges);
+//   - Content-Type: the handler's, else by the extension of name
+//     (TypeByExtension), else sniffed from the first 512 bytes
+//     (http.DetectContentType);
+//   - HEAD gets the fields and Content-Length without the body.
+//
+// The size is found by seeking to the end. The body goes out with a
+// Content-Length, by sendfile(2) when content is an *os.File on a plain
+// TCP connection (see BodyWriter.ReadFrom). If content ends before its
+// size, the response is cut short and the connection closed; a read or
+// seek error before the body starts is answered 500. ServeContent does not
+// check the method: a FileServer answers methods other than GET and HEAD
+// with 405.
+func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker) {
+	size, err := content.Seek(0, io.SeekEnd)
+	if err == nil {
+		_, err = content.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		c.Logger().Error("brisk: ServeContent: seek failed", "name", name, "err", err)
+		c.Response.setError(500)
+		return
+	}
+	rep := representation{name: name, content: content, size: size, modtime: modtime}
+	var tag [64]byte
+	if t := c.Response.Header.Get("ETag"); t != nil {
+		rep.etag = append(tag[:0], t...)
+	} else if rep.hasModTime() {
+		rep.etag = sizeModTimeETag(tag[:0], size, modtime)
+	}
+	serveRepresentation(c, &rep, DefaultMaxRanges)
+}
+
+// representation is one selected representation of a resource (RFC 9110
+// §3.2): its bytes and metadata.
+type representation struct {
+	name    string // for the media type
+	content io.ReadSeeker
+	size    int64
+	modtime time.Time // zero when unknown
+	etag    []byte    // quoted entity-tag, nil for none
+	coding  string    // content coding of the bytes, "" for identity
+	ctype   string    // media type, "" to derive it from name or the bytes
+}
+
+// hasModTime reports whether the modification time is known; like
+// net/http, the Unix epoch counts as unknown.
+func (r *representation) hasModTime() bool {
+	return !r.modtime.IsZero() && !r.modtime.Equal(time.Unix(0, 0))
+}
+
+// lastModified is the modification time at the one-second resolution of
+// an HTTP-date.
+func (r *representation) lastModified() time.Time {
+	return r.modtime.UTC().Truncate(time.Second)
+}
+
+// serveRepresentation answers the request with rep: validators,
+// preconditions, media type, ranges, then the body.
+func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
+	h := &c.Response.Header
+	setValidators(h, rep)
+	switch checkPreconditions(&c.Request, rep) {
+	case 304:
+		c.Response.SetStatusCode(304)
+		if rep.etag != nil {
+			h.Del("Last-Modified")
+		}
+		return
+	case 412:
+		answerStatus(&c.Response, 412)
+		return
+	}
+	if err := setMediaType(h, rep); err != nil {
+		c.Logger().Error("brisk: reading a file to sniff its type failed", "name", rep.name, "err", err)
+		c.Response.setError(500)
+		return
+	}
+	if rep.coding != "" {
+		h.Set("Content-Encoding", rep.coding)
+	}
+	h.Set("Accept-Ranges", "bytes")
+	var buf [DefaultMaxRanges]byteRange
+	ranges, outcome := requestedRanges(&c.Request, rep, maxRanges, buf[:0])
+	switch {
+	case outcome == rangeUnsatisfiable:
+		answerStatus(&c.Response, 416)
+		for _, f := range [...]string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Encoding"} {
+			h.Del(f) // as net/http; the body is the plain-text reason
+		}
+		h.Set("Content-Range", unsatisfiedRange(rep.size))
+	case outcome == rangePartial && len(ranges) == 1:
+		c.Response.SetStatusCode(206)
+		h.Set("Content-Range", ranges[0].contentRange(rep.size))
+		sendSections(c, rep, ranges, nil)
+	case outcome == rangePartial:
+		c.Response.SetStatusCode(206)
+		boundary := newBoundary()
+		ctype := string(h.Get("Content-Type"))
+		h.Set("Content-Type", "multipart/byteranges; boundary="+boundary)
+		sendSections(c, rep, ranges, &multipartHeads{boundary, ctype, rep.size})
+	default:
+		sendSections(c, rep, []byteRange{{0, rep.size}}, nil)
+	}
+}
+
+// answerStatus answers code with its reason phrase as a text/plain body,
+// keeping the fields already set (validators, Vary, nosniff).
+func answerStatus(r *Response, code int) {
+	r.status = code
+	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	r.body = appendErrorBody(r.body[:0], code)
+}
+
+// setValidators sets ETag and Last-Modified (RFC 9110 §8.8).
+func setValidators(h *Header, rep *representation) {
+	if rep.etag != nil {
+		setField(h, "ETag", rep.etag)
+	}
+	if rep.hasModTime() {
+		var b [dateLen]byte
+		setField(h, "Last-Modified", rep.lastModified().AppendFormat(b[:0], dateLayout))
+	}
+}
+
+// checkPreconditions evaluates the conditional fields of req against rep
+// in the order of RFC 9110 §13.2.2 and returns 412, 304, or 0 to go on.
+// If-Unmodified-Since and If-Modified-Since are ignored when If-Match,
+// respectively If-None-Match, is present, when rep has no modification
+// time, and when the value is not one valid HTTP-date; If-Modified-Since
+// also for methods other than GET and HEAD.
+func checkPreconditions(req *Request, rep *representation) int {
+	h := &req.Header
+	if h.Has("If-Match") {
+		if !etagMatch(h, "If-Match", rep.etag, true) {
+			return 412
+		}
+	} else if t, ok := fieldDate(h, "If-Unmodified-Since"); ok && rep.hasModTime() && rep.lastModified().After(t) {
+		return 412
+	}
+	safe := req.isHead() || string(req.Method()) == "GET"
+	if h.Has("If-None-Match") {
+		if !etagMatch(h, "If-None-Match", rep.etag, false) {
+			return 0
+		}
+		if safe {
+			return 304
+		}
+		return 412
+	}
+	if t, ok := fieldDate(h, "If-Modified-Since"); ok && safe && rep.hasModTime() && !rep.lastModified().After(t) {
+		return 304
+	}
+	return 0
+}
+
+// fieldDate parses the field name of h as one HTTP-date (RFC 9110
+// §5.6.7, all three formats); ok is false when it is absent, repeated or
+// invalid.
+func fieldDate(h *Header, name string) (t time.Time, ok bool) {
+	n := 0
+	var v []byte
+	for x := range h.Values(name) {
+		v, n = x, n+1
+	}
+	if n != 1 {
+		return t, false
+	}
+	t, err := http.ParseTime(string(v))
+	return t, err == nil
+}
+
+// requestedRanges evaluates the Range field of a GET, under If-Range
+// (RFC 9110 §13.1.5): a Range on another method, or whose If-Range does
+// not hold, is ignored.
+func requestedRanges(req *Request, rep *representation, maxRanges int, dst []byteRange) ([]byteRange, rangeOutcome) {
+	h := &req.Header
+	v := h.Get("Range")
+	if v == nil || string(req.Method()) != "GET" || !ifRangeHolds(h, rep) {
+		return dst, rangeIgnore
+	}
+	if maxRanges <= 0 {
+		maxRanges = DefaultMaxRanges
+	}
+	return parseRange(v, rep.size, maxRanges, dst)
+}
+
+// ifRangeHolds evaluates If-Range: true when absent, when it is an
+// entity-tag strongly equal to rep's, or when it is an HTTP-date equal to
+// rep's Last-Modified.
+func ifRangeHolds(h *Header, rep *representation) bool {
+	v := h.Get("If-Range")
+	if v == nil {
+		return true
+	}
+	v = trimOWS(v)
+	if len(v) > 0 && (v[0] == '"' || v[0] == 'W') {
+		return isStrongETag(v) && string(v) == string(rep.etag) && rep.etag[0] == '"'
+	}
+	t, err := http.ParseTime(string(v))
+	return err == nil && rep.hasModTime() && rep.lastModified().Equal(t)
+}
+
+// setMediaType sets Content-Type unless the handler did: rep.ctype, else
+// by extension, else (identity coding only) sniffed, else
+// application/octet-stream.
+func setMediaType(h *Header, rep *representation) error {
+	if h.Has("Content-Type") {
+		return nil
+	}
+	t := rep.ctype
+	if t == "" {
+		t = TypeByExtension(rep.name)
+	}
+	if t == "" && rep.coding == "" {
+		var err error
+		if t, err = sniffType(rep.content); err != nil {
+			return err
+		}
+	}
+	if t == "" {
+		t = "application/octet-stream"
+	}
+	h.Set("Content-Type", t)
+	return nil
+}
+
+// multipartHeads describes the parts of a multipart/byteranges body
+// (RFC 9110 §14.6): each part's head is
+// "--boundary CRLF Content-Type CRLF Content-Range CRLF CRLF" (CRLF first
+// after the first part), and the body ends with "CRLF --boundary-- CRLF".
+type multipartHeads struct {
+	boundary, ctype string
+	size            int64
+}
+
+// part returns the head of the part for r, the first one when first.
+func (m multipartHeads) part(r byteRange, first bool) string {
+	s := "--" + m.boundary + "\r\n"
+	if !first {
+		s = "\r\n" + s
+	}
+	if m.ctype != "" {
+		s += "Content-Type: " + m.ctype + "\r\n"
+	}
+	return s + "Content-Range: " + r.contentRange(m.size) + "\r\n\r\n"
+}
+
+// end returns the close-delimiter.
+func (m multipartHeads) end() string { return "\r\n--" + m.boundary + "--\r\n" }
+
+// newBoundary returns a random multipart boundary: 24 hex digits, which a
+// file cannot be made to contain by guessing.
+func newBoundary() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// sendSections sends the ranges of rep as the body with a Content-Length:
+// one section as is (m is nil) or each as a part of the multipart/byteranges
+// body m describes. HEAD gets the Content-Length only. A
+// seek error before the body started is answered 500; a file that ends
+// early cuts the response short and closes the connection.
+func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartHeads) {
+	multi := m != nil
+	length := int64(0)
+	for i, r := range ranges {
+		length += r.length
+		if multi {
+			length += int64(len(m.part(r, i == 0)))
+		}
+	}
+	if multi {
+		length += int64(len(m.end()))
+	}
+	var b [20]byte
+	setField(&c.Response.Header, "Content-Length", strconv.AppendInt(b[:0], length, 10))
+	if c.Request.isHead() {
+		return
+	}
+	for i, r := range ranges {
+		if multi {
+			c.bw.WriteString(m.part(r, i == 0))
+		}
+		if err := sendSection(c, rep.content, r); err != nil {
+			c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+			if !c.bw.started {
+				c.Response.setError(500)
+			}
+			return
+		}
+	}
+	if multi {
+		c.bw.WriteString(m.end())
+	}
+}
+
+// sendSection sends r.length bytes of content from r.start.
+func sendSection(c *Ctx, content io.ReadSeeker, r byteRange) error {
+	if _, err := content.Seek(r.start, io.SeekStart); err != nil {
+		return err
+	}
+	n, err := c.bw.readFromN(content, r.length)
+	if err == nil && n < r.length && c.bw.err == nil {
+		err = errFileShrank
+	}
+	return err
+}

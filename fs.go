@@ -1,0 +1,412 @@
+package brisk
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/brisk-http/brisk/internal/accept"
+)
+
+// FileServer serves the files of a file system: an embed.FS, an
+// fstest.MapFS, or a directory confined by os.Root (Root.FS), which no
+// name can leave, through ".." or a symbolic link. Set its fields before
+// the first request and do not change them afterwards; it is safe for
+// concurrent use. Each file is answered as by ServeContent (validators,
+// conditional requests, ranges, media type, HEAD), streamed from the file
+// system and, for an *os.File on a plain TCP connection, sent by
+// sendfile(2).
+//
+// The request path (Request.Path: decoded, without dot-segments, unable to
+// climb above "/") minus Prefix names the file. A path that still holds an
+// encoded "/", "\" or control character, a NUL or "\" byte, or (unless
+// Dotfiles) an element starting with ".", is answered 404 before the file
+// system is asked; "%25" is a "%" in the name. Methods other than GET and
+// HEAD are answered 405 with "Allow: GET, HEAD". A missing file, one that
+// is not a regular file or directory, or a directory path without an index
+// file or listing is answered 404, a permission error 403 and other errors
+// 500 (logged).
+type FileServer struct {
+	// FS is the file system served. Files that implement io.Seeker are
+	// served (those of os, embed and testing/fstest do); others are
+	// answered 500. For a directory on disk use os.OpenRoot(dir) and
+	// Root.FS, which refuses names that resolve outside dir.
+	FS fs.FS
+
+	// Prefix is removed from the request path before the file is looked
+	// up ("/static/" serves "/static/a.css" from "a.css"). A path without
+	// it is answered 404. Empty means "/". It is removed as a string, as
+	// http.StripPrefix does: end it with "/", or "/static" also serves
+	// "/staticx.txt" from "x.txt". With Prefix "/static/", the path
+	// "/static" is redirected (301) to "/static/".
+	Prefix string
+
+	// Index is the file served for a path naming a directory with a
+	// trailing "/". Empty means "index.html". A directory path without the
+	// trailing "/" is redirected (301) to the path with it.
+	Index string
+
+	// Listing answers a directory without its Index file with an HTML
+	// list of its entries (names HTML-escaped, links percent-encoded,
+	// dotfiles left out unless Dotfiles); off, such a directory is 404.
+	Listing bool
+
+	// Dotfiles serves names with an element starting with "." (".env",
+	// ".git/config"); off, they are answered 404.
+	Dotfiles bool
+
+	// Nosniff adds "X-Content-Type-Options: nosniff" to every file
+	// response, so browsers keep to the Content-Type sent.
+	Nosniff bool
+
+	// Precompressed serves "name.br", "name.zst" or "name.gz" instead of
+	// "name" when the sibling exists and the request's Accept-Encoding
+	// accepts its coding (q-values, "*", "identity;q=0"; RFC 9110
+	// §12.5.3), in that order of preference at equal q-values, with
+	// Content-Encoding, an ETag of its own ("-br", "-zstd" or "-gzip"
+	// appended), and ranges counted in the encoded bytes. Every file
+	// response (200, 206, 304, 412, 416, 406) then carries
+	// "Vary: Accept-Encoding". When the client rules out
+	// identity and no sibling it accepts exists, the answer is 406.
+	Precompressed bool
+
+	// MaxRanges is the most ranges one Range field may ask for. Zero or
+	// negative means DefaultMaxRanges (16). A Range with more, or whose
+	// ranges overlap or add up to more than the file, is ignored and the
+	// whole file is sent (200): never more bytes than the file's size
+	// plus the multipart framing.
+	MaxRanges int
+
+	hashes sync.Map // name -> *hashEntry: ETags of files without a modification time
+}
+
+// hashEntry is the content-hash ETag of a file without a modification
+// time, for the size it had.
+type hashEntry struct {
+	size int64
+	etag string
+}
+
+// precompressed lists the sibling files Precompressed looks for, in the
+// server's order of preference.
+var precompressed = [...]struct{ coding, ext string }{
+	{"br", ".br"}, {"zstd", ".zst"}, {"gzip", ".gz"},
+}
+
+var precompressedCodings = []string{"br", "zstd", "gzip"}
+
+// Handle is the FileServer's Handler.
+func (s *FileServer) Handle(c *Ctx) {
+	if m := c.Request.Method(); string(m) != "GET" && string(m) != "HEAD" {
+		c.Response.setError(405)
+		c.Response.Header.Set("Allow", "GET, HEAD")
+		return
+	}
+	name, dir, ok := s.fileName(c.Request.Path())
+	if !ok {
+		c.Response.setError(404)
+		return
+	}
+	if s.Precompressed {
+		c.Response.Header.Set("Vary", "Accept-Encoding")
+	}
+	if s.Nosniff {
+		c.Response.Header.Set("X-Content-Type-Options", "nosniff")
+	}
+	s.serveName(c, name, dir)
+}
+
+// fileName maps a request path to an io/fs name ("." for the root) and
+// whether the path ends in "/"; ok is false for a path the server refuses
+// (see FileServer).
+func (s *FileServer) fileName(p []byte) (name string, dir, ok bool) {
+	prefix := s.Prefix
+	if prefix == "" {
+		prefix = "/"
+	}
+	rest, found := strings.CutPrefix(string(p), prefix)
+	if !found {
+		if string(p)+"/" != prefix {
+			return "", false, false
+		}
+		rest = "" // "/static" for Prefix "/static/": the root, redirected
+	}
+	dir = len(p) > 0 && p[len(p)-1] == '/'
+	rest = strings.Trim(rest, "/")
+	if rest == "" {
+		return ".", dir, true
+	}
+	rest, ok = unescapePercent(rest)
+	if !ok || !fs.ValidPath(rest) || strings.ContainsAny(rest, "\\\x00") {
+		return "", false, false
+	}
+	if !s.Dotfiles && hasDotElement(rest) {
+		return "", false, false
+	}
+	return rest, dir, true
+}
+
+// unescapePercent decodes the "%25" escapes Request.Path leaves in place;
+// any other escape left there ("/", "\" or a control character) refuses
+// the name.
+func unescapePercent(name string) (string, bool) {
+	if !strings.Contains(name, "%") {
+		return name, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if name[i] != '%' {
+			b.WriteByte(name[i])
+			continue
+		}
+		if !strings.HasPrefix(name[i:], "%25") {
+			return "", false
+		}
+		b.WriteByte('%')
+		i += 2
+	}
+	return b.String(), true
+}
+
+// hasDotElement reports whether an element of name starts with ".".
+func hasDotElement(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.Contains(name, "/.")
+}
+
+// serveName answers the file or directory name.
+func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
+	f, fi, err := s.open(name)
+	if err != nil {
+		s.fail(c, name, err)
+		return
+	}
+	defer f.Close()
+	switch {
+	case fi.IsDir() && !dir:
+		redirectToDir(c)
+	case fi.IsDir():
+		s.serveDir(c, name, f)
+	case dir || !fi.Mode().IsRegular():
+		c.Response.setError(404)
+	default:
+		s.serveFile(c, name, f, fi)
+	}
+}
+
+// open opens name and stats it. On a file system that can stat a name
+// (fs.StatFS: os.Root's, os.DirFS), a name that is neither a regular file
+// nor a directory is not opened but reported as not existing: opening a
+// named pipe blocks until a writer comes, holding the request (and an OS
+// thread) indefinitely, and opening a device can have effects.
+func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
+	if s.FS == nil {
+		return nil, nil, fs.ErrNotExist
+	}
+	if sfs, ok := s.FS.(fs.StatFS); ok {
+		fi, err := sfs.Stat(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, nil, fs.ErrNotExist
+		}
+	}
+	f, err := s.FS.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// fail answers an error from the file system: 404 for a name that does
+// not exist or is refused (os.Root's escapes, a file used as a directory,
+// a link loop), 403, or 500 (logged).
+func (s *FileServer) fail(c *Ctx, name string, err error) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENOTDIR),
+		errors.Is(err, syscall.ELOOP), isRootEscape(err):
+		c.Response.setError(404)
+	case errors.Is(err, fs.ErrPermission):
+		c.Response.setError(403)
+	default:
+		c.Logger().Error("brisk: FileServer: opening a file failed", "name", name, "err", err)
+		c.Response.setError(500)
+	}
+}
+
+// isRootEscape reports the error os.Root gives a name that would resolve
+// outside it. os does not export it; its text is matched, and
+// TestFileRootConfined fails if it changes.
+func isRootEscape(err error) bool {
+	for err != nil {
+		if err.Error() == "path escapes from parent" {
+			return true
+		}
+		err = errors.Unwrap(err)
+	}
+	return false
+}
+
+// redirectToDir answers a directory path without its trailing "/" with a
+// 301 to the path with it, as a relative reference to its last element.
+func redirectToDir(c *Ctx) {
+	loc := "./"
+	if base := path.Base(string(c.Request.Path())); base != "/" {
+		loc += escapePathElement(base) + "/"
+	}
+	if q := c.Request.Query(); q != nil {
+		loc += "?" + string(q)
+	}
+	c.Response.setError(301)
+	c.Response.Header.Set("Location", loc)
+}
+
+// serveDir answers a directory path: its index file, else its listing
+// (when enabled), else 404.
+func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
+	index := s.Index
+	if index == "" {
+		index = "index.html"
+	}
+	iname := path.Join(name, index)
+	f, fi, err := s.open(iname)
+	if err == nil {
+		defer f.Close()
+		if fi.Mode().IsRegular() {
+			s.serveFile(c, iname, f, fi)
+			return
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.fail(c, iname, err)
+		return
+	}
+	if !s.Listing {
+		c.Response.setError(404)
+		return
+	}
+	s.list(c, name, d)
+}
+
+// serveFile answers a regular file, or its precompressed sibling.
+func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
+	if s.Precompressed && s.servePrecompressed(c, name) {
+		return
+	}
+	var tag [64]byte
+	if rep, ok := s.describe(c, name, f, fi, tag[:0]); ok {
+		serveRepresentation(c, &rep, s.MaxRanges)
+	}
+}
+
+// describe returns the representation of the file f, its ETag appended
+// to tag; ok is false (the response set to 500) when f cannot be served.
+func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, tag []byte) (rep representation, ok bool) {
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		c.Logger().Error("brisk: FileServer: file does not implement io.Seeker", "name", name)
+		c.Response.setError(500)
+		return rep, false
+	}
+	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
+	if rep.hasModTime() {
+		rep.etag = sizeModTimeETag(tag, rep.size, rep.modtime)
+		return rep, true
+	}
+	etag, err := s.contentETag(name, rs, rep.size)
+	if err != nil {
+		c.Logger().Error("brisk: FileServer: reading a file failed", "name", name, "err", err)
+		c.Response.setError(500)
+		return rep, false
+	}
+	rep.etag = append(tag, etag...)
+	return rep, true
+}
+
+// contentETag returns the content-hash ETag of a file without a
+// modification time (embedded files): computed once per name and size,
+// then cached for the life of the FileServer, such file systems being
+// taken as immutable. It leaves rs at its start.
+func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (string, error) {
+	if e, ok := s.hashes.Load(name); ok && e.(*hashEntry).size == size {
+		return e.(*hashEntry).etag, nil
+	}
+	etag, err := hashETag(rs)
+	if err == nil {
+		_, err = rs.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return "", err
+	}
+	s.hashes.Store(name, &hashEntry{size: size, etag: etag})
+	return etag, nil
+}
+
+// servePrecompressed answers with the sibling of name the client accepts
+// best, or 406 when there is none and the client rules out identity, and
+// reports whether it answered.
+func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
+	var values [4][]byte
+	vs := values[:0]
+	for v := range c.Request.Header.Values("Accept-Encoding") {
+		vs = append(vs, v)
+	}
+	w, identityOK := accept.Weights(vs, precompressedCodings)
+	for {
+		best := -1
+		for i := range precompressed {
+			if w[i] > 0 && (best < 0 || w[i] > w[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		w[best] = 0
+		if s.serveSibling(c, name, best) {
+			return true
+		}
+	}
+	if !identityOK {
+		c.Response.setError(406)
+		c.Response.Header.Set("Vary", "Accept-Encoding")
+		return true
+	}
+	return false
+}
+
+// serveSibling answers with the sibling of name for precompressed[i] and
+// reports whether it exists as a regular file.
+func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
+	p := precompressed[i]
+	sname := name + p.ext
+	f, fi, err := s.open(sname)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if !fi.Mode().IsRegular() {
+		return false
+	}
+	var tag [64]byte
+	rep, ok := s.describe(c, sname, f, fi, tag[:0])
+	if !ok {
+		return true // answered 500
+	}
+	rep.name, rep.coding = name, p.coding
+	rep.etag = encodedETag(rep.etag, p.coding)
+	if rep.ctype = TypeByExtension(name); rep.ctype == "" {
+		rep.ctype = "application/octet-stream"
+	}
+	serveRepresentation(c, &rep, s.MaxRanges)
+	return true
+}

@@ -1,0 +1,191 @@
+// Package h2 serves HTTP/2 on a brisk.Server with the Go team's HTTP/2
+// server, golang.org/x/net/http2. brisk keeps its own HTTP/1.1 path and
+// hands a connection over when it speaks HTTP/2: over TLS when ALPN
+// chose "h2" (RFC 9113 §3.2), and on cleartext, with brisk.Server.H2C,
+// when it opens with the HTTP/2 preface ("prior knowledge", RFC 9113
+// §3.3). The h2c upgrade from HTTP/1.1 (Upgrade: h2c) is not supported.
+//
+// It is a separate package so that a program without HTTP/2 does not
+// link x/net/http2.
+//
+//	srv := &brisk.Server{Handler: h}
+//	if err := h2.Configure(srv, h2.Config{}); err != nil { ... } // h serves HTTP/2 too
+//	srv.ListenAndServeTLS(":443", "cert.pem", "key.pem")
+package h2
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/brisk-http/brisk"
+	"golang.org/x/net/http2"
+)
+
+// Config configures the HTTP/2 server. The connection limits come from
+// the brisk.Server (see Configure); these are the ones HTTP/2 adds.
+type Config struct {
+	// Handler serves the HTTP/2 requests. Nil means the brisk.Server's
+	// Handler, through brisk.Server.HTTPHandler (each request reaches it
+	// as HTTP/1.1 over an in-memory connection, Ctx.TLS included) of a
+	// second Server with its per-request configuration; the Handler is
+	// read when Configure is called.
+	Handler http.Handler
+
+	// MaxConcurrentStreams is the number of streams a client may have
+	// open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS,
+	// RFC 9113 §6.5.2). Zero means x/net/http2's default, 250. A client
+	// opening more gets its streams refused (REFUSED_STREAM), and one that
+	// keeps doing so has its connection closed.
+	MaxConcurrentStreams uint32
+}
+
+// maxFrameSize is the largest frame payload a client may send
+// (SETTINGS_MAX_FRAME_SIZE): the RFC 9113 §4.2 initial value, 16 KiB,
+// instead of x/net/http2's 1 MiB, so that a connection's read buffer
+// stays small and a larger frame is the FRAME_SIZE_ERROR every client
+// expects before it reads the server's SETTINGS.
+const maxFrameSize = 16 << 10
+
+// errNoHandler is Configure's error when there is no handler at all.
+var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is set")
+
+// Configure sets srv.HTTP2 to an HTTP/2 server for conf.Handler (nil:
+// srv.Handler); call it before srv serves. ServeTLS then offers "h2" by ALPN (unless
+// srv.TLSConfig.NextProtos says otherwise), and srv.H2C enables
+// prior-knowledge h2c. The brisk.Server limits apply where HTTP/2 has
+// them, with brisk's defaults for zero values:
+//
+//   - MaxHeaderBytes bounds the field section of a request
+//     (SETTINGS_MAX_HEADER_LIST_SIZE, with x/net/http2's allowance of
+//     320 bytes for its per-field overhead); a larger one is refused
+//     with 431.
+//   - MaxBodyBytes bounds each request body: a larger Content-Length is
+//     answered 413 without calling the handler, a larger body fails its
+//     read with a *http.MaxBytesError.
+//   - IdleTimeout closes a connection without open streams.
+//   - ReadTimeout bounds reading a request body, from its headers.
+//   - WriteTimeout bounds each write to the connection.
+//   - Frames are at most 16 KiB (SETTINGS_MAX_FRAME_SIZE, the RFC
+//     9113 §4.2 initial value, not x/net/http2's 1 MiB).
+//   - MaxConns and TLSHandshakeTimeout apply before the hand-over;
+//     Shutdown sends GOAWAY, lets open streams finish and cancels the
+//     requests' contexts, as for HTTP/1.1.
+//
+// MaxRequestLineBytes, MaxFields, ReadHeaderTimeout and
+// MaxRequestsPerConn have no HTTP/2 counterpart; with Config.Handler nil
+// they, and CancelOnClientClose, apply to each request as the brisk
+// handler receives it. x/net/http2's defences
+// against frame floods (SETTINGS, PING, RST_STREAM "rapid reset",
+// CONTINUATION) are on with its defaults. srv.Logger receives x/net's
+// connection errors at warning level.
+func Configure(srv *brisk.Server, conf Config) error {
+	s := &server{}
+	if conf.Handler == nil {
+		if srv.Handler == nil {
+			return errNoHandler
+		}
+		s.bridge = newBridge(srv)
+		conf.Handler = s.bridge.http
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	logger := srv.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	s.h1 = http.Server{
+		Handler:        limitBody(conf.Handler, bodyLimit(srv.MaxBodyBytes)),
+		MaxHeaderBytes: positiveOr(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
+		ReadTimeout:    max(srv.ReadTimeout, 0),
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	s.h2 = http2.Server{
+		MaxConcurrentStreams: conf.MaxConcurrentStreams,
+		MaxReadFrameSize:     maxFrameSize,
+		IdleTimeout:          timeoutOr(srv.IdleTimeout, brisk.DefaultIdleTimeout),
+		WriteByteTimeout:     max(srv.WriteTimeout, 0),
+	}
+	// ConfigureServer ties s.h2's connections to s.h1.Shutdown (GOAWAY).
+	if err := http2.ConfigureServer(&s.h1, &s.h2); err != nil {
+		return err
+	}
+	srv.HTTP2 = s
+	return nil
+}
+
+// server is the brisk.ConnServer of Configure. h1 is never served: it
+// carries the configuration x/net/http2 reads from a net/http server,
+// and its Shutdown sends GOAWAY on every connection of h2.
+type server struct {
+	h1     http.Server
+	h2     http2.Server
+	ctx    context.Context // the requests' base context, cancelled by Shutdown
+	cancel context.CancelFunc
+	bridge *bridge   // nil with Config.Handler
+	once   sync.Once // for bridge.shutdown
+}
+
+// ServeConn implements brisk.ConnServer.
+func (s *server) ServeConn(nc net.Conn) {
+	s.h2.ServeConn(nc, &http2.ServeConnOpts{Context: s.ctx, BaseConfig: &s.h1})
+}
+
+// Shutdown implements brisk.ConnServer: GOAWAY on every connection (each
+// is sent once, however often Shutdown is called) and the requests'
+// contexts cancelled.
+func (s *server) Shutdown() {
+	s.cancel()
+	s.h1.Shutdown(context.Background()) // returns at once: h1 has no conns of its own
+	if s.bridge != nil {
+		s.once.Do(s.bridge.shutdown)
+	}
+}
+
+// limitBody answers a request declaring a body larger than limit with 413
+// and bounds the body of the others; limit < 0 means none.
+func limitBody(h http.Handler, limit int64) http.Handler {
+	if limit < 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			http.Error(w, "Request Entity Too Large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// The brisk.Server rules for zero and negative limits.
+
+func positiveOr(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func bodyLimit(v int64) int64 {
+	switch {
+	case v == 0:
+		return brisk.DefaultMaxBodyBytes
+	case v < 0:
+		return -1
+	}
+	return v
+}
+
+func timeoutOr(v, def time.Duration) time.Duration {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}

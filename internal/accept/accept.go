@@ -1,0 +1,151 @@
+// Package accept negotiates a content coding from Accept-Encoding field
+// values (RFC 9110 §12.5.3), for the file server's precompressed files and
+// the compression middleware.
+package accept
+
+import "github.com/brisk-http/brisk/internal/ascii"
+
+// MaxOffers is the most codings Negotiate chooses among.
+const MaxOffers = 8
+
+// Choice is the outcome of a negotiation.
+type Choice struct {
+	// Index is the position in the offers of the coding to use, -1 for
+	// none (identity).
+	Index int
+	// IdentityOK is false when the client ruled out the identity coding
+	// ("identity;q=0", or "*;q=0" without identity listed): with Index -1,
+	// no acceptable representation exists (406).
+	IdentityOK bool
+}
+
+// Negotiate picks, from offers (coding names such as "br", "zstd",
+// "gzip") in the server's order of preference, the acceptable coding with
+// the highest q-value (see Weights); equal q-values go to the earlier
+// offer.
+func Negotiate(values [][]byte, offers []string) Choice {
+	w, identityOK := Weights(values, offers)
+	ch := Choice{Index: -1, IdentityOK: identityOK}
+	best := 0
+	for i := range offers[:min(len(offers), MaxOffers)] {
+		if w[i] > best {
+			best, ch.Index = w[i], i
+		}
+	}
+	return ch
+}
+
+// Weights returns the q-value, in thousandths (0 to 1000), the
+// Accept-Encoding values (one per field line, each a comma-separated list)
+// give each of the offers, and whether identity is acceptable (see
+// Choice). A coding not listed takes the q-value of "*" when present, else
+// 0 (not acceptable); "x-gzip" counts as "gzip" (RFC 9110 §8.4.1.3); a
+// coding listed twice keeps its highest q-value. With no Accept-Encoding
+// field (values empty) every offer gets 0: RFC 9110 allows any coding
+// then, but a client that sent nothing may not decode one.
+//
+// Malformed elements are skipped; a q-value that does not parse counts as
+// 0. Offers past MaxOffers get no weight.
+func Weights(values [][]byte, offers []string) (w [MaxOffers]int, identityOK bool) {
+	if len(values) == 0 {
+		return w, true
+	}
+	offers = offers[:min(len(offers), MaxOffers)]
+	for i := range offers {
+		w[i] = -1
+	}
+	star, identity := -1, -1
+	for _, v := range values {
+		for len(v) > 0 {
+			var elem []byte
+			elem, v = cut(v, ',')
+			name, q, ok := parseElement(elem)
+			switch {
+			case !ok:
+			case string(name) == "*":
+				star = max(star, q)
+			case ascii.EqualFold(name, "identity"):
+				identity = max(identity, q)
+			default:
+				for i, o := range offers {
+					if ascii.EqualFold(name, o) || (o == "gzip" && ascii.EqualFold(name, "x-gzip")) {
+						w[i] = max(w[i], q)
+					}
+				}
+			}
+		}
+	}
+	for i := range offers {
+		if w[i] < 0 {
+			w[i] = max(star, 0)
+		}
+	}
+	return w, identity != 0 && (identity > 0 || star != 0)
+}
+
+// parseElement splits one list element, `coding *( OWS ";" OWS param )`,
+// into the coding and its q-value in thousandths (1000 without "q=").
+func parseElement(elem []byte) (name []byte, q int, ok bool) {
+	name, params := cut(elem, ';')
+	name = trim(name)
+	if len(name) == 0 {
+		return nil, 0, false
+	}
+	q = 1000
+	for len(params) > 0 {
+		var p []byte
+		p, params = cut(params, ';')
+		p = trim(p)
+		if len(p) >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=' {
+			q = parseQ(p[2:])
+		}
+	}
+	return name, q, true
+}
+
+// parseQ parses a qvalue, `( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`
+// (RFC 9110 §12.4.2), in thousandths; anything else gives 0.
+func parseQ(b []byte) int {
+	if len(b) == 0 || len(b) > 5 || (b[0] != '0' && b[0] != '1') {
+		return 0
+	}
+	n := int(b[0]-'0') * 1000
+	if len(b) == 1 {
+		return n
+	}
+	if b[1] != '.' {
+		return 0
+	}
+	scale := 100
+	for _, c := range b[2:] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n += int(c-'0') * scale
+		scale /= 10
+	}
+	if n > 1000 {
+		return 0
+	}
+	return n
+}
+
+func cut(b []byte, sep byte) (before, after []byte) {
+	for i, c := range b {
+		if c == sep {
+			return b[:i], b[i+1:]
+		}
+	}
+	return b, nil
+}
+
+// trim removes optional whitespace (OWS: SP and HTAB) around b.
+func trim(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

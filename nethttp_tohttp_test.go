@@ -1,0 +1,169 @@
+package brisk
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestToHTTP mounts brisk handlers in a net/http mux and checks what the
+// brisk handler sees (method, target, fields, body, remote address) and
+// what the net/http client gets (status, fields, streamed body,
+// trailers), and an upgrade through the bridge.
+func TestToHTTP(t *testing.T) {
+	events := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/echo", ToHTTP(func(c *Ctx) {
+		body, err := c.Request.Body()
+		c.Response.Header.Set("X-Seen", fmt.Sprintf("%s %s %s %v", c.Request.Method(), c.Request.Target(), c.Request.Header.Get("X-In"), c.RemoteAddr().String() != ""))
+		c.Response.SetStatusCode(201)
+		fmt.Fprintf(&c.Response, "%s|%v", body, err)
+	}))
+	mux.Handle("/stream", ToHTTP(func(c *Ctx) {
+		c.Response.Header.Set("Content-Type", "text/event-stream")
+		w := c.BodyWriter()
+		w.WriteString("data: one\n\n")
+		w.Flush()
+		<-events
+		w.WriteString("data: two\n\n")
+		c.Response.Trailer.Set("X-Done", "yes")
+	}))
+	mux.Handle("/up", ToHTTP(func(c *Ctx) {
+		nc, buffered, err := c.Upgrade("echo")
+		if err != nil {
+			c.Response.SetStatusCode(426)
+			return
+		}
+		defer nc.Close()
+		line, _ := bufio.NewReader(io.MultiReader(strings.NewReader(string(buffered)), nc)).ReadString('\n')
+		io.WriteString(nc, "echo "+line)
+	}))
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+
+	resp, err := http.Post(ts.URL+"/echo?q=1", "text/plain", strings.NewReader("payload"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || string(body) != "payload|<nil>" || resp.Header.Get("X-Seen") != "POST /echo?q=1  true" {
+		t.Errorf("echo: %d %q %q", resp.StatusCode, body, resp.Header.Get("X-Seen"))
+	}
+	if resp.Header.Get("Content-Length") != "13" {
+		t.Errorf("Content-Length %q, want 13", resp.Header.Get("Content-Length"))
+	}
+
+	resp, err = http.Get(ts.URL + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(resp.Body)
+	first := make(chan string, 1)
+	go func() { l, _ := br.ReadString('\n'); first <- l }()
+	select {
+	case l := <-first:
+		if l != "data: one\n" {
+			t.Errorf("first event %q", l)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("first event did not arrive before the second was written")
+	}
+	close(events)
+	rest, _ := io.ReadAll(br)
+	resp.Body.Close()
+	if string(rest) != "\ndata: two\n\n" || resp.Trailer.Get("X-Done") != "yes" {
+		t.Errorf("rest %q, trailer %v", rest, resp.Trailer)
+	}
+
+	nc, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET /up HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nhi\n")
+	raw, _ := io.ReadAll(nc)
+	if got := stripDate(string(raw)); got != "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho hi\n" {
+		t.Errorf("upgrade got %q", got)
+	}
+}
+
+// TestToHTTPInterim: a 103 from Ctx.SendInterim reaches the net/http
+// client as an interim response, and the final response that follows it
+// is the handler's (status, fields, body), without the interim fields.
+func TestToHTTPInterim(t *testing.T) {
+	ts := httptest.NewServer(ToHTTP(func(c *Ctx) {
+		var h Header
+		h.Add("Link", "</a.css>; rel=preload")
+		if err := c.SendInterim(103, &h); err != nil {
+			t.Errorf("SendInterim: %v", err)
+		}
+		c.Response.Header.Set("Content-Type", "text/plain")
+		c.Response.SetBodyString("final")
+	}))
+	defer ts.Close()
+	nc, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	got, _ := io.ReadAll(nc)
+	s := string(got)
+	interim, final, ok := strings.Cut(s, "\r\n\r\n")
+	if !ok || interim != "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload" {
+		t.Fatalf("interim response: %q", s)
+	}
+	if !strings.HasPrefix(final, "HTTP/1.1 200 OK\r\n") || !strings.HasSuffix(final, "\r\n\r\nfinal") ||
+		!strings.Contains(final, "Content-Length: 5\r\n") || strings.Contains(final, "Link") {
+		t.Errorf("final response: %q", final)
+	}
+
+	// An HTTP/1.0 client gets no 1xx (RFC 9110 §15.2), only the final response.
+	nc10, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc10.Close()
+	nc10.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc10, "GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+	got, _ = io.ReadAll(nc10)
+	if s := string(got); !strings.HasPrefix(s, "HTTP/1.0 200 OK\r\n") || !strings.HasSuffix(s, "\r\n\r\nfinal") {
+		t.Errorf("HTTP/1.0: %q, want the final response alone", s)
+	}
+}
+
+// TestToHTTPPanicCutsShort: a brisk handler that panics after streaming
+// part of a chunked body leaves the net/http response cut short (no last
+// chunk), as on a brisk listener, not complete.
+func TestToHTTPPanicCutsShort(t *testing.T) {
+	s := &Server{Logger: slog.New(slog.DiscardHandler), Handler: func(c *Ctx) {
+		w := c.BodyWriter()
+		w.WriteString("part")
+		w.Flush()
+		panic("boom")
+	}}
+	ts := httptest.NewUnstartedServer(s.HTTPHandler())
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.Start()
+	defer ts.Close()
+	resp, err := http.Get(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "part" || err != io.ErrUnexpectedEOF {
+		t.Errorf("body %q, error %v; want \"part\", %v", body, err, io.ErrUnexpectedEOF)
+	}
+}

@@ -1,0 +1,287 @@
+package brisk
+
+import (
+	"io"
+	"slices"
+	"time"
+
+	"github.com/brisk-http/brisk/internal/connio"
+	"github.com/brisk-http/brisk/wire"
+)
+
+// bodyReader reads the request body from the connection's input (conn.in,
+// buffered bytes first), framed by a wire.BodyDecoder. It is the io.Reader
+// returned by Request.BodyReader and is embedded in the conn.
+type bodyReader struct {
+	c       *conn
+	dec     wire.BodyDecoder
+	head    int // end of the head in the input's storage: kept input moves no lower
+	p0, p1  int // FramingChunked: decoded bytes not yet returned, in the input's storage
+	err     error
+	buf     []byte // Body's storage when the body does not fit the read buffer
+	started bool   // a read happened (100 Continue sent if asked for)
+	expect  bool   // the client waits for 100 Continue
+	reading bool   // the connection's reads are body reads (source)
+	armed   bool   // the body's read deadline is set on the connection (datarate.go)
+
+	// For ReadTimeout and MinRequestBodyRate (datarate.go).
+	t0     int64         // start of the body (never earlier), Unix ns
+	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
+	waited time.Duration // time spent waiting for body bytes
+	got    int64         // body bytes read from the connection
+}
+
+// maxKeptBodyBuf is the largest body buffer kept for the next request.
+const maxKeptBodyBuf = 64 << 10
+
+// maxChunkedBuffer bounds the read buffer while decoding a chunked body:
+// only chunk lines, extensions and trailers must fit in it.
+const maxChunkedBuffer = 1 << 20
+
+// init sets the limits of c's Server, once per conn.
+func (b *bodyReader) init(c *conn) {
+	b.c = c
+	b.dec.MaxBytes = c.lim.maxBody
+	b.dec.Chunked.MaxTrailerBytes = c.lim.maxHeader // documented on Server.MaxHeaderBytes
+}
+
+// reset prepares b for the body of the request with head h, which ends
+// at the input's offset.
+func (b *bodyReader) reset(h *wire.RequestHead) {
+	c := b.c
+	f := h.Framing()
+	if f == wire.FramingChunked {
+		b.dec.Chunked.Trailers = c.srv.pools.trailerStorage(c.rbuf)
+	}
+	b.dec.Reset(f, h.ContentLength)
+	b.head, b.p0, b.p1 = c.in.Offset(), 0, 0
+	b.err, b.started = nil, false
+	b.expect = h.Expect100 && h.Minor >= 1 && f != wire.FramingNone
+	if cap(b.buf) > maxKeptBodyBuf {
+		b.buf = nil
+	}
+	c.body.reading = true
+}
+
+// Read implements io.Reader.
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if !b.started {
+		if b.err = b.start(); b.err != nil {
+			return 0, b.err
+		}
+	}
+	var n int
+	var err error
+	if b.dec.Framing() == wire.FramingChunked {
+		n, err = b.readChunked(p)
+	} else {
+		n, err = b.readLength(p)
+	}
+	if err == io.EOF {
+		b.c.watch.startIfWanted()
+	} else if err != nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// start sends "100 Continue" (RFC 9110 §10.1.1) when the client waits for
+// it, after any pipelined responses still pending, in order.
+func (b *bodyReader) start() error {
+	b.started = true
+	c := b.c
+	if !b.expect || c.in.Len() > 0 {
+		return nil
+	}
+	w := c.writeBuf()
+	w.b = append(w.b, "HTTP/1.1 100 Continue\r\n\r\n"...)
+	return c.flush()
+}
+
+// awaitingContinue reports that the client waits for 100 Continue, which
+// was not sent, so its body may never come.
+func (b *bodyReader) awaitingContinue() bool { return b.expect && !b.started }
+
+// complete reports whether the whole body was consumed from the input.
+func (b *bodyReader) complete() bool { return b.dec.Done() }
+
+// readLength reads a Content-Length body: buffered bytes first, then
+// straight from the connection into p.
+func (b *bodyReader) readLength(p []byte) (int, error) {
+	if b.dec.Done() {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, err := b.c.in.Read(p[:b.dec.Direct(len(p))])
+	if n > 0 {
+		b.dec.Decode(p[:n]) // counts n: within the length checked by checkLimits
+		return n, nil
+	}
+	if err == io.EOF || err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	return 0, err
+}
+
+func (b *bodyReader) readChunked(p []byte) (int, error) {
+	for b.p0 == b.p1 {
+		if b.dec.Done() {
+			return 0, io.EOF
+		}
+		if err := b.decodeMore(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, b.c.in.Storage()[b.p0:b.p1])
+	b.p0 += n
+	return n, nil
+}
+
+// decodeMore decodes the buffered chunked input once, or reads more when
+// it holds no complete element. A body beyond MaxBodyBytes is
+// ErrBodyTooLarge.
+func (b *bodyReader) decodeMore() error {
+	in := &b.c.in
+	if in.Len() > 0 {
+		off := in.Offset()
+		n, consumed, err := b.dec.Decode(in.Buffered())
+		if err != nil {
+			if wire.KindOf(err) == wire.ErrBodyTooLarge {
+				return ErrBodyTooLarge
+			}
+			return err
+		}
+		b.p0, b.p1 = off, off+n
+		in.Consume(consumed)
+		if b.dec.Done() {
+			b.c.ctx.Request.Trailer.setReceived(b.dec.Chunked.Trailers, nil)
+			return nil
+		}
+		if n > 0 || consumed > 0 {
+			return nil
+		}
+	}
+	return b.fillChunked()
+}
+
+// fillChunked reads more chunked input. When the buffer is full the kept
+// input moves back to the end of the head (trailer fields already decoded
+// alias it: then it stays), or the buffer grows up to maxChunkedBuffer
+// (ErrChunkOverhead past it).
+func (b *bodyReader) fillChunked() error {
+	in := &b.c.in
+	keep := b.head
+	if len(b.dec.Chunked.Trailers) > 0 {
+		keep = in.Offset()
+	}
+	switch err := in.Fill(keep, maxChunkedBuffer); err {
+	case connio.ErrFull:
+		return &wire.Error{Kind: wire.ErrChunkOverhead, Offset: len(in.Storage())}
+	case io.EOF:
+		return io.ErrUnexpectedEOF
+	default:
+		return err
+	}
+}
+
+// readAll reads the whole body for Request.Body: in place in the read
+// buffer when it fits, else into b.buf.
+func (b *bodyReader) readAll() ([]byte, error) {
+	switch b.dec.Framing() {
+	case wire.FramingNone:
+		return nil, nil
+	case wire.FramingLength:
+		if !b.started && b.c.in.Offset()+int(b.dec.Remaining()) <= cap(b.c.in.Storage()) {
+			return b.readInPlace()
+		}
+	}
+	buf := b.buf[:0]
+	if r := b.dec.Remaining(); r > 0 {
+		buf = slices.Grow(buf, int(r))
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(512, cap(buf)))
+		}
+		n, err := b.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			b.buf = buf
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// readInPlace reads a Content-Length body that fits the read buffer after
+// the head and returns it aliased there (no copy).
+func (b *bodyReader) readInPlace() ([]byte, error) {
+	c := b.c
+	if b.err = b.start(); b.err != nil {
+		return nil, b.err
+	}
+	size := int(b.dec.Remaining())
+	for c.in.Len() < size {
+		if err := c.in.Fill(c.in.Offset(), 0); err != nil { // room is there
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			b.err = err
+			return nil, err
+		}
+	}
+	body := c.in.Buffered()[:size]
+	c.in.Consume(size)
+	b.dec.Decode(body)
+	c.watch.startIfWanted()
+	return body, nil
+}
+
+// drain discards the unread body, up to limit bytes, so the connection can
+// serve the next request. It reports whether the body was fully consumed.
+func (b *bodyReader) drain(limit int64) bool {
+	c := b.c
+	b.started = true // a body that was never asked for is not awaited
+	b.armed = true   // the drain's deadline, not the body's
+	c.setReadTimeout(max(c.lim.readTimeout, c.lim.readHeaderTimeout))
+	switch b.dec.Framing() {
+	case wire.FramingLength:
+		return b.drainLength(limit)
+	case wire.FramingChunked:
+		for !b.dec.Done() {
+			b.p0 = b.p1
+			if b.decodeMore() != nil || b.dec.Total() > limit {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// drainLength is drain for a Content-Length body, read without the body's
+// deadlines: under the drain's.
+func (b *bodyReader) drainLength(limit int64) bool {
+	in := &b.c.in
+	if b.dec.Remaining() > limit+int64(in.Len()) {
+		return false
+	}
+	b.reading = false
+	for {
+		n, _, _ := b.dec.Decode(in.Buffered()) // within the length checked by checkLimits
+		in.Consume(n)
+		if b.dec.Done() {
+			return true
+		}
+		in.Discard() // the handler returned: nothing aliases the buffer
+		if in.Fill(0, 0) != nil {
+			return false
+		}
+	}
+}

@@ -1,0 +1,563 @@
+package brisk
+
+import (
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"net"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/brisk-http/brisk/internal/connio"
+	"github.com/brisk-http/brisk/wire"
+)
+
+// Connection states, for Shutdown: an idle connection may be closed at once.
+const (
+	stateIdle int32 = iota
+	stateActive
+	stateClosed
+)
+
+var errConnClosed = errors.New("brisk: connection closed")
+
+// conn serves one client connection. It is pooled by the Server with its
+// Ctx, field storage and closures, and reset, never reallocated, per
+// connection.
+type conn struct {
+	srv *Server
+	lim *limits
+	nc  net.Conn
+	raw syscall.RawConn      // nil when nc has no file descriptor, or is TLS
+	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
+
+	rbuf *buffer       // the read buffer's pooled storage; nil while idle on a raw connection
+	in   connio.Reader // the input, in rbuf's storage, read from source (source.go); Detach hands it over
+	wbuf *buffer       // pending response bytes; nil while idle
+	werr error         // sticky write error
+
+	ctx   Ctx
+	body  bodyReader
+	watch watcher
+
+	state     atomic.Int32
+	keepAlive bool
+	headTimer bool // ReadHeaderTimeout is armed for the current head
+	waited    bool
+	peek      [1]byte
+	nreq      int
+	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
+	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
+	writes    int   // writes to nc, to tell whether a response has left
+	readable  func(fd uintptr) bool
+	wclock    writeClock // the write in progress (datarate.go)
+	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
+}
+
+func newConn(s *Server) *conn {
+	c := &conn{srv: s, lim: &s.lim}
+	c.ctx.c = c
+	c.ctx.Request.c = c
+	c.ctx.bw.c = c
+	c.ctx.Response.stream = &c.ctx.bw
+	c.body.init(c)
+	c.in.Reset((*source)(c), nil)
+	c.watch.c = c
+	c.readable = c.onReadable
+	return c
+}
+
+// attach prepares c to serve nc.
+func (c *conn) attach(nc net.Conn) {
+	c.nc = nc
+	c.raw = nil
+	if sc, ok := nc.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			c.raw = rc
+		}
+	}
+	c.in.Discard()
+	c.nreq, c.werr = 0, nil
+	c.deadline, c.wdeadline = 0, 0
+	c.wclock.tick = 0 // nc has no write deadline yet
+	c.hijacked = false
+	c.state.Store(stateIdle)
+}
+
+// serve negotiates the connection (TLS, PROXY) and serves it.
+func (c *conn) serve() {
+	if !c.negotiate() {
+		c.finish()
+		return
+	}
+	c.loop()
+}
+
+// loop is the connection loop: one request per iteration. Before each
+// request, with nothing buffered, the connection may be parked: loop then
+// returns with c open, to be served again by resume (park_linux.go).
+func (c *conn) loop() {
+	for {
+		if c.in.Len() == 0 && c.park() {
+			return
+		}
+		if !c.serveOne() {
+			break
+		}
+	}
+	c.finish()
+}
+
+// serveOne serves one request and reports whether to serve another:
+// read the head, decide framing and limits, run the handler, write the
+// response, decide keep-alive.
+func (c *conn) serveOne() bool {
+	if err := c.readHead(); err != nil {
+		c.rejectHead(err)
+		return false
+	}
+	c.beginRequest()
+	if c.checkTarget() && c.checkLimits() {
+		c.runHandler()
+		c.ctx.Request.afterHandler()
+		if c.hijacked {
+			return false // the connection is the handler's: write nothing
+		}
+		c.finishBody()
+	}
+	c.writeResponse()
+	if !c.keepAlive || c.werr != nil {
+		c.closeAfterResponse()
+		return false
+	}
+	return true
+}
+
+// closeAfterResponse sends the last response before serve closes the
+// connection, lingering (lingerClose) when the client may still be
+// sending.
+func (c *conn) closeAfterResponse() {
+	if c.closeAborted() {
+		return
+	}
+	if c.clientMaySend() {
+		c.lingerClose()
+	} else {
+		c.flush()
+	}
+}
+
+// readHead waits for a request and parses its head into c.ctx.Request.
+func (c *conn) readHead() error {
+	c.in.Compact() // nothing aliases the buffer between requests
+	c.body.reading = false
+	if c.in.Len() == 0 {
+		if err := c.awaitRequest(); err != nil {
+			return err
+		}
+	}
+	h := &c.ctx.Request.head
+	h.Reset(c.rbuf.fields)
+	c.headTimer = false
+	for {
+		n, err := c.srv.parser.ParseRequest(c.in.Buffered(), h)
+		if err == nil {
+			c.in.Consume(n)
+			return nil
+		}
+		if wire.KindOf(err) != wire.ErrNeedMore {
+			return err
+		}
+		if err := c.fillHead(); err != nil {
+			return err
+		}
+	}
+}
+
+// awaitRequest flushes pending responses, waits (idle, holding no buffer
+// when the connection allows it) for the next request and reads its first
+// bytes.
+func (c *conn) awaitRequest() error {
+	if err := c.flush(); err != nil {
+		return err
+	}
+	if !c.setIdle() {
+		return errConnClosed
+	}
+	c.setReadTimeout(c.lim.idleTimeout)
+	if c.raw != nil {
+		if err := c.waitReadable(); err != nil {
+			return err
+		}
+	}
+	c.takeReadBuf()
+	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
+	if !c.state.CompareAndSwap(stateIdle, stateActive) {
+		return errConnClosed
+	}
+	return err
+}
+
+// setIdle marks c idle, unless the server is shutting down.
+func (c *conn) setIdle() bool {
+	c.state.Store(stateIdle)
+	if c.srv.closing.Load() {
+		c.state.Store(stateClosed)
+		return false
+	}
+	return true
+}
+
+// closeIfIdle closes c if it is waiting for a request (for Shutdown).
+func (c *conn) closeIfIdle() {
+	if c.state.CompareAndSwap(stateIdle, stateClosed) {
+		c.nc.Close()
+	}
+}
+
+// waitReadable waits until the connection has input, giving the buffers
+// back to the pools if it has to wait.
+func (c *conn) waitReadable() error {
+	c.waited = false
+	return c.raw.Read(c.readable)
+}
+
+// onReadable is the raw-read callback: true ends the wait. The first call
+// peeks without blocking; only when nothing is there are the buffers
+// released and the poller asked to wait.
+func (c *conn) onReadable(fd uintptr) bool {
+	if c.waited || peekSocket(fd, &c.peek) != peekEmpty {
+		return true
+	}
+	c.releaseBuffers()
+	c.waited = true
+	return false
+}
+
+// takeReadBuf gives the input a pooled read buffer if it has none.
+func (c *conn) takeReadBuf() {
+	if c.rbuf == nil {
+		c.rbuf = c.srv.pools.getReadBuf()
+		c.in.SetStorage(c.rbuf.b)
+	}
+}
+
+// releaseBuffers returns the buffers to the pools, dropping any input.
+// After c.in.Detach (a hijack takes the buffered bytes) the read
+// buffer's storage stays with its new owner: only the field storage is
+// pooled again.
+func (c *conn) releaseBuffers() {
+	if c.rbuf != nil {
+		c.in.Discard()
+		c.rbuf.b = c.in.Release() // the storage, grown or not
+		c.srv.pools.putReadBuf(c.rbuf)
+		c.rbuf = nil
+	}
+	if c.wbuf != nil {
+		c.srv.pools.putWriteBuf(c.wbuf)
+		c.wbuf = nil
+	}
+}
+
+// fillHead reads more head bytes under ReadHeaderTimeout, making room
+// (the partial head moves to the front, or the buffer grows up to
+// MaxHeaderBytes: errHeaderCapacity past it).
+func (c *conn) fillHead() error {
+	if !c.headTimer {
+		c.headTimer = true
+		c.setReadTimeout(c.lim.readHeaderTimeout)
+	}
+	err := c.in.Fill(0, c.lim.maxHeader)
+	if err == connio.ErrFull {
+		return errHeaderCapacity
+	}
+	return err
+}
+
+// rejectHead answers a malformed head from the one error table (505 for
+// the HTTP/2 connection preface, see isHTTP2Preface); I/O errors (EOF,
+// timeout, close) end the connection silently. The answer to a head that
+// begins with "HEAD " has no body (RFC 9110 §9.3.2).
+func (c *conn) rejectHead(err error) {
+	if wire.KindOf(err) == 0 || c.rbuf == nil {
+		return
+	}
+	in := c.in.Buffered()
+	code := statusForError(err).code
+	if isHTTP2Preface(in) { // "PRI * HTTP/2.0": an HTTP/2 client, not a bad target
+		code = 505
+		err = &wire.Error{Kind: wire.ErrVersionUnsupported, Offset: len("PRI * HTTP/")}
+	}
+	c.reject(code, err)
+	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
+	c.lingerClose() // the rest of the request may be on its way
+}
+
+// methodHead is the method HEAD followed by its SP, as a request line
+// begins with it.
+var methodHead = []byte("HEAD ")
+
+// rejectBusy answers a connection beyond MaxConns with 503 and closes it,
+// without reading from it.
+func (c *conn) rejectBusy() {
+	defer c.finish()
+	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
+	c.writeErrorOnly(503, false)
+	c.nc.Write(c.writeBuf().b) // under the second above, not the data rates
+}
+
+// writeErrorOnly encodes an error response with the given status code to a
+// request that is not served (no head, or none read), with
+// "Connection: close"; for a HEAD request (head), without its body but
+// with the Content-Length it would have, as for any response to HEAD.
+func (c *conn) writeErrorOnly(code int, head bool) {
+	c.ctx.Request.head.Reset(nil)
+	if head {
+		c.ctx.Request.head.Method = methodHead[:4]
+	}
+	c.resetExchange()
+	c.ctx.Response.setError(code)
+	c.keepAlive = false
+	c.writeResponse()
+}
+
+// resetExchange clears what the previous exchange left in the Ctx (the
+// received request, the response, a streamed body's state) before a new
+// one is answered, served or not.
+func (c *conn) resetExchange() {
+	x := &c.ctx
+	x.Request.resetReceived()
+	x.Response.Reset()
+	x.bw.reset()
+	x.route.reset()
+}
+
+// beginRequest prepares the Ctx for the parsed head and makes the
+// keep-alive decision the request allows.
+func (c *conn) beginRequest() {
+	c.resetExchange()
+	x := &c.ctx
+	x.ctx = c.srv.baseCtx
+	h := &x.Request.head
+	c.nreq++
+	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
+		(c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn)
+	c.body.reset(h)
+}
+
+// checkTarget splits the request-target and decodes its path before the
+// handler runs; one that does not decode is answered from the one error
+// table (400) and the connection is closed. It reports whether to go on.
+func (c *conn) checkTarget() bool {
+	if err := c.ctx.Request.splitTarget(); err != nil {
+		c.ctx.Response.setError(statusForError(err).code)
+		c.reject(statusForError(err).code, err)
+		c.keepAlive = false
+		return false
+	}
+	return true
+}
+
+// checkLimits rejects a declared body larger than MaxBodyBytes before the
+// handler runs and without reading it (413, close), and sets the read
+// deadline for the body (ReadTimeout, MinRequestBodyRate). It reports
+// whether to run the handler.
+func (c *conn) checkLimits() bool {
+	f := c.body.dec.Framing()
+	if f == wire.FramingNone {
+		c.watch.startIfWanted()
+		return true
+	}
+	if f == wire.FramingLength && c.lim.bodyTooLarge(c.body.dec.Remaining()) {
+		c.ctx.Response.setError(413)
+		c.reject(413, ErrBodyTooLarge)
+		c.keepAlive = false
+		return false
+	}
+	c.body.planDeadlines()
+	return true
+}
+
+// runHandler calls the Handler, turning a panic into a 500 (when nothing
+// was sent yet), a response visibly cut short (else) and a closed
+// connection (handlerPanicked).
+func (c *conn) runHandler() {
+	defer c.recoverHandler()
+	if h := c.srv.Handler; h != nil {
+		h(&c.ctx)
+	} else {
+		c.ctx.Response.setError(404)
+	}
+}
+
+func (c *conn) recoverHandler() {
+	if p := recover(); p != nil {
+		c.handlerPanicked(p)
+	}
+	c.watch.stop()
+}
+
+// finishBody makes the connection ready for the next request: a body the
+// handler did not read is drained up to maxDrainBytes, else the connection
+// is closed. A failed body read closes it too, and turns the response into
+// the error's status (bodyErrorStatus) when it has not been sent.
+func (c *conn) finishBody() {
+	b := &c.body
+	if b.err != nil {
+		c.keepAlive = false
+		if !c.ctx.bw.started {
+			c.ctx.Response.setError(bodyErrorStatus(b.err))
+		}
+		return
+	}
+	if b.complete() {
+		return
+	}
+	if b.awaitingContinue() || !c.keepAlive || !b.drain(maxDrainBytes) {
+		c.keepAlive = false
+	}
+}
+
+// bodyErrorStatus is the status answering a request whose body could not
+// be read, from the error table: 408 after a read timeout (RFC 9110
+// §15.5.9), 400 to a body cut short by the client (io.ErrUnexpectedEOF: an
+// incomplete message, RFC 9112 §8), 413 or 400 to the wire kinds. Whatever
+// the handler set is replaced: it cannot have answered a request it did
+// not receive.
+func bodyErrorStatus(err error) int { return statusForError(err).code }
+
+// writeResponse encodes the response into the write buffer; it is flushed
+// before the next blocking read, so pipelined responses leave in one write.
+func (c *conn) writeResponse() {
+	if c.srv.closing.Load() {
+		c.keepAlive = false
+	}
+	if c.ctx.bw.started {
+		c.ctx.bw.finish()
+		return
+	}
+	c.writeBuffered(&c.ctx.Response)
+}
+
+// writeBuf returns the write buffer, taking one from the pool if needed.
+func (c *conn) writeBuf() *buffer {
+	if c.wbuf == nil {
+		c.wbuf = c.srv.pools.getWriteBuf()
+	}
+	return c.wbuf
+}
+
+// sendBytes appends p to the write buffer when it fits in the free space,
+// else flushes the buffer and writes p straight from its storage: no
+// copy, and one write for a large body.
+func (c *conn) sendBytes(p []byte) {
+	w := c.writeBuf()
+	if len(p) <= cap(w.b)-len(w.b) {
+		w.b = append(w.b, p...)
+		return
+	}
+	if c.flush() == nil {
+		c.werr = c.write(p)
+	}
+}
+
+// flush writes the pending response bytes.
+func (c *conn) flush() error {
+	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {
+		return c.werr
+	}
+	c.werr = c.write(c.wbuf.b)
+	c.wbuf.b = c.wbuf.b[:0]
+	return c.werr
+}
+
+// write writes p to the connection under WriteTimeout and
+// MinResponseRate (armWrite, afterWriteTimeout in datarate.go), measured
+// like the read timeouts (see setReadTimeout).
+func (c *conn) write(p []byte) error {
+	c.writes++
+	c.armWrite()
+	for {
+		n, err := c.nc.Write(p)
+		if err == nil || !isTimeout(err) {
+			return err
+		}
+		if err = c.afterWriteTimeout(n, err); err != nil {
+			return err
+		}
+		p = p[n:]
+	}
+}
+
+// coarseTimeout is the shortest timeout measured with the coarse clock.
+const coarseTimeout = 2 * time.Second
+
+// setReadTimeout sets the read deadline d from now; d <= 0 clears it.
+// Timeouts of coarseTimeout and more are measured with the Server's
+// one-second clock, rounded up by a second so they never fire early, and
+// the deadline is not reset within the same second: a keep-alive request
+// then costs neither a clock read nor a deadline update.
+func (c *conn) setReadTimeout(d time.Duration) {
+	var dl time.Time
+	if d > 0 {
+		dl = c.timeoutAt(d)
+	}
+	c.setReadDeadline(dl)
+}
+
+// setReadDeadline sets the read deadline dl (zero: none) unless it is set.
+func (c *conn) setReadDeadline(dl time.Time) {
+	var ns int64
+	if !dl.IsZero() {
+		ns = dl.UnixNano()
+	}
+	c.setReadDeadlineNs(ns)
+}
+
+// setReadDeadlineNs is setReadDeadline in Unix ns (0: none).
+func (c *conn) setReadDeadlineNs(ns int64) {
+	if ns == c.deadline {
+		return
+	}
+	var dl time.Time
+	if ns != 0 {
+		dl = time.Unix(0, ns)
+	}
+	c.nc.SetReadDeadline(dl)
+	c.deadline = ns
+}
+
+// timeoutAtNs is timeoutAt in Unix ns, cheaper.
+func (c *conn) timeoutAtNs(d time.Duration) int64 {
+	if d >= coarseTimeout {
+		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
+	}
+	return time.Now().UnixNano() + int64(d)
+}
+
+// timeoutAt returns the deadline for a timeout d > 0 from now: from the
+// coarse clock, a second later, for d >= coarseTimeout.
+func (c *conn) timeoutAt(d time.Duration) time.Time {
+	if d >= coarseTimeout {
+		return c.srv.date.coarseNow().Add(d + time.Second)
+	}
+	return time.Now().Add(d)
+}
+
+// finish closes the connection and recycles c.
+func (c *conn) finish() {
+	c.watch.stop()
+	c.state.Store(stateClosed)
+	c.nc.Close()
+	c.releaseBuffers()
+	c.ctx.Request.resetReceived()
+	c.ctx.Response.Reset()
+	c.ctx.ctx = nil
+	s := c.srv
+	if !c.hijacked { // Hijack told the server already
+		s.connDone(c)
+	}
+	c.nc, c.raw, c.tls = nil, nil, nil
+	s.pools.putConn(c)
+}

@@ -1,0 +1,96 @@
+package brisk
+
+import (
+	"bytes"
+	"net"
+	"strings"
+)
+
+// ConnServer serves whole connections in a protocol other than HTTP/1.1,
+// handed over by the Server once the protocol is known: Server.HTTP2 is
+// one. Package github.com/brisk-http/brisk/h2 implements it with
+// golang.org/x/net/http2, so that programs without HTTP/2 do not link it.
+type ConnServer interface {
+	// ServeConn serves nc until the connection ends. The Server calls it
+	// on the connection's goroutine: for TLS after the handshake (nc is
+	// the *tls.Conn, whose ConnectionState has the protocol ALPN chose),
+	// for prior-knowledge h2c with nc giving back the bytes the Server
+	// already read (the preface) before the rest of the input. The Server
+	// closes nc once ServeConn returns; until then the connection counts
+	// towards MaxConns and Shutdown waits for it.
+	ServeConn(nc net.Conn)
+
+	// Shutdown asks every connection being served to end gracefully (for
+	// HTTP/2, a GOAWAY frame and a close once its streams end, RFC 9113
+	// §6.8) and returns without waiting. Server.Shutdown calls it every
+	// few milliseconds until the connections have ended (so one handed
+	// over while it began is not missed): it must be cheap to repeat.
+	Shutdown()
+}
+
+// h2Preface is the client connection preface of HTTP/2 (RFC 9113 §3.4).
+const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+// checkPreface reads a cleartext connection's first bytes and, when they
+// are the HTTP/2 preface, hands the connection to Server.HTTP2. It reports
+// whether to serve HTTP/1.1: the bytes read stay buffered for the first
+// request then. The first read waits like any idle connection
+// (IdleTimeout); the rest of a partial preface must come within
+// ReadHeaderTimeout.
+func (c *conn) checkPreface() bool {
+	if c.awaitRequest() != nil {
+		return false
+	}
+	for timed := false; ; timed = true {
+		in := c.in.Buffered()
+		if !strings.HasPrefix(h2Preface, string(in[:min(len(in), len(h2Preface))])) {
+			return true
+		}
+		if len(in) >= len(h2Preface) {
+			read := bytes.Clone(in)
+			c.releaseBuffers()
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read})
+		}
+		if !timed {
+			c.setReadTimeout(c.lim.readHeaderTimeout)
+		}
+		if c.in.Fill(0, c.lim.maxHeader) != nil {
+			return false
+		}
+	}
+}
+
+// serveHTTP2 hands nc to Server.HTTP2 and returns false (nothing more to
+// serve on it). After Shutdown closed the idle c, or once it has begun,
+// nc is closed unserved.
+func (c *conn) serveHTTP2(nc net.Conn) bool {
+	c.state.CompareAndSwap(stateIdle, stateActive)
+	if c.state.Load() == stateActive && !c.srv.closing.Load() {
+		c.srv.HTTP2.ServeConn(nc)
+	}
+	return false
+}
+
+// shutdownConns asks the handed-over connections to end gracefully
+// (Server.Shutdown, at each of its polls).
+func (s *Server) shutdownConns() {
+	if s.HTTP2 != nil {
+		s.HTTP2.Shutdown()
+	}
+}
+
+// replayConn is a connection whose first reads return bytes already read
+// from it.
+type replayConn struct {
+	net.Conn
+	pending []byte
+}
+
+func (r *replayConn) Read(p []byte) (int, error) {
+	if len(r.pending) == 0 {
+		return r.Conn.Read(p)
+	}
+	n := copy(p, r.pending)
+	r.pending = r.pending[n:]
+	return n, nil
+}

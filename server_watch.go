@@ -1,0 +1,107 @@
+package brisk
+
+import (
+	"context"
+	"time"
+)
+
+// watcher implements Server.CancelOnClientClose: while the handler runs
+// (after the body was read), a goroutine reads one byte from the
+// connection. EOF or an error cancels the request's context; a byte (a
+// pipelined request) is kept for the next parse.
+type watcher struct {
+	c       *conn
+	cancel  context.CancelFunc
+	done    chan struct{}
+	err     error
+	running bool
+	got     bool
+	held    bool // b is input for the next read of the connection (source)
+	b       [1]byte
+}
+
+// startIfWanted starts watching when CancelOnClientClose is set, no input
+// is buffered (a buffered request shows the client is there) and the body
+// has been read.
+func (w *watcher) startIfWanted() {
+	c := w.c
+	if !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
+		return
+	}
+	if c.ctx.ctx == c.srv.baseCtx {
+		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+	}
+	if w.done == nil {
+		w.done = make(chan struct{}, 1)
+	}
+	w.running, w.got, w.err = true, false, nil
+	c.setReadTimeout(0)
+	go w.run()
+}
+
+// prepareCancel gives the request its cancellable context at once when
+// CancelOnClientClose is set, so that a context derived before the watch
+// starts (FromHTTP derives one before the handler reads the body) is
+// cancelled by it.
+func (w *watcher) prepareCancel() {
+	c := w.c
+	if c.srv.CancelOnClientClose && c.ctx.ctx == c.srv.baseCtx {
+		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+	}
+}
+
+func (w *watcher) run() {
+	n, err := w.c.nc.Read(w.b[:])
+	if n == 1 {
+		w.got = true
+	} else {
+		w.err = err
+		w.cancel()
+	}
+	w.done <- struct{}{}
+}
+
+// stop ends the watch after the handler returned: it interrupts the read
+// (halt), puts a byte it got back into the connection's input and cancels
+// the request's context.
+func (w *watcher) stop() {
+	c, ran := w.c, w.running
+	if w.halt() && c.rbuf != nil {
+		w.unread()
+	} else if ran && w.err != nil && !isTimeout(w.err) {
+		c.keepAlive = false
+	}
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+}
+
+// halt interrupts the background read with a past deadline, if one runs,
+// and reports whether it got a byte (in w.b[0]). The context is left as
+// it is.
+func (w *watcher) halt() bool {
+	if !w.running {
+		return false
+	}
+	c := w.c
+	c.nc.SetReadDeadline(time.Unix(1, 0))
+	<-w.done
+	w.running = false
+	c.nc.SetReadDeadline(time.Time{})
+	c.deadline = 0
+	return w.got
+}
+
+// unread puts the byte the watch read into the connection's input, after
+// the input still buffered (none: the head before it stays in place).
+func (w *watcher) unread() {
+	c := w.c
+	w.held = true
+	c.in.Fill(c.in.Offset(), cap(c.in.Storage())+1) // reads the held byte: no I/O
+}
+
+func isTimeout(err error) bool {
+	te, ok := err.(interface{ Timeout() bool })
+	return ok && te.Timeout()
+}
