@@ -186,8 +186,8 @@ type Server struct {
 	// connections wait in their goroutine.
 	//
 	// Measured with 9,000 idle connections (bench/idle, server RSS
-	// growth per connection): 6.0 KB off, 2.1 KB on, 1.25 KB with
-	// ParkIdleAfter < 0 (nbio 1.06 KB, fasthttp 16.0 KB). It is off by
+	// growth per connection): 8.0 KB off, 2.1 KB on, 1.3 KB with
+	// ParkIdleAfter < 0 (nbio 1.1 KB, fasthttp 16.0 KB). It is off by
 	// default because end-to-end throughput with it on could not be shown
 	// to be no worse (bench/parke2e.sh), although busy connections make
 	// the same system calls per request (bench/parksyscalls.sh: 3.7 on,
