@@ -31,6 +31,7 @@ func startServer(t *testing.T, transport string, s *Server) *testServer {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	forceParking(s)
 	var ln net.Listener
 	ts := &testServer{t: t, srv: s, done: make(chan error, 1)}
 	switch transport {

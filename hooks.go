@@ -76,7 +76,8 @@ func (c *Ctx) SetRoute(pattern string) { c.route.pattern = pattern }
 
 // hookState reports a state change to Server.ConnState, if set.
 func (c *conn) hookState(st ConnState) {
-	if f := c.srv.ConnState; f != nil {
+	if f := c.srv.ConnState; f != nil && st != c.reported {
+		c.reported = st
 		f(c.nc, st)
 	}
 }
@@ -157,4 +158,5 @@ type connStats struct {
 	epoch           time.Time     // the first request's start: the origin of hookStart
 	hookStart       time.Duration // the current request's start, from epoch
 	info            RequestInfo
+	reported        ConnState // the last state given to ConnState
 }

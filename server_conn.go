@@ -88,17 +88,32 @@ func (c *conn) attach(nc net.Conn) {
 	c.state.Store(stateIdle)
 }
 
-// serve is the connection loop: one request per iteration.
+// serve negotiates the connection (TLS, PROXY) and serves it.
 func (c *conn) serve() {
-	defer c.finish()
 	if p := c.srv.ProxyProtocol; p != nil && !c.acceptProxy(p) {
+		c.finish()
 		return
 	}
 	if !c.negotiate() {
+		c.finish()
 		return
 	}
-	for c.serveOne() {
+	c.loop()
+}
+
+// loop is the connection loop: one request per iteration. Before each
+// request, with nothing buffered, the connection may be parked: loop then
+// returns with c open, to be served again by resume (park_linux.go).
+func (c *conn) loop() {
+	for {
+		if c.in.Len() == 0 && c.park() {
+			return
+		}
+		if !c.serveOne() {
+			break
+		}
 	}
+	c.finish()
 }
 
 // serveOne serves one request and reports whether to serve another:

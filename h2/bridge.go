@@ -58,6 +58,8 @@ var bridgeSkips = map[string]string{
 	"ConnState":           "srv reports the HTTP/2 connection; bridged connections are per request",
 	"OnRequestDone":       "not reported for HTTP/2 requests",
 	"OnReject":            "x/net/http2 parses HTTP/2 requests; the bridge's HTTP/1.1 is generated, never rejected",
+	"ParkIdle":            "a bridged connection is in memory and carries one request: nothing to park",
+	"ParkIdleAfter":       "see ParkIdle",
 }
 
 // shutdown cancels the bridged requests' contexts, as srv.Shutdown does

@@ -55,14 +55,19 @@ func serveChild(name string) error {
 func childServer(name string) (func(net.Listener) error, error) {
 	body := []byte(helloBody)
 	switch name {
-	case "brisk":
+	case "brisk", "brisk-park", "brisk-park-now":
 		h := func(c *brisk.Ctx) {
 			c.Response.Header.Set("Content-Type", "text/plain")
 			c.Response.SetBodyString(helloBody)
 		}
-		s := &brisk.Server{Handler: h, IdleTimeout: idleTimeout,
+		s := &brisk.Server{Handler: h, IdleTimeout: idleTimeout, ParkIdle: name != "brisk",
 			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+		if name == "brisk-park-now" {
+			s.ParkIdleAfter = -1
+		}
 		return s.Serve, nil
+	case "nbio":
+		return serveNbio, nil
 	case "fasthttp", "fasthttp-reduce":
 		h := func(c *fasthttp.RequestCtx) {
 			c.Response.Header.SetContentType("text/plain")

@@ -21,9 +21,12 @@
 // a warning) when it still does not fit. Each server's run is bounded by
 // -timeout, after which its child is killed.
 //
-// Usage: go run ./idle [-n 9000] [-servers brisk,fasthttp,nethttp] [-settle 2s] [-timeout 3m]
+// Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 2s] [-timeout 3m]
 //
-// -servers also accepts fasthttp-reduce: fasthttp with ReduceMemoryUsage.
+// -servers also accepts fasthttp-reduce (fasthttp with ReduceMemoryUsage),
+// brisk-park (brisk with Server.ParkIdle), brisk-park-now (the same with
+// ParkIdleAfter -1: parked at once) and nbio (nbhttp, a net/http
+// handler on an event loop).
 package main
 
 import (

@@ -7,11 +7,17 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk"
 )
+
+// ParkEnv names the environment variable that, set to 1, makes Serve
+// turn on Server.ParkIdle, parking at once (ParkIdleAfter -1), so that a test suite can be run again with
+// parking: BRISK_TEST_PARK=1 go test ./...
+const ParkEnv = "BRISK_TEST_PARK"
 
 // ShutdownTimeout bounds the graceful Shutdown run when the test ends.
 const ShutdownTimeout = 5 * time.Second
@@ -43,6 +49,9 @@ func Listen(t testing.TB) net.Listener {
 // this one, so they see the server stopped.
 func Serve(t testing.TB, s *brisk.Server, ln net.Listener) {
 	t.Helper()
+	if os.Getenv(ParkEnv) == "1" {
+		s.ParkIdle, s.ParkIdleAfter = true, -1
+	}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	t.Cleanup(func() {

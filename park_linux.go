@@ -1,0 +1,438 @@
+//go:build linux
+
+package brisk
+
+import (
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Parking (Server.ParkIdle): a connection that has waited ParkIdleAfter
+// in its goroutine for its next (or first) request, with nothing
+// buffered, leaves its goroutine. Its fd is armed, one-shot, in the
+// process's parker, an epoll set; its conn (without buffers or deadline)
+// sits in the parker's slot table, and after a whole sweep only its
+// connIdle does (park_shed_linux.go). When the fd turns readable a worker
+// goroutine reads and serves exactly as the connection's own goroutine
+// would have (resume).
+//
+// One-shot rather than edge-triggered: the event carries the slot and its
+// generation, set anew by each EPOLL_CTL_MOD, and a connection that is
+// being served is never reported to the parker; the price, one epoll_ctl
+// per park, is paid only by connections idle for ParkIdleAfter.
+//
+// The fd is the runtime's own, not a duplicate (as nbio makes): it stays
+// registered with the Go poller too. The two do not clash because nobody
+// waits on the runtime's side while the conn is parked (no goroutine reads
+// it), and because the parker touches the fd only inside RawConn.Control,
+// which holds the runtime's reference on it: the fd cannot be closed and
+// its number reused for another connection during an epoll_ctl. An event
+// that arrives after its connection left the parker is recognised by the
+// slot's generation and dropped (TestParkFDReuse). The epoll set itself
+// is waited on through the runtime poller (an epoll fd is pollable), so
+// the parker holds no thread blocked in epoll_wait.
+//
+// Timeouts of parked connections are swept once per parkSweep, without a
+// timer per connection: the idle timeout, computed from the coarse clock
+// as awaitRequest does, fires up to two seconds late, never early (which
+// is why a connection is parked only when its idle timeout is coarse, or
+// none). ReadHeaderTimeout starts, as always, once a head's first bytes
+// were read, by then in a goroutine again. Shutdown closes parked
+// connections at once (closeParked).
+
+// parkSweep is the period of the sweep over parked connections.
+const parkSweep = time.Second
+
+// parkEvents is the number of events taken per epoll_wait.
+const parkEvents = 256
+
+// parker is the process's epoll set of parked connections and the table
+// of their conns.
+type parker struct {
+	epfd   int
+	file   *os.File // epfd, for the runtime poller
+	events []unix.EpollEvent
+	work   chan *conn // to idle workers (worker)
+
+	mu    sync.Mutex
+	slots []parkSlot
+	free  []uint32 // indexes of empty slots
+	ready []readyConn
+	ctl   func(fd uintptr) // p.epollCtl, bound once
+	armEv unix.EpollEvent  // what ctl arms, under mu
+	armOp int
+	err   error // ctl's result
+
+	nextSweep time.Time // loop goroutine only
+}
+
+// parkSlot holds a parked connection: its conn, or, once it was parked
+// through a whole sweep, only what the connection carries from one
+// request to the next (shed). gen changes each time the slot is emptied,
+// so that a late event for its former connection is dropped.
+type parkSlot struct {
+	srv      *Server // nil: the slot is empty
+	c        *conn   // nil when shed
+	idle     connIdle
+	deadline int64 // idle deadline, Unix ns; 0: none
+	gen      uint32
+	old      bool // parked when the last sweep ran
+}
+
+// readyConn is a connection taken out of the parker, with the epoll events
+// that took it out.
+type readyConn struct {
+	sl     parkSlot
+	events uint32
+}
+
+// theParker is the process's parker: one epoll set for every Server, as
+// the runtime has one poller.
+var theParker struct {
+	once sync.Once
+	p    atomic.Pointer[parker] // nil until started, or when it could not start
+}
+
+// getParker returns the process's parker, starting it on first use; nil
+// when it cannot start (no parking then).
+func getParker() *parker {
+	theParker.once.Do(func() { theParker.p.Store(newParker()) })
+	return theParker.p.Load()
+}
+
+// newParker creates the epoll set and starts its loop, or returns nil.
+func newParker() *parker {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		unix.Close(epfd)
+		return nil
+	}
+	p := &parker{epfd: epfd, file: os.NewFile(uintptr(epfd), "brisk-parker"),
+		events: make([]unix.EpollEvent, parkEvents), work: make(chan *conn)}
+	p.ctl = p.epollCtl
+	rc, err := p.file.SyscallConn()
+	if err != nil {
+		p.file.Close()
+		return nil
+	}
+	go p.loop(rc)
+	return p
+}
+
+// mayPark reports whether c may leave its goroutine while it waits: only
+// plain TCP and Unix connections (no TLS or wrapper that could hold input
+// of its own), without CancelOnClientClose, whose idle timeout is coarse.
+func (c *conn) mayPark() bool {
+	s := c.srv
+	if !s.ParkIdle || s.CancelOnClientClose || c.raw == nil {
+		return false
+	}
+	if d := c.lim.idleTimeout; d > 0 && d < coarseTimeout {
+		return false
+	}
+	switch c.nc.(type) {
+	case *net.TCPConn, *net.UnixConn:
+		return true
+	}
+	return false
+}
+
+// park parks c, which has nothing buffered and waits for its next (or
+// first) request, if it may. It reports whether c's goroutine must return: c is
+// then served again by resume, or closed by a sweep or Shutdown (or was
+// closed here). On false c is either as it was, for the usual wait
+// (awaitRequest), or holds the first bytes of its next request.
+//
+// c first waits ParkIdleAfter in its goroutine, as awaitRequest does
+// (buffers given back, one peek): a busy connection's next request comes
+// sooner and is read here, costing the system calls of awaitRequest and
+// no more. Only when the wait times out is c handed to the parker.
+func (c *conn) park() bool {
+	if !c.mayPark() || c.flush() != nil || !c.setIdle() {
+		return false
+	}
+	c.hookIdle()
+	var idleAt int64 // the idle deadline, as awaitRequest sets it
+	if d := c.lim.idleTimeout; d > 0 {
+		idleAt = c.timeoutAtNs(d)
+	}
+	if after := c.srv.parkIdleAfter(); after > 0 {
+		at := c.timeoutAtNs(after)
+		if idleAt != 0 && idleAt <= at {
+			return false // the idle timeout comes first
+		}
+		c.setReadDeadlineNs(at)
+		if err := c.waitReadable(); err == nil || !isTimeout(err) {
+			return c.readFirst(err) != nil
+		}
+	}
+	p := getParker()
+	if p == nil {
+		return false
+	}
+	c.releaseBuffers()
+	c.setReadDeadlineNs(0) // no runtime timer while parked; the sweep keeps time
+	return p.add(c, idleAt)
+}
+
+// parkIdleAfter resolves ParkIdleAfter: <= 0 parks at once.
+func (s *Server) parkIdleAfter() time.Duration {
+	switch d := s.ParkIdleAfter; {
+	case d == 0:
+		return DefaultParkIdleAfter
+	case d < 0:
+		return 0
+	default:
+		return d
+	}
+}
+
+// readFirst ends a wait of c that returned err: on nil it reads the first
+// bytes of the next request, as awaitRequest does after its wait, and
+// makes c active. On any error c is finished (an EOF, reset or timeout
+// ends it silently, as in rejectHead) and the error returned.
+func (c *conn) readFirst(err error) error {
+	if err == nil {
+		c.takeReadBuf()
+		err = c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
+	}
+	if !c.activate(err) && err == nil {
+		err = errConnClosed
+	}
+	if err != nil {
+		c.finish()
+	}
+	return err
+}
+
+// add puts c in a slot and arms its fd, reporting whether c is parked.
+// Arming happens under p.mu so that c cannot be taken out (and recycled)
+// while its goroutine still uses it.
+func (p *parker) add(c *conn, deadline int64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.srv.closing.Load() { // closeParked has run or is waiting for p.mu
+		return false
+	}
+	i := p.slot(c, deadline)
+	if !p.arm(c, i) {
+		p.empty(i)
+		return false
+	}
+	return true
+}
+
+// slot stores c in an empty slot and returns its index.
+func (p *parker) slot(c *conn, deadline int64) uint32 {
+	if n := len(p.free); n > 0 {
+		i := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.slots[i] = parkSlot{srv: c.srv, c: c, deadline: deadline, gen: p.slots[i].gen}
+		return i
+	}
+	p.slots = append(p.slots, parkSlot{srv: c.srv, c: c, deadline: deadline})
+	return uint32(len(p.slots) - 1)
+}
+
+// empty empties slot i.
+func (p *parker) empty(i uint32) {
+	p.slots[i] = parkSlot{gen: p.slots[i].gen + 1}
+	p.free = append(p.free, i)
+}
+
+// arm registers c's fd for one readable event carrying slot i and its
+// generation, under p.mu. Data that arrived before the call makes the
+// event fire at once.
+func (p *parker) arm(c *conn, i uint32) bool {
+	p.armEv = unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT,
+		Fd: int32(i), Pad: int32(p.slots[i].gen)}
+	err := c.raw.Control(p.ctl)
+	return err == nil && p.err == nil
+}
+
+// epollCtl is the RawConn.Control callback of arm: EPOLL_CTL_MOD, which
+// re-arms a fd parked before, else (ENOENT: the first park of this
+// connection) ADD. The kernel keys its entry on the open file and the fd,
+// so a closed connection's entry, removed at its close, is never found
+// for a new connection that got the same fd number.
+func (p *parker) epollCtl(fd uintptr) {
+	err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, int(fd), &p.armEv)
+	if err == unix.ENOENT {
+		err = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, int(fd), &p.armEv)
+	}
+	p.err = err
+}
+
+// loop waits for the epoll set in the runtime poller, hands out the
+// connections that turn readable, and sweeps every parkSweep.
+func (p *parker) loop(rc interface {
+	Read(func(uintptr) bool) error
+}) {
+	for {
+		p.nextSweep = time.Now().Add(parkSweep)
+		p.file.SetReadDeadline(p.nextSweep)
+		rc.Read(p.onReady) // returns when a sweep is due
+		p.sweep(time.Now())
+	}
+}
+
+// onReady takes the ready events without blocking and dispatches them. It
+// reports whether a sweep is due; false waits for the set to be readable.
+func (p *parker) onReady(uintptr) bool {
+	for {
+		n, err := unix.EpollWait(p.epfd, p.events, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if n > 0 {
+			p.dispatch(p.events[:n])
+		}
+		if n < len(p.events) {
+			break
+		}
+	}
+	return !time.Now().Before(p.nextSweep)
+}
+
+// dispatch takes the conns of events out of their slots and starts them.
+func (p *parker) dispatch(events []unix.EpollEvent) {
+	p.mu.Lock()
+	for _, ev := range events {
+		i, gen := uint32(ev.Fd), uint32(ev.Pad)
+		if int(i) >= len(p.slots) || p.slots[i].gen != gen || p.slots[i].srv == nil {
+			continue // its connection left the parker before the event
+		}
+		p.ready = append(p.ready, readyConn{p.slots[i], ev.Events})
+		p.empty(i)
+	}
+	ready := p.ready
+	p.ready = p.ready[:0]
+	p.mu.Unlock()
+	for i := range ready {
+		c := ready[i].sl.conn()
+		if ready[i].events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+			c.finish() // reset or fully closed: nothing left to serve
+		} else {
+			p.start(c)
+		}
+	}
+	clear(ready)
+}
+
+// take empties every slot whose server cut says to take, or whose idle
+// deadline is at or before now (Unix ns; 0: none), and returns their
+// conns (the caller then owns them).
+func (p *parker) take(cut func(*Server) bool, now int64) []*conn {
+	var out []parkSlot
+	p.mu.Lock()
+	for i := range p.slots {
+		sl := &p.slots[i]
+		if sl.srv == nil {
+			continue
+		}
+		if cut(sl.srv) || (now != 0 && sl.deadline != 0 && now >= sl.deadline) {
+			out = append(out, *sl)
+			p.empty(uint32(i))
+		}
+	}
+	p.mu.Unlock()
+	cs := make([]*conn, len(out))
+	for i := range out {
+		cs[i] = out[i].conn()
+	}
+	return cs
+}
+
+// sweep closes the parked connections whose idle timeout expired by now
+// or whose server shuts down, and sheds the conns of those parked through
+// the whole period since the last sweep.
+func (p *parker) sweep(now time.Time) {
+	expired := p.take(func(s *Server) bool { return s.closing.Load() }, now.UnixNano())
+	for _, c := range expired {
+		c.finish()
+	}
+	for _, c := range p.shedOld() {
+		c.recycle()
+	}
+}
+
+// shedOld sheds the conns of the slots marked old by the last sweep, marks
+// the others, and returns the shed conns for recycling.
+func (p *parker) shedOld() []*conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var shed []*conn
+	for i := range p.slots {
+		sl := &p.slots[i]
+		switch {
+		case sl.c == nil:
+		case sl.old:
+			sl.idle = sl.c.idleState()
+			shed = append(shed, sl.c)
+			sl.c = nil
+		default:
+			sl.old = true
+		}
+	}
+	return shed
+}
+
+// closeParked closes the connections of s that are parked, for Shutdown
+// (s.closing is set: no more are parked).
+func (s *Server) closeParked() {
+	p := theParker.p.Load()
+	if p == nil {
+		return
+	}
+	for _, c := range p.take(func(o *Server) bool { return o == s }, 0) {
+		c.finish()
+	}
+}
+
+// parkWorkerIdle is how long a worker waits for another connection to
+// resume before it exits.
+const parkWorkerIdle = time.Second
+
+// start resumes c on an idle worker, or on a new one when none is idle.
+// A worker (rather than a goroutine per resume) costs no allocation.
+func (p *parker) start(c *conn) {
+	select {
+	case p.work <- c:
+	default:
+		go p.worker(c)
+	}
+}
+
+// worker resumes c, then each connection handed to it, until none comes
+// for parkWorkerIdle.
+func (p *parker) worker(c *conn) {
+	t := time.NewTimer(parkWorkerIdle)
+	defer t.Stop()
+	for {
+		c.resume()
+		t.Reset(parkWorkerIdle)
+		select {
+		case c = <-p.work:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// resume serves c, taken out of the parker because it turned readable, on
+// a worker's goroutine: it reads under the idle timeout (a spurious wakeup
+// then waits as usual), then goes on with the connection loop.
+func (c *conn) resume() {
+	c.setReadTimeout(c.lim.idleTimeout)
+	if c.readFirst(nil) == nil {
+		c.loop()
+	}
+}
