@@ -65,8 +65,7 @@ type parker struct {
 	ready []readyConn
 	ctl   func(fd uintptr) // p.epollCtl, bound once
 	armEv unix.EpollEvent  // what ctl arms, under mu
-	armOp int
-	err   error // ctl's result
+	err   error            // ctl's result
 
 	nextSweep time.Time // loop goroutine only
 }
