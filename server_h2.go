@@ -10,6 +10,9 @@ import (
 // handed over by the Server once the protocol is known: Server.HTTP2 is
 // one. Package github.com/brisk-http/brisk/h2 implements it with
 // golang.org/x/net/http2, so that programs without HTTP/2 do not link it.
+// An implementation may also have a Drain() method, which Server.Drain
+// calls every few milliseconds: like Shutdown, but the requests' contexts
+// stay intact.
 type ConnServer interface {
 	// ServeConn serves nc until the connection ends. The Server calls it
 	// on the connection's goroutine: for TLS after the handshake (nc is
@@ -26,6 +29,16 @@ type ConnServer interface {
 	// few milliseconds until the connections have ended (so one handed
 	// over while it began is not missed): it must be cheap to repeat.
 	Shutdown()
+}
+
+// drainConns asks the handed-over connections to take no new requests
+// and end once their open ones finish, without cancelling them
+// (Server.Drain, at each of its polls), when Server.HTTP2 has a Drain
+// method for it: cheap to repeat, like ConnServer.Shutdown.
+func (s *Server) drainConns() {
+	if d, ok := s.HTTP2.(interface{ Drain() }); ok {
+		d.Drain()
+	}
 }
 
 // h2Preface is the client connection preface of HTTP/2 (RFC 9113 §3.4).

@@ -145,6 +145,13 @@ func (s *server) Shutdown() {
 	}
 }
 
+// Drain is called by brisk.Server.Drain: GOAWAY on every connection
+// (each is sent once), whose open streams finish with their contexts
+// intact; x/net/http2 closes a connection once they have.
+func (s *server) Drain() {
+	s.h1.Shutdown(context.Background()) // returns at once: h1 has no conns of its own
+}
+
 // limitBody answers a request declaring a body larger than limit with 413
 // and bounds the body of the others; limit < 0 means none.
 func limitBody(h http.Handler, limit int64) http.Handler {
