@@ -51,7 +51,8 @@ const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 // (IdleTimeout); the rest of a partial preface must come within
 // ReadHeaderTimeout.
 func (c *conn) checkPreface() bool {
-	if c.awaitRequest() != nil {
+	// Input after a PROXY header may be buffered already: no wait then.
+	if c.in.Len() == 0 && c.awaitRequest() != nil {
 		return false
 	}
 	for timed := false; ; timed = true {
