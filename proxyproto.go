@@ -147,7 +147,8 @@ func (p *ProxyProtocol) headerTimeout(idle time.Duration) time.Duration {
 	return p.HeaderTimeout
 }
 
-// addrIP returns the IP of a TCP or UDP address, unmapped; the zero Addr
+// addrIP returns the IP of a TCP or UDP address (or of the "ip:port" of
+// a request through net/http), unmapped; the zero Addr
 // for any other.
 func addrIP(a net.Addr) netip.Addr {
 	switch a := a.(type) {
@@ -157,6 +158,9 @@ func addrIP(a net.Addr) netip.Addr {
 	case *net.UDPAddr:
 		ip, _ := netip.AddrFromSlice(a.IP)
 		return ip.Unmap()
+	case stringAddr: // a request through net/http (ToHTTP, package h2)
+		ap, _ := netip.ParseAddrPort(string(a))
+		return ap.Addr().Unmap()
 	}
 	return netip.Addr{}
 }
