@@ -63,7 +63,7 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
-			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read})
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.remoteAddr()})
 		}
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -94,11 +94,15 @@ func (s *Server) shutdownConns() {
 }
 
 // replayConn is a connection whose first reads return bytes already read
-// from it.
+// from it, and whose RemoteAddr is remote: the client's, after a PROXY
+// header.
 type replayConn struct {
 	net.Conn
 	pending []byte
+	remote  net.Addr
 }
+
+func (r *replayConn) RemoteAddr() net.Addr { return r.remote }
 
 func (r *replayConn) Read(p []byte) (int, error) {
 	if len(r.pending) == 0 {

@@ -17,7 +17,8 @@ import (
 
 // TestProxyProtocolH2C: a trusted proxy's PROXY v1 header followed, in
 // the same write, by the HTTP/2 preface: the connection is served as
-// HTTP/2 at once (it used to wait for more input, which never came).
+// HTTP/2 at once (it used to wait for more input, which never came),
+// and the handler's RemoteAddr is the client's from the header.
 func TestProxyProtocolH2C(t *testing.T) {
 	srv := &brisk.Server{H2C: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Handler: func(c *brisk.Ctx) {
@@ -43,8 +44,8 @@ func TestProxyProtocolH2C(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if body := readAll(t, resp); resp.Proto != "HTTP/2.0" || resp.StatusCode != 200 || body == "" {
-		t.Fatalf("%s %d %q, want HTTP/2.0 200 and the remote address", resp.Proto, resp.StatusCode, body)
+	if body := readAll(t, resp); resp.Proto != "HTTP/2.0" || resp.StatusCode != 200 || body != "192.0.2.7:5555" {
+		t.Fatalf("%s %d %q, want HTTP/2.0 200 192.0.2.7:5555", resp.Proto, resp.StatusCode, body)
 	}
 }
 
