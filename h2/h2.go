@@ -55,7 +55,9 @@ const maxFrameSize = 16 << 10
 var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is set")
 
 // Configure sets srv.HTTP2 to an HTTP/2 server for conf.Handler (nil:
-// srv.Handler); call it before srv serves. ServeTLS then offers "h2" by ALPN (unless
+// srv.Handler); call it before srv serves, and after setting srv's
+// Handler and limits: it copies them as they are at the call, so a
+// Handler wrapped later is not seen by HTTP/2 requests. ServeTLS then offers "h2" by ALPN (unless
 // srv.TLSConfig.NextProtos says otherwise), and srv.H2C enables
 // prior-knowledge h2c. The brisk.Server limits apply where HTTP/2 has
 // them, with brisk's defaults for zero values:
