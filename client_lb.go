@@ -34,6 +34,8 @@ type LBClient struct {
 	ClientConfig
 
 	// Addrs are the servers' addresses, "host:port" (see HostClient.Addr).
+	// It is read once, at the first request; empty means every request
+	// fails with ErrNoHealthyServer.
 	Addrs []string
 
 	// TLS makes the client dial the servers with TLS, using TLSConfig.

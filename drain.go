@@ -12,7 +12,9 @@ import (
 // keep-alive connection ends after its next response. When no connection
 // is left, or ctx is done, Drain calls Shutdown(ctx) and returns its
 // result: nil when every connection closed, ctx.Err() when some were
-// still busy (they are left to finish). Idle keep-alive connections that
+// still busy (they are left to finish). HTTP/2 connections get a GOAWAY
+// at once (when Server.HTTP2 has a Drain method, as package h2's does) and
+// close once their open streams end. Idle keep-alive connections that
 // send nothing more are closed by that Shutdown, or earlier by
 // IdleTimeout.
 func (s *Server) Drain(ctx context.Context) error {
@@ -20,6 +22,7 @@ func (s *Server) Drain(ctx context.Context) error {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for s.active.Load() > 0 {
+		s.drainConns()
 		select {
 		case <-ctx.Done():
 			return s.Shutdown(ctx)

@@ -31,6 +31,11 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 // A connection from any other source is served as a direct client, except
 // that one beginning with a PROXY header is closed without a response: an
 // untrusted peer cannot choose the address the server sees.
+//
+// The header is read from the connection as accepted: with ServeTLS it
+// would be read as the TLS handshake, which then fails, so a PROXY header
+// in front of TLS (HAProxy in TCP mode with send-proxy) is not supported
+// yet; terminate TLS at the proxy, or serve cleartext h2c behind it.
 type ProxyProtocol struct {
 	// Trusted lists the source networks of the proxies. Empty means none:
 	// every connection is direct and a PROXY header is always refused.
@@ -147,7 +152,8 @@ func (p *ProxyProtocol) headerTimeout(idle time.Duration) time.Duration {
 	return p.HeaderTimeout
 }
 
-// addrIP returns the IP of a TCP or UDP address, unmapped; the zero Addr
+// addrIP returns the IP of a TCP or UDP address (or of the "ip:port" of
+// a request through net/http), unmapped; the zero Addr
 // for any other.
 func addrIP(a net.Addr) netip.Addr {
 	switch a := a.(type) {
@@ -157,6 +163,9 @@ func addrIP(a net.Addr) netip.Addr {
 	case *net.UDPAddr:
 		ip, _ := netip.AddrFromSlice(a.IP)
 		return ip.Unmap()
+	case stringAddr: // a request through net/http (ToHTTP, package h2)
+		ap, _ := netip.ParseAddrPort(string(a))
+		return ap.Addr().Unmap()
 	}
 	return netip.Addr{}
 }

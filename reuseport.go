@@ -13,7 +13,8 @@ import (
 // the same port too: that is the prefork pattern, several processes on
 // one port, any of which may stop while the others keep serving. With
 // port 0, the first listener picks a port and the others share it. On a
-// platform without SO_REUSEPORT (Windows) it fails. Serve each listener:
+// platform without SO_REUSEPORT (Windows) it fails. On an error no
+// listener is left open. Serve each listener:
 //
 //	lns, err := brisk.ListenReusePort("tcp", ":8080", 0)
 //	for _, ln := range lns {

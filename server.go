@@ -244,13 +244,18 @@ type Server struct {
 
 	// TrustedProxies lists the networks of the proxies whose Forwarded,
 	// X-Forwarded-For and X-Real-IP fields Ctx.ClientIP believes. Empty
-	// (the default) means none: the fields are never read.
+	// (the default) means none: the fields are never read. ClientIP reads
+	// only the first of the three present, so each trusted proxy must set
+	// or remove all three: a Forwarded field sent by the client and passed
+	// on by a proxy that only appends X-Forwarded-For decides ClientIP.
+	// HTTP/2 requests (package h2) do not use it: ClientIP is their peer.
 	TrustedProxies []netip.Prefix
 
 	// ConnState, when set, is called on each change of a connection's
 	// state (see ConnState), on the connection's goroutine (StateNew: on
 	// the accepting one): keep it short, and do not panic. Nil costs
-	// nothing.
+	// nothing. An HTTP/2 connection is reported as one connection, not
+	// per stream.
 	ConnState func(nc net.Conn, state ConnState)
 
 	// OnRequestDone, when set, is called once for each request the
@@ -261,7 +266,8 @@ type Server struct {
 	// thus see the response before the call; it always precedes reading
 	// the connection's next request and closing it. It runs on the
 	// connection's goroutine: keep it short, and do not panic. Nil costs
-	// nothing: no clock read, no allocation.
+	// nothing: no clock read, no allocation. It is not called for HTTP/2
+	// requests (package h2).
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex

@@ -10,6 +10,9 @@ import (
 // handed over by the Server once the protocol is known: Server.HTTP2 is
 // one. Package github.com/brisk-http/brisk/h2 implements it with
 // golang.org/x/net/http2, so that programs without HTTP/2 do not link it.
+// An implementation may also have a Drain() method, which Server.Drain
+// calls every few milliseconds: like Shutdown, but the requests' contexts
+// stay intact.
 type ConnServer interface {
 	// ServeConn serves nc until the connection ends. The Server calls it
 	// on the connection's goroutine: for TLS after the handshake (nc is
@@ -28,6 +31,16 @@ type ConnServer interface {
 	Shutdown()
 }
 
+// drainConns asks the handed-over connections to take no new requests
+// and end once their open ones finish, without cancelling them
+// (Server.Drain, at each of its polls), when Server.HTTP2 has a Drain
+// method for it: cheap to repeat, like ConnServer.Shutdown.
+func (s *Server) drainConns() {
+	if d, ok := s.HTTP2.(interface{ Drain() }); ok {
+		d.Drain()
+	}
+}
+
 // h2Preface is the client connection preface of HTTP/2 (RFC 9113 §3.4).
 const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
@@ -38,7 +51,8 @@ const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 // (IdleTimeout); the rest of a partial preface must come within
 // ReadHeaderTimeout.
 func (c *conn) checkPreface() bool {
-	if c.awaitRequest() != nil {
+	// Input after a PROXY header may be buffered already: no wait then.
+	if c.in.Len() == 0 && c.awaitRequest() != nil {
 		return false
 	}
 	for timed := false; ; timed = true {
@@ -49,7 +63,7 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
-			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read})
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.remoteAddr()})
 		}
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -80,11 +94,15 @@ func (s *Server) shutdownConns() {
 }
 
 // replayConn is a connection whose first reads return bytes already read
-// from it.
+// from it, and whose RemoteAddr is remote: the client's, after a PROXY
+// header.
 type replayConn struct {
 	net.Conn
 	pending []byte
+	remote  net.Addr
 }
+
+func (r *replayConn) RemoteAddr() net.Addr { return r.remote }
 
 func (r *replayConn) Read(p []byte) (int, error) {
 	if len(r.pending) == 0 {

@@ -53,7 +53,7 @@ var bridgeSkips = map[string]string{
 	"TLSHandshakeTimeout": "TLS is srv's",
 	"HTTP2":               "the bridge speaks HTTP/1.1 to the handler",
 	"H2C":                 "the bridge speaks HTTP/1.1 to the handler",
-	"ProxyProtocol":       "a PROXY header precedes the HTTP/2 connection and is read by srv",
+	"ProxyProtocol":       "a PROXY header precedes the HTTP/2 connection and is read by srv, whose hand-over reports its source as RemoteAddr",
 	"TrustedProxies":      "not applied to HTTP/2 requests: Ctx.ClientIP reports the peer",
 	"ConnState":           "srv reports the HTTP/2 connection; bridged connections are per request",
 	"OnRequestDone":       "not reported for HTTP/2 requests",

@@ -55,7 +55,9 @@ const maxFrameSize = 16 << 10
 var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is set")
 
 // Configure sets srv.HTTP2 to an HTTP/2 server for conf.Handler (nil:
-// srv.Handler); call it before srv serves. ServeTLS then offers "h2" by ALPN (unless
+// srv.Handler); call it before srv serves, and after setting srv's
+// Handler and limits: it copies them as they are at the call, so a
+// Handler wrapped later is not seen by HTTP/2 requests. ServeTLS then offers "h2" by ALPN (unless
 // srv.TLSConfig.NextProtos says otherwise), and srv.H2C enables
 // prior-knowledge h2c. The brisk.Server limits apply where HTTP/2 has
 // them, with brisk's defaults for zero values:
@@ -143,6 +145,13 @@ func (s *server) Shutdown() {
 	if s.bridge != nil {
 		s.once.Do(s.bridge.shutdown)
 	}
+}
+
+// Drain is called by brisk.Server.Drain: GOAWAY on every connection
+// (each is sent once), whose open streams finish with their contexts
+// intact; x/net/http2 closes a connection once they have.
+func (s *server) Drain() {
+	s.h1.Shutdown(context.Background()) // returns at once: h1 has no conns of its own
 }
 
 // limitBody answers a request declaring a body larger than limit with 413

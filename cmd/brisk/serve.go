@@ -83,11 +83,11 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if o.log {
 		srv.Handler, srv.OnReject = accessLog(logger, st.Handle), logRejected(logger)
 	}
+	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
 	if err := o.configure(srv); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
-	o.deploy.configure(srv)
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {

@@ -169,3 +169,33 @@ func TestServeHTTP2(t *testing.T) {
 		t.Errorf("-tls -h2c: exit %d, stderr %q; want 1, %q", code, stderr, want)
 	}
 }
+
+// TestServeHTTP2Deploy: /readyz and, with -metrics, /metrics answer over
+// HTTP/2 as over HTTP/1.1 (h2.Configure must see the wrapped handler).
+func TestServeHTTP2Deploy(t *testing.T) {
+	o := serveOptions{addr: "127.0.0.1:0", tlsOptions: tlsOptions{h2c: true}}
+	o.deploy.metricsOn = true
+	lines, stop := startServeLines(t, o, 1)
+	defer stop()
+	tr := &http2.Transport{AllowHTTP: true,
+		DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}
+	defer tr.CloseIdleConnections()
+	url := strings.TrimPrefix(lines[0], "brisk: serving ")
+	for _, tc := range []struct{ path, prefix string }{
+		{"readyz", "ready"},
+		{"metrics", "# HELP brisk_"},
+	} {
+		resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Get(url + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.Proto != "HTTP/2.0" || resp.StatusCode != 200 || !strings.HasPrefix(string(body), tc.prefix) {
+			t.Errorf("GET /%s: %s %d %.40q; want HTTP/2.0 200 %q...", tc.path, resp.Proto, resp.StatusCode, body, tc.prefix)
+		}
+	}
+}
