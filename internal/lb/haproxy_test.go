@@ -26,6 +26,11 @@ defaults
 	timeout server 10s
 	option http-keep-alive
 	http-reuse always
+	# A server may close an idle keep-alive connection as a request is sent
+	# on it (RFC 9112 §9.6; brisk's Shutdown closes idle ones): retry it, as
+	# a production HAProxy in front of any HTTP/1.1 server is set up to.
+	retries 3
+	retry-on conn-failure empty-response
 frontend fe
 	bind %s
 	default_backend be

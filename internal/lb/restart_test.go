@@ -196,6 +196,22 @@ func startServeProcess(t *testing.T, bin string, args ...string) (pid int, exite
 	return readPID(t, pidFile, 0), done
 }
 
+// migrateQueuedConnections sets net.ipv4.tcp_migrate_req to 1 for the
+// test (Linux 5.14+, root), as the README's deployment section says to:
+// without it the kernel resets the connections still queued on a
+// SO_REUSEPORT socket that closes, instead of moving them to the others.
+func migrateQueuedConnections(t *testing.T) {
+	const knob = "/proc/sys/net/ipv4/tcp_migrate_req"
+	old, err := os.ReadFile(knob)
+	if err == nil {
+		err = os.WriteFile(knob, []byte("1\n"), 0o644)
+	}
+	if err != nil {
+		t.Skipf("cannot set %s (%v): a drained process would drop its queued connections", knob, err)
+	}
+	t.Cleanup(func() { os.WriteFile(knob, old, 0o644) })
+}
+
 // TestDrainUnderLoadThroughHAProxy: two brisk serve processes share a
 // port with SO_REUSEPORT behind HAProxy; one gets SIGTERM (drain, then
 // shut down) while clients send requests at full speed: no request fails
@@ -205,6 +221,7 @@ func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
 		t.Skip("takes a few seconds")
 	}
 	need(t, "haproxy")
+	migrateQueuedConnections(t)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	args := []string{"-addr", backend, "-reuseport", "1", "-echo", "-proxy-protocol", "127.0.0.1"}
