@@ -32,10 +32,9 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 // that one beginning with a PROXY header is closed without a response: an
 // untrusted peer cannot choose the address the server sees.
 //
-// The header is read from the connection as accepted: with ServeTLS it
-// would be read as the TLS handshake, which then fails, so a PROXY header
-// in front of TLS (HAProxy in TCP mode with send-proxy) is not supported
-// yet; terminate TLS at the proxy, or serve cleartext h2c behind it.
+// With ServeTLS the header precedes the TLS handshake (HAProxy in TCP mode
+// with send-proxy): it is read in cleartext, then TLS starts on the rest
+// of the connection.
 type ProxyProtocol struct {
 	// Trusted lists the source networks of the proxies. Empty means none:
 	// every connection is direct and a PROXY header is always refused.

@@ -94,6 +94,10 @@ func (c *conn) serve() {
 		c.finish()
 		return
 	}
+	if pc, ok := c.nc.(*proxyTLSConn); ok && !c.startTLS(pc) {
+		c.finish()
+		return
+	}
 	if !c.negotiate() {
 		c.finish()
 		return

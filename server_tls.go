@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"crypto/tls"
 	"errors"
 	"net"
@@ -61,6 +62,9 @@ func (s *Server) ServeTLS(ln net.Listener, certFile, keyFile string) error {
 	if err != nil {
 		ln.Close()
 		return err
+	}
+	if s.ProxyProtocol != nil {
+		return s.Serve(proxyTLSListener{ln, cfg})
 	}
 	return s.Serve(tls.NewListener(ln, cfg))
 }
@@ -162,4 +166,44 @@ func looksLikeHTTP(hdr []byte) bool {
 		return true
 	}
 	return false
+}
+
+// proxyTLSListener is the listener of ServeTLS with ProxyProtocol set:
+// the PROXY header comes before the TLS handshake (HAProxy in TCP mode
+// with send-proxy), so its connections are marked for TLS after the
+// header (startTLS) rather than wrapped in TLS at the accept.
+type proxyTLSListener struct {
+	net.Listener
+	cfg *tls.Config
+}
+
+func (l proxyTLSListener) Accept() (net.Conn, error) {
+	nc, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &proxyTLSConn{Conn: nc, cfg: l.cfg}, nil
+}
+
+// proxyTLSConn is an accepted connection that starts TLS after its PROXY
+// header.
+type proxyTLSConn struct {
+	net.Conn
+	cfg *tls.Config
+}
+
+// startTLS begins TLS on a connection of proxyTLSListener once its PROXY
+// header was read in cleartext: the bytes buffered after the header are
+// the start of the handshake. It reports false when Shutdown closed the
+// connection meanwhile.
+func (c *conn) startTLS(pc *proxyTLSConn) bool {
+	wasIdle := c.state.CompareAndSwap(stateIdle, stateActive) // Shutdown closes idle conns
+	if !wasIdle && c.state.Load() != stateActive {
+		return false
+	}
+	rest := bytes.Clone(c.in.Buffered())
+	c.in.Discard()
+	c.nc = tls.Server(&replayConn{Conn: pc.Conn, pending: rest, remote: pc.Conn.RemoteAddr()}, pc.cfg)
+	c.raw = nil
+	return !wasIdle || c.setIdle()
 }
