@@ -3,6 +3,8 @@ package brisk
 import (
 	"bytes"
 	"iter"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // Request cookies (RFC 6265 §4.2, §5.4). A Cookie field value is a list of
@@ -85,11 +87,11 @@ func nextCookiePair(v []byte) (name, value, rest []byte) {
 	if semi := bytes.LastIndexByte(v[:eq], ';'); semi >= 0 {
 		v, eq = v[semi+1:], eq-semi-1
 	}
-	name, value = trimOWS(v[:eq]), v[eq+1:]
+	name, value = ascii.TrimOWS(v[:eq]), v[eq+1:]
 	if semi := bytes.IndexByte(value, ';'); semi >= 0 {
 		value, rest = value[:semi], value[semi+1:]
 	}
-	return name[:len(name):len(name)], trimOWS(value), rest
+	return name[:len(name):len(name)], ascii.TrimOWS(value), rest
 }
 
 // cookiePairValue validates the trimmed raw value of a cookie-pair and

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // Entity tags (RFC 9110 §8.8.3) and their comparison (§8.8.3.2).
@@ -113,5 +115,5 @@ func splitETag(tag []byte) (opaque []byte, weak bool) {
 // isStrongETag reports whether v is a single strong entity-tag.
 func isStrongETag(v []byte) bool {
 	tag, rest, ok := nextETag(v)
-	return ok && len(trimOWS(rest)) == 0 && len(tag) >= 2 && tag[0] == '"'
+	return ok && len(ascii.TrimOWS(rest)) == 0 && len(tag) >= 2 && tag[0] == '"'
 }

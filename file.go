@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // errFileShrank reports a file that ended before its size as stated when
@@ -225,7 +227,7 @@ func ifRangeHolds(h *Header, rep *representation) bool {
 	if v == nil {
 		return true
 	}
-	v = trimOWS(v)
+	v = ascii.TrimOWS(v)
 	if len(v) > 0 && (v[0] == '"' || v[0] == 'W') {
 		return isStrongETag(v) && string(v) == string(rep.etag) && rep.etag[0] == '"'
 	}

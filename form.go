@@ -42,7 +42,7 @@ func mediaTypeIs(ct []byte, lower string) bool {
 			break
 		}
 	}
-	return ascii.EqualFold(trimOWS(ct), lower)
+	return ascii.EqualFold(ascii.TrimOWS(ct), lower)
 }
 
 // MultipartBoundary returns the boundary parameter of a multipart/form-data

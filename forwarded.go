@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"net/netip"
 	"unsafe"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 // ClientIP returns the address of the client that sent the request, as
@@ -40,10 +42,10 @@ func (c *Ctx) ClientIP() netip.Addr {
 		return walkHops(trusted, peer, h, "Forwarded", forwardedFor)
 	}
 	if h.Has("X-Forwarded-For") {
-		return walkHops(trusted, peer, h, "X-Forwarded-For", trimOWS)
+		return walkHops(trusted, peer, h, "X-Forwarded-For", ascii.TrimOWS)
 	}
 	if v := h.Get("X-Real-IP"); v != nil {
-		if ip, ok := parseNodeIP(trimOWS(v)); ok {
+		if ip, ok := parseNodeIP(ascii.TrimOWS(v)); ok {
 			return ip
 		}
 	}
@@ -102,7 +104,7 @@ func forwardedFor(elem []byte) []byte {
 		} else {
 			pair, elem = elem, nil
 		}
-		name, value, ok := bytes.Cut(trimOWS(pair), []byte("="))
+		name, value, ok := bytes.Cut(ascii.TrimOWS(pair), []byte("="))
 		if ok && len(name) == 3 && (name[0]|0x20) == 'f' && (name[1]|0x20) == 'o' && (name[2]|0x20) == 'r' {
 			if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 				value = value[1 : len(value)-1]

@@ -59,7 +59,7 @@ const (
 // satisfiable (a first-pos at or past size, a suffix-length of 0) gives
 // rangeUnsatisfiable. Parsing stops after maxRanges+1 elements.
 func parseRange(v []byte, size int64, maxRanges int, dst []byteRange) ([]byteRange, rangeOutcome) {
-	v = trimOWS(v)
+	v = ascii.TrimOWS(v)
 	if len(v) < 6 || !ascii.EqualFold(v[:6], "bytes=") {
 		return dst, rangeIgnore
 	}
@@ -68,7 +68,7 @@ func parseRange(v []byte, size int64, maxRanges int, dst []byteRange) ([]byteRan
 	for len(v) > 0 {
 		var spec []byte
 		spec, v = cutByte(v, ',')
-		spec = trimOWS(spec)
+		spec = ascii.TrimOWS(spec)
 		if len(spec) == 0 {
 			continue // empty list elements are allowed (RFC 9110 §5.6.1)
 		}

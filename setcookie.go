@@ -217,7 +217,7 @@ func ParseSetCookie(v []byte, c *SetCookie) error {
 	if !ok {
 		return ErrSetCookieSyntax
 	}
-	name, value = trimOWS(name), trimOWS(value)
+	name, value = ascii.TrimOWS(name), ascii.TrimOWS(value)
 	if !validToken(name) {
 		return ErrCookieName
 	}
@@ -229,7 +229,7 @@ func ParseSetCookie(v []byte, c *SetCookie) error {
 		var av []byte
 		av, attrs, _ = bytes.Cut(attrs, []byte{';'})
 		k, val, _ := bytes.Cut(av, []byte{'='})
-		c.setAttribute(trimOWS(k), trimOWS(val))
+		c.setAttribute(ascii.TrimOWS(k), ascii.TrimOWS(val))
 	}
 	return nil
 }

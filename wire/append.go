@@ -99,7 +99,7 @@ func ValidFieldName[B Bytes](name B) bool {
 // splitting). The empty value is valid.
 func ValidFieldValue[B Bytes](value B) bool {
 	n := len(value)
-	if n > 0 && (isOWS(value[0]) || isOWS(value[n-1])) {
+	if n > 0 && (ascii.IsOWS(value[0]) || ascii.IsOWS(value[n-1])) {
 		return false
 	}
 	for i := 0; i < n; i++ {
@@ -110,5 +110,4 @@ func ValidFieldValue[B Bytes](value B) bool {
 	return true
 }
 
-// isOWS reports whether c is SP or HTAB.
-func isOWS(c byte) bool { return c == ' ' || c == '\t' }
+// ascii.IsOWS reports whether c is SP or HTAB.

@@ -135,7 +135,7 @@ func fieldName(b []byte) (colon int, id fieldID, k Kind) {
 	switch {
 	case i == len(b):
 		return i, 0, ErrNeedMore
-	case i == 0 && isOWS(b[0]):
+	case i == 0 && ascii.IsOWS(b[0]):
 		return 0, 0, ErrObsFold
 	case b[i] != ':' || i == 0:
 		return i, 0, kindAt(b, i, ErrFieldName)

@@ -45,7 +45,7 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 		fields = f
 		if needMore(err) {
 			// A continuation line (unfold) has no field name either.
-			st.tokenDone = pos < len(b) && isOWS(b[pos]) || bytes.IndexByte(b[pos:], ':') >= 0
+			st.tokenDone = pos < len(b) && ascii.IsOWS(b[pos]) || bytes.IndexByte(b[pos:], ':') >= 0
 			break
 		}
 		if err != nil {
@@ -113,7 +113,7 @@ func (p *Parser) unfold(b []byte, pos int, fields []Field, fs *FieldSection) (in
 		return 0, fields, fail(ErrObsFold, pos)
 	}
 	v0 := pos
-	for v0 < len(b) && isOWS(b[v0]) {
+	for v0 < len(b) && ascii.IsOWS(b[v0]) {
 		v0++
 	}
 	stop := valueEnd(b, v0)
@@ -122,7 +122,7 @@ func (p *Parser) unfold(b []byte, pos int, fields []Field, fs *FieldSection) (in
 		return 0, fields, err
 	}
 	v1 := stop
-	for v1 > v0 && isOWS(b[v1-1]) {
+	for v1 > v0 && ascii.IsOWS(b[v1-1]) {
 		v1--
 	}
 	fold := pos - 1 // the previous line's ending, CRLF or a bare LF
@@ -130,7 +130,7 @@ func (p *Parser) unfold(b []byte, pos int, fields []Field, fs *FieldSection) (in
 		fold--
 	}
 	start := fold // of the joined value
-	for start > 0 && isOWS(b[start-1]) {
+	for start > 0 && ascii.IsOWS(b[start-1]) {
 		start--
 	}
 	start -= len(prev.Value) // a value ends with a byte other than OWS
@@ -206,7 +206,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 	if i < len(b) && b[i] == ' ' { // the usual single SP
 		i++
 	}
-	for i < len(b) && isOWS(b[i]) {
+	for i < len(b) && ascii.IsOWS(b[i]) {
 		i++
 	}
 	v0 = i
@@ -227,7 +227,7 @@ func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 		return 0, 0, 0, i, 0, ErrFieldValue
 	}
 	v1 = i
-	for v1 > v0 && isOWS(b[v1-1]) { // rare: trailing OWS
+	for v1 > v0 && ascii.IsOWS(b[v1-1]) { // rare: trailing OWS
 		v1--
 	}
 	return colon, v0, v1, i, id, 0

@@ -146,14 +146,14 @@ func nextElement(value []byte) (elem, rest []byte) {
 		i++
 	}
 	elem = value[:i]
-	for len(elem) > 0 && isOWS(elem[len(elem)-1]) {
+	for len(elem) > 0 && ascii.IsOWS(elem[len(elem)-1]) {
 		elem = elem[:len(elem)-1]
 	}
 	if i == len(value) {
 		return elem, nil
 	}
 	rest = value[i+1:]
-	for len(rest) > 0 && isOWS(rest[0]) {
+	for len(rest) > 0 && ascii.IsOWS(rest[0]) {
 		rest = rest[1:]
 	}
 	return elem, rest

@@ -131,7 +131,7 @@ func AppendFields(dst []byte, fields []Field, drop ClassSet) []byte {
 // §5.6.1) has the element tok, compared case-insensitively, as a
 // connection option, transfer coding or protocol name is compared.
 func HasToken(value []byte, tok string) bool {
-	value = trimOWS(value)
+	value = ascii.TrimOWS(value)
 	for len(value) > 0 {
 		var elem []byte
 		elem, value = nextElement(value)
@@ -140,15 +140,4 @@ func HasToken(value []byte, tok string) bool {
 		}
 	}
 	return false
-}
-
-// trimOWS returns b without leading and trailing OWS (SP, HTAB).
-func trimOWS(b []byte) []byte {
-	for len(b) > 0 && isOWS(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isOWS(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
 }

@@ -179,3 +179,18 @@ func ValueStop(x uint64) uint64 {
 func TargetStop(x uint64) uint64 {
 	return Less(x, 0x21) | Zero(x^lo*0x7f) | Zero(x^lo*'#') | Zero(x^lo*'%') | x&hi
 }
+
+// IsOWS reports whether c is optional whitespace: SP or HTAB (RFC 9110
+// §5.6.3).
+func IsOWS(c byte) bool { return c == ' ' || c == '\t' }
+
+// TrimOWS returns b without its leading and trailing SP and HTAB.
+func TrimOWS(b []byte) []byte {
+	for len(b) > 0 && IsOWS(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && IsOWS(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
