@@ -1,9 +1,8 @@
 package brisk
 
 import (
+	"encoding/binary"
 	"net"
-
-	"github.com/pires/go-proxyproto"
 )
 
 // writeProxyHeader sends the PROXY header ClientConfig.ProxyHeader asks
@@ -16,17 +15,11 @@ func (c *ClientConfig) writeProxyHeader(nc net.Conn) error {
 	if ph == nil {
 		return nil
 	}
-	h := proxyproto.HeaderProxyFromAddrs(byte(ph.Version), ph.Source, ph.Destination)
-	if ph.Source == nil || ph.Destination == nil {
-		h.Command = proxyproto.LOCAL
-		h.TransportProtocol = proxyproto.UNSPEC
+	b, err := appendProxyHeader(nil, ph)
+	if err != nil {
+		return err
 	}
-	if len(ph.tlvs) > 0 {
-		if err := h.SetTLVs(ph.tlvs); err != nil {
-			return err
-		}
-	}
-	_, err := h.WriteTo(nc)
+	_, err = nc.Write(b)
 	return err
 }
 
@@ -35,13 +28,16 @@ func (c *ClientConfig) writeProxyHeader(nc net.Conn) error {
 // destination it connected to (both *net.TCPAddr of the same family; nil
 // for a LOCAL command, or for v1 "UNKNOWN"), and for version 2 the TLVs
 // given as type and value pairs (spec §2.2, e.g. PP2_TYPE_AUTHORITY 0x02).
+// A value longer than 65535 bytes is cut to that length.
 func NewProxyHeader(version int, src, dst net.Addr, tlvs ...ProxyTLV) *ProxyHeader {
 	if version != 1 {
 		version = 2
 	}
 	h := &ProxyHeader{Version: version, Source: src, Destination: dst}
 	for _, t := range tlvs {
-		h.tlvs = append(h.tlvs, proxyproto.TLV{Type: proxyproto.PP2Type(t.Type), Value: t.Value})
+		v := t.Value[:min(len(t.Value), 0xffff)]
+		h.tlvs = binary.BigEndian.AppendUint16(append(h.tlvs, t.Type), uint16(len(v)))
+		h.tlvs = append(h.tlvs, v...)
 	}
 	return h
 }

@@ -14,7 +14,6 @@ require (
 require (
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
-	github.com/pires/go-proxyproto v0.15.0
 	github.com/prometheus/common v0.70.0
 	golang.org/x/net v0.58.0
 	golang.org/x/text v0.41.0 // indirect

@@ -46,6 +46,7 @@ func (c *conn) recycle() {
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
 	c.nc, c.raw, c.tls = nil, nil, nil
+	c.proxyStore = nil // c.proxy, if any, stays with the idle state
 	s.pools.putConn(c)
 }
 

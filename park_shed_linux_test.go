@@ -85,6 +85,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"watch":     "not running: CancelOnClientClose connections are not parked",
 		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
+		"proxyStore": "storage of proxy, which is carried: recycle drops it",
 	}
 	typ := reflect.TypeFor[conn]()
 	for i := range typ.NumField() {

@@ -1,15 +1,11 @@
 package brisk
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"net"
 	"net/netip"
 	"time"
-
-	"github.com/pires/go-proxyproto"
-	"github.com/pires/go-proxyproto/tlvparse"
 )
 
 // DefaultProxyHeaderTimeout is the time a trusted proxy has to send its
@@ -22,8 +18,8 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 //
 // A connection whose source address is in Trusted must begin with a valid
 // PROXY header (text v1 or binary v2), read within HeaderTimeout; without
-// one (no header, a malformed one, or a timeout) it is closed without a
-// response. Its Ctx.RemoteAddr is then the header's source address and
+// one (no header, a malformed one, a v2 header longer than the Server's
+// MaxHeaderBytes, or a timeout) it is closed without a response. Its Ctx.RemoteAddr is then the header's source address and
 // Ctx.PeerAddr the proxy's. A v2 LOCAL command (a proxy's health check) or
 // a v1 "UNKNOWN" header carries no address: such a connection reports the
 // proxy's address.
@@ -55,16 +51,23 @@ const maxProxyHeaderV1 = 107
 type ProxyHeader struct {
 	// Version is the protocol version, 1 or 2.
 	Version int
-	// Source is the client's address, as the proxy accepted it; nil for
-	// a LOCAL command or an UNKNOWN v1 header.
+	// Source is the client's address, as the proxy accepted it: a
+	// *net.TCPAddr, or a *net.UnixAddr for a v2 AF_UNIX stream; nil for a
+	// LOCAL command, an UNKNOWN v1 header or a datagram transport.
 	Source net.Addr
 	// Destination is the address the client connected to; nil like
 	// Source.
 	Destination net.Addr
 
-	tlvs     []proxyproto.TLV
-	src, dst net.TCPAddr // storage of Source and Destination (proxyv2.go)
+	tlvs     []byte      // the v2 TLV vector, well formed (proxyv2.go)
+	src, dst net.TCPAddr // storage of Source and Destination
 	ips      [32]byte    // storage of their IPs
+}
+
+// reset empties h for a new header of the given version, keeping its
+// storage.
+func (h *ProxyHeader) reset(version int) {
+	*h = ProxyHeader{Version: version, tlvs: h.tlvs[:0]}
 }
 
 // Proxy returns the PROXY header the connection began with, or nil when
@@ -88,25 +91,17 @@ func (c *conn) remoteAddr() net.Addr {
 }
 
 // TLV returns the value of the first v2 TLV of the given type (spec
-// §2.2.1, PP2_TYPE_*), or nil when there is none.
-func (h *ProxyHeader) TLV(typ byte) []byte {
-	for _, t := range h.tlvs {
-		if byte(t.Type) == typ {
-			return t.Value
-		}
-	}
-	return nil
-}
+// §2.2.1, PP2_TYPE_*), or nil when there is none. The value is owned by
+// the header.
+func (h *ProxyHeader) TLV(typ byte) []byte { return findTLV(h.tlvs, typ) }
 
 // ALPN returns the application protocol the client negotiated with the
 // proxy (PP2_TYPE_ALPN, e.g. "h2"), or nil.
-func (h *ProxyHeader) ALPN() []byte { return h.TLV(byte(proxyproto.PP2_TYPE_ALPN)) }
+func (h *ProxyHeader) ALPN() []byte { return h.TLV(pp2TypeALPN) }
 
 // Authority returns the host name the client sent the proxy (TLS SNI;
 // PP2_TYPE_AUTHORITY), or "".
-func (h *ProxyHeader) Authority() string {
-	return string(h.TLV(byte(proxyproto.PP2_TYPE_AUTHORITY)))
-}
+func (h *ProxyHeader) Authority() string { return string(h.TLV(pp2TypeAuthority)) }
 
 // ProxySSL is the PP2_TYPE_SSL TLV of a v2 header (spec §2.2.5): how the
 // client connected to the proxy.
@@ -121,18 +116,19 @@ type ProxySSL struct {
 	Version, Cipher, CommonName string
 }
 
-// SSL returns the PP2_TYPE_SSL TLV, and whether the header has a valid
-// one.
+// SSL returns the first valid PP2_TYPE_SSL TLV (spec §2.2.5), and
+// whether the header has one.
 func (h *ProxyHeader) SSL() (ProxySSL, bool) {
-	s, ok := tlvparse.FindSSL(h.tlvs)
-	if !ok {
-		return ProxySSL{}, false
+	for b := h.tlvs; len(b) > 0; {
+		t, v, rest, _ := nextTLV(b)
+		if t == pp2TypeSSL {
+			if s, ok := parseSSL(v); ok {
+				return s, true
+			}
+		}
+		b = rest
 	}
-	out := ProxySSL{TLS: s.ClientSSL(), CertVerified: s.Verified()}
-	out.Version, _ = s.SSLVersion()
-	out.Cipher, _ = s.SSLCipher()
-	out.CommonName, _ = s.ClientCN()
-	return out, true
+	return ProxySSL{}, false
 }
 
 // trusts reports whether the peer a is a trusted proxy.
@@ -198,9 +194,8 @@ func scanProxyHeader(b []byte) (int, proxyScan) {
 	switch {
 	case len(b) == 0:
 		return 0, proxyNeedMore
-	case b[0] == proxyproto.SIGV2[0]:
-		sig := proxyproto.SIGV2
-		if n := min(len(b), len(sig)); !bytes.Equal(b[:n], sig[:n]) {
+	case b[0] == proxySigV2[0]:
+		if n := min(len(b), len(proxySigV2)); string(b[:n]) != proxySigV2[:n] {
 			return 0, proxyNone
 		}
 		if len(b) < 16 {
@@ -216,8 +211,8 @@ func scanProxyHeader(b []byte) (int, proxyScan) {
 		if n := min(len(b), len(sig)); string(b[:n]) != sig[:n] {
 			return 0, proxyNone
 		}
-		if i := bytes.Index(b[:min(len(b), maxProxyHeaderV1)], []byte("\r\n")); i >= 0 {
-			return i + 2, proxyFound
+		if i := bytes.IndexByte(b[:min(len(b), maxProxyHeaderV1)], '\n'); i >= 0 {
+			return i + 1, proxyFound // parseProxyV1 checks the CR
 		}
 		if len(b) >= maxProxyHeaderV1 {
 			return 0, proxyBad
@@ -258,40 +253,28 @@ func (c *conn) acceptProxy(p *ProxyProtocol) bool {
 }
 
 // parseProxyHeader parses the n-byte header at the start of the read
-// buffer into c.proxy and consumes it.
+// buffer into c.proxy, in c's header storage, and consumes it.
 func (c *conn) parseProxyHeader(n int) bool {
-	hdr := c.in.Buffered()[:n]
-	ph, ok, err := parseProxyV2Stream(hdr)
-	if !ok {
-		ph, err = parseProxyHeaderLib(hdr)
+	if c.proxyStore == nil {
+		c.proxyStore = new(ProxyHeader)
+	}
+	h, b := c.proxyStore, c.in.Buffered()[:n]
+	var err error
+	if b[0] == 'P' {
+		h.reset(1)
+		err = parseProxyV1(b, h)
+	} else {
+		h.reset(2)
+		err = parseProxyV2(b, h)
 	}
 	if err != nil {
 		c.srv.logger.Debug("brisk: invalid PROXY header", "peer", c.nc.RemoteAddr().String(), "err", err)
 		return false
 	}
-	c.proxy = ph
+	c.proxy = h
 	c.in.Consume(n)
 	c.readMark = c.consumed()
-	if c.in.Len() == 0 {
-		return true
-	}
-	c.setReadTimeout(c.lim.readHeaderTimeout)
-	return c.activate(nil)
-}
-
-// parseProxyHeaderLib parses a whole header with go-proxyproto.
-func parseProxyHeaderLib(b []byte) (*ProxyHeader, error) {
-	h, err := proxyproto.Read(bufio.NewReaderSize(bytes.NewReader(b), max(len(b), maxProxyHeaderV1+1)))
-	if err != nil {
-		return nil, err
-	}
-	tlvs, err := h.TLVs()
-	if err != nil {
-		return nil, err
-	}
-	ph := &ProxyHeader{Version: int(h.Version), tlvs: tlvs}
-	if h.Command.IsProxy() && h.TransportProtocol.IsStream() {
-		ph.Source, ph.Destination = h.SourceAddr, h.DestinationAddr
-	}
-	return ph, nil
+	// A request head already buffered is read under ReadHeaderTimeout
+	// by readHead (fillHead) if it is incomplete: no deadline to set.
+	return c.in.Len() == 0 || c.activate(nil)
 }

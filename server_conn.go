@@ -37,11 +37,12 @@ type conn struct {
 	wbuf *buffer       // pending response bytes; nil while idle
 	werr error         // sticky write error
 
-	ctx       Ctx
-	body      bodyReader
-	watch     watcher
-	proxy     *ProxyHeader // the connection's PROXY header; nil when none
-	connStats              // byte counts and timing for the hooks (hooks.go)
+	ctx        Ctx
+	body       bodyReader
+	watch      watcher
+	proxy      *ProxyHeader // the connection's PROXY header; nil when none
+	proxyStore *ProxyHeader // storage for proxy, reused by the next connection
+	connStats               // byte counts and timing for the hooks (hooks.go)
 
 	state     atomic.Int32
 	keepAlive bool

@@ -10,6 +10,7 @@ require (
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/julienschmidt/httprouter v1.3.0
 	github.com/lesismal/nbio v1.6.8
+	github.com/pires/go-proxyproto v0.15.0
 	github.com/valyala/fasthttp v1.78.0
 )
 
@@ -18,7 +19,6 @@ require (
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/lesismal/llib v1.2.2 // indirect
 	github.com/molecule-man/go-brrr v1.3.1 // indirect
-	github.com/pires/go-proxyproto v0.15.0 // indirect
 	github.com/savsgio/gotils v0.0.0-20240704082632-aef3928b8a38 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
