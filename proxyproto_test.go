@@ -162,3 +162,19 @@ func TestClientProxyHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyProtocolPooledConn: a connection served by a pooled conn whose
+// last request left its body reader reading still reads its PROXY header
+// under the header timeout (it was read under that request's body
+// deadline, long past: the connection was closed).
+func TestProxyProtocolPooledConn(t *testing.T) {
+	ts := startServer(t, "tcp", &Server{Handler: remoteHandler, ProxyProtocol: loopbackOnly(),
+		ReadTimeout: 30 * time.Second})
+	for i := range 20 {
+		c := ts.connect()
+		_, body := c.roundTrip(proxyV2(nil) + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		if want := "remote=203.0.113.7:4242"; len(body) < len(want) || body[:len(want)] != want {
+			t.Fatalf("connection %d: body %q, want prefix %q", i, body, want)
+		}
+	}
+}

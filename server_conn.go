@@ -81,6 +81,7 @@ func (c *conn) attach(nc net.Conn) {
 		}
 	}
 	c.in.Discard()
+	c.body.reading = false // the last request's body: PROXY and TLS read before a request
 	c.nreq, c.werr = 0, nil
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
