@@ -8,46 +8,60 @@ import (
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
+// ForwardingField names the request field by which trusted proxies pass
+// on the client's address (Server.ClientIPField).
+type ForwardingField string
+
+// The fields Ctx.ClientIP can read.
+const (
+	// FieldXForwardedFor is X-Forwarded-For: comma-separated addresses,
+	// each proxy appending its peer's (nginx $proxy_add_x_forwarded_for,
+	// HAProxy "option forwardfor", most cloud load balancers).
+	FieldXForwardedFor ForwardingField = "X-Forwarded-For"
+	// FieldForwarded is Forwarded (RFC 7239 §4): the "for" parameters of
+	// its comma-separated elements.
+	FieldForwarded ForwardingField = "Forwarded"
+	// FieldXRealIP is X-Real-IP: one address, set by the proxy (nginx
+	// "proxy_set_header X-Real-IP $remote_addr").
+	FieldXRealIP ForwardingField = "X-Real-IP"
+)
+
 // ClientIP returns the address of the client that sent the request, as
 // far as trusted proxies vouch for it. It is RemoteAddr's IP unless that
-// peer is in Server.TrustedProxies; then it is taken from the forwarding
-// fields, the first present of:
+// peer is in Server.TrustedProxies; then it is taken from the one field
+// Server.ClientIPField names (X-Forwarded-For by default). The other
+// forwarding fields are never read: a client cannot decide ClientIP by
+// sending one that its proxy passes on untouched.
 //
-//   - Forwarded (RFC 7239 §4): the "for" parameters of its elements;
-//   - X-Forwarded-For: its comma-separated addresses;
-//   - X-Real-IP: a single address.
-//
-// For the first two, every field line counts, in order; the list is read
-// from the right (the hop nearest the server) and the first address not
-// in TrustedProxies is the client's (the right-most-untrusted rule:
-// anything to its left may be forged by the client). When every address
-// is trusted the left-most one is returned. An element that is not an IP
-// address ("unknown", an obfuscated identifier, a malformed value) ends
-// the walk: the address of the trusted hop that added it is returned, or
-// RemoteAddr's when that is the peer itself. Ports (Forwarded
-// "for=\"[2001:db8::1]:4711\"", "192.0.2.1:4711") are dropped and
-// IPv4-mapped IPv6 addresses unmapped.
+// Every line of the field counts, in order, as one comma-separated list
+// (RFC 9110 §5.3); the list is read from the right (the hop nearest the
+// server) and the first address not in TrustedProxies is the client's
+// (the right-most-untrusted rule: anything to its left may be forged by
+// the client). When every address is trusted the left-most one is
+// returned. An element that is not an IP address ("unknown", an
+// obfuscated identifier, a malformed value) ends the walk: the address of
+// the trusted hop that added it is returned, or RemoteAddr's when that is
+// the peer itself. Ports (Forwarded "for=\"[2001:db8::1]:4711\"",
+// "192.0.2.1:4711") are dropped and IPv4-mapped IPv6 addresses unmapped.
+// Without the field, ClientIP is the peer's.
 //
 // With TrustedProxies empty (the default) no field is ever read. The zero
 // Addr is returned when RemoteAddr is not an IP address (an in-memory
 // connection). ClientIP does not allocate.
 func (c *Ctx) ClientIP() netip.Addr {
 	peer := addrIP(c.RemoteAddr())
-	trusted := c.c.srv.TrustedProxies
-	if !inPrefixes(trusted, peer) {
+	srv := c.c.srv
+	if !inPrefixes(srv.TrustedProxies, peer) {
 		return peer
 	}
 	h := &c.Request.Header
-	if h.Has("Forwarded") {
-		return walkHops(trusted, peer, h, "Forwarded", forwardedFor)
-	}
-	if h.Has("X-Forwarded-For") {
-		return walkHops(trusted, peer, h, "X-Forwarded-For", ascii.TrimOWS)
-	}
-	if v := h.Get("X-Real-IP"); v != nil {
-		if ip, ok := parseNodeIP(ascii.TrimOWS(v)); ok {
-			return ip
-		}
+	switch srv.ClientIPField {
+	case "", FieldXForwardedFor:
+		return walkHops(srv.TrustedProxies, peer, h, "X-Forwarded-For", ascii.TrimOWS)
+	case FieldForwarded:
+		return walkHops(srv.TrustedProxies, peer, h, "Forwarded", forwardedFor)
+	case FieldXRealIP:
+		return walkHops(srv.TrustedProxies, peer, h, "X-Real-IP", ascii.TrimOWS)
 	}
 	return peer
 }

@@ -15,11 +15,14 @@ func TestClientIPAllocs(t *testing.T) {
 	x.Request.Header.Add("Forwarded", `for="[2001:db8::7]:4711", for=10.0.0.1`)
 	x.Request.Header.Add("X-Forwarded-For", "203.0.113.7, 198.51.100.1")
 	var got netip.Addr
-	if n := testing.AllocsPerRun(100, func() { got = x.ClientIP() }); n != 0 {
-		t.Fatalf("ClientIP with Forwarded: %v allocs, want 0", n)
-	}
-	if got.String() != "2001:db8::7" {
-		t.Fatalf("ClientIP %v", got)
+	for field, want := range map[ForwardingField]string{FieldForwarded: "2001:db8::7", FieldXForwardedFor: "198.51.100.1"} {
+		x.c.srv.ClientIPField = field
+		if n := testing.AllocsPerRun(100, func() { got = x.ClientIP() }); n != 0 {
+			t.Fatalf("ClientIP with %s: %v allocs, want 0", field, n)
+		}
+		if got.String() != want {
+			t.Fatalf("ClientIP with %s: %v, want %s", field, got, want)
+		}
 	}
 	x.c.srv.TrustedProxies = nil
 	if n := testing.AllocsPerRun(100, func() { got = x.ClientIP() }); n != 0 {

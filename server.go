@@ -242,14 +242,19 @@ type Server struct {
 	// read as a malformed request.
 	ProxyProtocol *ProxyProtocol
 
-	// TrustedProxies lists the networks of the proxies whose Forwarded,
-	// X-Forwarded-For and X-Real-IP fields Ctx.ClientIP believes. Empty
-	// (the default) means none: the fields are never read. ClientIP reads
-	// only the first of the three present, so each trusted proxy must set
-	// or remove all three: a Forwarded field sent by the client and passed
-	// on by a proxy that only appends X-Forwarded-For decides ClientIP.
-	// HTTP/2 requests (package h2) do not use it: ClientIP is their peer.
+	// TrustedProxies lists the networks of the proxies whose forwarding
+	// field (ClientIPField) Ctx.ClientIP believes. Empty (the default)
+	// means none: no field is ever read. HTTP/2 requests (package h2) do
+	// not use it: ClientIP is their peer.
 	TrustedProxies []netip.Prefix
+
+	// ClientIPField is the one field the trusted proxies write the
+	// client's address in, and the only one Ctx.ClientIP reads: each
+	// proxy must append to it (X-Forwarded-For, Forwarded) or set it
+	// (X-Real-IP), never pass a client's on alone. Empty means
+	// FieldXForwardedFor; a value other than the three Field constants
+	// means none is read (ClientIP is the peer).
+	ClientIPField ForwardingField
 
 	// ConnState, when set, is called on each change of a connection's
 	// state (see ConnState), on the connection's goroutine (StateNew: on

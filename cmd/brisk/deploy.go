@@ -35,11 +35,12 @@ const (
 // deployOptions are the flags of `brisk serve` for running behind load
 // balancers.
 type deployOptions struct {
-	reusePort int        // SO_REUSEPORT listeners; 0: one plain listener
-	proxyFrom prefixList // -proxy-protocol
-	trusted   prefixList // -trusted-proxies
-	metricsOn bool       // -metrics
-	pidFile   string     // -pidfile
+	reusePort int                   // SO_REUSEPORT listeners; 0: one plain listener
+	proxyFrom prefixList            // -proxy-protocol
+	trusted   prefixList            // -trusted-proxies
+	ipField   brisk.ForwardingField // -client-ip-field
+	metricsOn bool                  // -metrics
+	pidFile   string                // -pidfile
 	registry  *prometheus.Registry
 }
 
@@ -75,10 +76,22 @@ func (p *prefixList) Set(v string) error {
 	return nil
 }
 
+// setIPField sets -client-ip-field, a field name in any case.
+func (d *deployOptions) setIPField(v string) error {
+	for _, f := range []brisk.ForwardingField{brisk.FieldXForwardedFor, brisk.FieldForwarded, brisk.FieldXRealIP} {
+		if strings.EqualFold(v, string(f)) {
+			d.ipField = f
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not X-Forwarded-For, Forwarded or X-Real-IP", v)
+}
+
 func (d *deployOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&d.reusePort, "reuseport", 0, "listen on `N` SO_REUSEPORT sockets, each with its own accept loop (0: one plain socket)")
 	fs.Var(&d.proxyFrom, "proxy-protocol", "require a PROXY v1/v2 header from the proxies in `CIDR[,CIDR...]`; refuse one from others")
-	fs.Var(&d.trusted, "trusted-proxies", "believe Forwarded/X-Forwarded-For/X-Real-IP from the peers in `CIDR[,CIDR...]`")
+	fs.Var(&d.trusted, "trusted-proxies", "believe the -client-ip-field of the peers in `CIDR[,CIDR...]`")
+	fs.Func("client-ip-field", "the `field` the -trusted-proxies write the client's address in: X-Forwarded-For (default), Forwarded or X-Real-IP", d.setIPField)
 	fs.BoolVar(&d.metricsOn, "metrics", false, "serve Prometheus metrics on /metrics")
 	fs.StringVar(&d.pidFile, "pidfile", "", "write the process ID to `FILE` once serving (rewritten by each SIGHUP restart)")
 }
@@ -89,7 +102,7 @@ func (d *deployOptions) configure(srv *brisk.Server) {
 	if len(d.proxyFrom) > 0 {
 		srv.ProxyProtocol = &brisk.ProxyProtocol{Trusted: d.proxyFrom}
 	}
-	srv.TrustedProxies = d.trusted
+	srv.TrustedProxies, srv.ClientIPField = d.trusted, d.ipField
 	next := srv.Handler
 	var metricsHandler brisk.Handler
 	if d.metricsOn {

@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"flag"
+	"io"
 	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/brisk-http/brisk"
 )
 
 func TestPrefixList(t *testing.T) {
@@ -25,6 +29,31 @@ func TestPrefixList(t *testing.T) {
 	}
 }
 
+func TestClientIPFieldFlag(t *testing.T) {
+	for arg, want := range map[string]brisk.ForwardingField{
+		"": "", "-client-ip-field=forwarded": brisk.FieldForwarded,
+		"-client-ip-field=X-Real-IP": brisk.FieldXRealIP, "-client-ip-field=x-forwarded-for": brisk.FieldXForwardedFor,
+	} {
+		var d deployOptions
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		d.addFlags(fs)
+		args := []string{arg}
+		if arg == "" {
+			args = nil
+		}
+		if err := fs.Parse(args); err != nil || d.ipField != want {
+			t.Errorf("%q: field %q, error %v; want %q", arg, d.ipField, err, want)
+		}
+	}
+	var d deployOptions
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	d.addFlags(fs)
+	if err := fs.Parse([]string{"-client-ip-field=X-Client-IP"}); err == nil {
+		t.Error("-client-ip-field=X-Client-IP accepted")
+	}
+}
+
 // TestServeDeployFlags: -trusted-proxies shows in the echo document's
 // "remote", -metrics serves /metrics, /readyz answers ready.
 func TestServeDeployFlags(t *testing.T) {
@@ -36,6 +65,7 @@ func TestServeDeployFlags(t *testing.T) {
 
 	req, _ := http.NewRequest("GET", url+"x", nil)
 	req.Header.Set("X-Forwarded-For", "198.51.100.66, 203.0.113.7")
+	req.Header.Set("Forwarded", "for=198.51.100.99") // not the -client-ip-field
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -61,12 +61,15 @@ func TestNginxXForwardedFor(t *testing.T) {
 		name    string
 		trusted []netip.Prefix
 		xff     string // sent by the client to nginx
+		fwd     string // Forwarded sent by the client, passed on by nginx
 		want    string
 	}{
 		// nginx appends the peer (127.0.0.1): trusted, so the client's own
 		// entry is next; a forged one to its left is ignored.
-		{"trusted", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, "198.51.100.66, 203.0.113.7", "client=203.0.113.7"},
-		{"untrusted", nil, "203.0.113.7", "client=127.0.0.1"},
+		{"trusted", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, "198.51.100.66, 203.0.113.7", "", "client=203.0.113.7"},
+		{"untrusted", nil, "203.0.113.7", "", "client=127.0.0.1"},
+		// A forged Forwarded is never read: brisk reads X-Forwarded-For.
+		{"spoofed_forwarded", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, "", "for=198.51.100.66", "client=127.0.0.1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,6 +92,9 @@ http {
 			kc := newClient()
 			req := "http://" + front + "/"
 			r, _ := newRequest(req, tc.xff)
+			if tc.fwd != "" {
+				r.Header.Set("Forwarded", tc.fwd)
+			}
 			resp, err := kc.Do(r)
 			if err != nil {
 				t.Fatal(err)
