@@ -14,6 +14,10 @@ import (
 // TTL is zero.
 const DefaultDNSCacheTTL = time.Minute
 
+// DefaultDNSCacheMaxEntries is the most names DNSCache keeps when its
+// MaxEntries is zero.
+const DefaultDNSCacheMaxEntries = 1024
+
 // Resolver looks up the IP addresses of a host name; *net.Resolver fits.
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
@@ -35,13 +39,22 @@ type DNSCache struct {
 	// kept: the next dial asks again.
 	TTL time.Duration
 
+	// MaxEntries bounds the names kept. Zero means
+	// DefaultDNSCacheMaxEntries (1024); negative means no bound. Entries
+	// past their TTL, and failed look-ups, are dropped when a new name
+	// is looked up, at most once per TTL or whenever the cache is full;
+	// a full cache with none of those drops the entry that expires
+	// first.
+	MaxEntries int
+
 	// Dial connects to one resolved address ("ip:port"). Nil means a
 	// net.Dialer.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	mu      sync.Mutex
-	entries map[string]*dnsEntry // by host name
-	dialer  net.Dialer
+	mu        sync.Mutex
+	entries   map[string]*dnsEntry // by host name
+	nextSweep time.Time            // when prune next drops stale entries
+	dialer    net.Dialer
 }
 
 // dnsEntry is one name's look-up: in flight until done is closed.
@@ -118,6 +131,9 @@ func (d *DNSCache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
 		if d.entries == nil {
 			d.entries = map[string]*dnsEntry{}
 		}
+		if _, ok := d.entries[host]; !ok {
+			d.prune(now)
+		}
 		d.entries[host] = e
 		d.mu.Unlock()
 		go d.resolve(host, e)
@@ -149,10 +165,59 @@ func (d *DNSCache) resolve(host string, e *dnsEntry) {
 	if e.err == nil && len(e.addrs) == 0 {
 		e.err = errNoAddrs
 	}
-	ttl := d.TTL
-	if ttl == 0 {
-		ttl = DefaultDNSCacheTTL
-	}
-	e.expires = time.Now().Add(ttl)
+	e.expires = time.Now().Add(d.ttl())
 	close(e.done)
+}
+
+// ttl resolves TTL.
+func (d *DNSCache) ttl() time.Duration {
+	if d.TTL == 0 {
+		return DefaultDNSCacheTTL
+	}
+	return d.TTL
+}
+
+// prune makes room, with d.mu held, for a name about to be added at now:
+// it drops the look-ups done and stale (failed, or past their TTL) once
+// per TTL or when the cache is full, and then, if it is still full, the
+// entry that expires first (an in-flight one only when all are: its
+// dials still get its result).
+func (d *DNSCache) prune(now time.Time) {
+	limit := d.MaxEntries
+	if limit == 0 {
+		limit = DefaultDNSCacheMaxEntries
+	}
+	full := limit > 0 && len(d.entries) >= limit
+	if !full && now.Before(d.nextSweep) {
+		return
+	}
+	d.nextSweep = now.Add(d.ttl())
+	var first string
+	var firstAt time.Time
+	for name, e := range d.entries {
+		if !e.resolved() {
+			if first == "" {
+				first = name
+			}
+			continue
+		}
+		if e.err != nil || now.After(e.expires) {
+			delete(d.entries, name)
+		} else if first == "" || !d.entries[first].resolved() || e.expires.Before(firstAt) {
+			first, firstAt = name, e.expires
+		}
+	}
+	if limit > 0 && len(d.entries) >= limit {
+		delete(d.entries, first)
+	}
+}
+
+// resolved reports whether e's look-up is done.
+func (e *dnsEntry) resolved() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
 }

@@ -3,6 +3,7 @@ package brisk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"sync"
@@ -69,4 +70,68 @@ func TestDNSCache(t *testing.T) {
 			t.Fatalf("failed name: err %v, %d look-ups, want a *net.DNSError, %d", err, r.n.Load(), want)
 		}
 	}
+}
+
+// cachedNames returns the names d holds.
+func cachedNames(d *DNSCache) map[string]bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	names := map[string]bool{}
+	for name := range d.entries {
+		names[name] = true
+	}
+	return names
+}
+
+// TestDNSCachePrune: the cache holds at most MaxEntries names, dropping
+// the one that expires first; entries past their TTL and failed look-ups
+// are dropped when a new name is looked up.
+func TestDNSCachePrune(t *testing.T) {
+	ctx := context.Background()
+	t.Run("max_entries", func(t *testing.T) {
+		r := &countingResolver{}
+		d := &DNSCache{Resolver: r, MaxEntries: 3}
+		for _, name := range []string{"a.test", "b.test", "c.test", "d.test"} {
+			if _, err := d.lookup(ctx, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := cachedNames(d); len(got) != 3 || got["a.test"] || !got["d.test"] {
+			t.Fatalf("cached %v, want b, c, d", got)
+		}
+		d.lookup(ctx, "b.test")
+		if n := r.n.Load(); n != 4 {
+			t.Fatalf("%d look-ups, want 4: b.test is cached", n)
+		}
+	})
+	t.Run("expired_and_failed", func(t *testing.T) {
+		r := &countingResolver{}
+		d := &DNSCache{Resolver: r, TTL: 50 * time.Millisecond}
+		d.lookup(ctx, "a.test")
+		d.lookup(ctx, "fail.test")
+		d.lookup(ctx, "b.test")
+		time.Sleep(60 * time.Millisecond)
+		d.lookup(ctx, "c.test")
+		if got := cachedNames(d); len(got) != 1 || !got["c.test"] {
+			t.Fatalf("cached %v, want c.test alone", got)
+		}
+	})
+	t.Run("default_bound", func(t *testing.T) {
+		d := &DNSCache{Resolver: &countingResolver{}}
+		for i := range DefaultDNSCacheMaxEntries + 10 {
+			d.lookup(ctx, fmt.Sprintf("n%d.test", i))
+		}
+		if n := len(cachedNames(d)); n != DefaultDNSCacheMaxEntries {
+			t.Fatalf("%d names cached, want %d", n, DefaultDNSCacheMaxEntries)
+		}
+	})
+	t.Run("unbounded", func(t *testing.T) {
+		d := &DNSCache{Resolver: &countingResolver{}, MaxEntries: -1}
+		for i := range DefaultDNSCacheMaxEntries + 10 {
+			d.lookup(ctx, fmt.Sprintf("n%d.test", i))
+		}
+		if n := len(cachedNames(d)); n != DefaultDNSCacheMaxEntries+10 {
+			t.Fatalf("%d names cached, want all %d", n, DefaultDNSCacheMaxEntries+10)
+		}
+	})
 }
