@@ -5,23 +5,30 @@ import (
 	"time"
 )
 
+// DefaultDrainDelay is the least time Drain serves before it shuts down
+// when Server.DrainDelay is zero: more than two probes of a load balancer
+// checking readiness every 2 s (HAProxy's default "inter"), and a few
+// seconds for Kubernetes to remove a terminating pod's endpoints.
+const DefaultDrainDelay = 5 * time.Second
+
 // Drain takes the server out of service gracefully, for a load balancer
 // to move its clients elsewhere: from the call on, Draining reports true
 // (answer readiness checks with it), the server keeps accepting and
 // serving, and every response carries "Connection: close", so each
-// keep-alive connection ends after its next response. When no connection
-// is left, or ctx is done, Drain calls Shutdown(ctx) and returns its
-// result: nil when every connection closed, ctx.Err() when some were
-// still busy (they are left to finish). HTTP/2 connections get a GOAWAY
+// keep-alive connection ends after its next response. Once DrainDelay
+// has passed and no connection is left, or when ctx is done, Drain calls
+// Shutdown(ctx) and returns its result: nil when every connection
+// closed, ctx.Err() when some were still busy (they are left to finish). HTTP/2 connections get a GOAWAY
 // at once (when Server.HTTP2 has a Drain method, as package h2's does) and
 // close once their open streams end. Idle keep-alive connections that
 // send nothing more are closed by that Shutdown, or earlier by
 // IdleTimeout.
 func (s *Server) Drain(ctx context.Context) error {
 	s.draining.Store(true)
+	notBefore := time.Now().Add(s.drainDelay())
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for s.active.Load() > 0 {
+	for s.active.Load() > 0 || time.Now().Before(notBefore) {
 		s.drainConns()
 		select {
 		case <-ctx.Done():
@@ -30,6 +37,17 @@ func (s *Server) Drain(ctx context.Context) error {
 		}
 	}
 	return s.Shutdown(ctx)
+}
+
+// drainDelay resolves DrainDelay.
+func (s *Server) drainDelay() time.Duration {
+	switch {
+	case s.DrainDelay == 0:
+		return DefaultDrainDelay
+	case s.DrainDelay < 0:
+		return 0
+	}
+	return s.DrainDelay
 }
 
 // Draining reports whether Drain (or Shutdown) was called: the server

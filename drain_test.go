@@ -9,7 +9,7 @@ import (
 
 func TestDrain(t *testing.T) {
 	release := make(chan struct{})
-	s := &Server{}
+	s := &Server{DrainDelay: -1} // Drain ends with the last connection
 	s.Handler = func(c *Ctx) {
 		if string(c.Request.Path()) == "/slow" {
 			<-release
@@ -71,5 +71,50 @@ func TestDrainDeadline(t *testing.T) {
 	defer cancel()
 	if err := s.Drain(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Drain = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestDrainDelay: with no connection at all, Drain serves for DrainDelay,
+// readiness answering 503, before it shuts down; its context ends it
+// earlier.
+func TestDrainDelay(t *testing.T) {
+	const delay = 300 * time.Millisecond
+	s := &Server{DrainDelay: delay}
+	s.Handler = s.ReadinessHandler
+	ts := startServer(t, "tcp", s)
+	start := time.Now()
+	drained := make(chan error, 1)
+	go func() { drained <- s.Drain(context.Background()) }()
+	time.Sleep(50 * time.Millisecond)
+	c := ts.connect() // still accepting
+	if resp, body := c.roundTrip(get("/readyz")); resp.StatusCode != 503 || body != "draining\n" {
+		t.Fatalf("during the delay: %d %q", resp.StatusCode, body)
+	}
+	c.expectClosed()
+	select {
+	case err := <-drained:
+		if d := time.Since(start); err != nil || d < delay {
+			t.Fatalf("Drain = %v after %v, want nil after %v", err, d, delay)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Drain did not return after its delay")
+	}
+
+	s2 := &Server{DrainDelay: time.Hour, Handler: helloHandler}
+	startServer(t, "tcp", s2)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	s2.Drain(ctx)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("Drain with a 100ms context returned after %v", d)
+	}
+}
+
+func TestDrainDelayResolved(t *testing.T) {
+	for set, want := range map[time.Duration]time.Duration{0: DefaultDrainDelay, -1: 0, time.Second: time.Second} {
+		if got := (&Server{DrainDelay: set}).drainDelay(); got != want {
+			t.Errorf("DrainDelay %v: %v, want %v", set, got, want)
+		}
 	}
 }

@@ -256,6 +256,14 @@ type Server struct {
 	// means none is read (ClientIP is the peer).
 	ClientIPField ForwardingField
 
+	// DrainDelay is the least time Drain keeps serving, with Draining
+	// true, before it shuts down, even with no connection left: time for
+	// load balancers probing readiness to see the server not ready and
+	// stop sending it clients (Kubernetes also needs it to remove the
+	// pod's endpoints). Zero means DefaultDrainDelay (5 s); negative means
+	// none. Drain's context still ends it earlier.
+	DrainDelay time.Duration
+
 	// ConnState, when set, is called on each change of a connection's
 	// state (see ConnState), on the connection's goroutine (StateNew: on
 	// the accepting one): keep it short, and do not panic. Nil costs

@@ -56,6 +56,7 @@ var bridgeSkips = map[string]string{
 	"ProxyProtocol":       "a PROXY header precedes the HTTP/2 connection and is read by srv, whose hand-over reports its source as RemoteAddr",
 	"TrustedProxies":      "not applied to HTTP/2 requests: Ctx.ClientIP reports the peer",
 	"ClientIPField":       "see TrustedProxies",
+	"DrainDelay":          "Drain is srv's",
 	"ConnState":           "srv reports the HTTP/2 connection; bridged connections are per request",
 	"OnRequestDone":       "not reported for HTTP/2 requests",
 	"OnReject":            "x/net/http2 parses HTTP/2 requests; the bridge's HTTP/1.1 is generated, never rejected",

@@ -23,7 +23,7 @@ import (
 func TestDrainGoAway(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	srv := &brisk.Server{H2C: true, Handler: h1Handler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	srv := &brisk.Server{H2C: true, DrainDelay: -1, Handler: h1Handler, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(entered)
 		<-release

@@ -39,6 +39,7 @@ type deployOptions struct {
 	proxyFrom prefixList            // -proxy-protocol
 	trusted   prefixList            // -trusted-proxies
 	ipField   brisk.ForwardingField // -client-ip-field
+	drainWait time.Duration         // -drain-delay
 	metricsOn bool                  // -metrics
 	pidFile   string                // -pidfile
 	registry  *prometheus.Registry
@@ -92,6 +93,7 @@ func (d *deployOptions) addFlags(fs *flag.FlagSet) {
 	fs.Var(&d.proxyFrom, "proxy-protocol", "require a PROXY v1/v2 header from the proxies in `CIDR[,CIDR...]`; refuse one from others")
 	fs.Var(&d.trusted, "trusted-proxies", "believe the -client-ip-field of the peers in `CIDR[,CIDR...]`")
 	fs.Func("client-ip-field", "the `field` the -trusted-proxies write the client's address in: X-Forwarded-For (default), Forwarded or X-Real-IP", d.setIPField)
+	fs.DurationVar(&d.drainWait, "drain-delay", brisk.DefaultDrainDelay, "on SIGTERM, serve with /readyz answering 503 for at least `duration` before shutting down")
 	fs.BoolVar(&d.metricsOn, "metrics", false, "serve Prometheus metrics on /metrics")
 	fs.StringVar(&d.pidFile, "pidfile", "", "write the process ID to `FILE` once serving (rewritten by each SIGHUP restart)")
 }
@@ -103,6 +105,10 @@ func (d *deployOptions) configure(srv *brisk.Server) {
 		srv.ProxyProtocol = &brisk.ProxyProtocol{Trusted: d.proxyFrom}
 	}
 	srv.TrustedProxies, srv.ClientIPField = d.trusted, d.ipField
+	srv.DrainDelay = d.drainWait
+	if d.drainWait == 0 {
+		srv.DrainDelay = -1 // -drain-delay 0: none
+	}
 	next := srv.Handler
 	var metricsHandler brisk.Handler
 	if d.metricsOn {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -118,6 +119,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 			for _, ln := range lns {
 				ln.Close() // the new process accepts from now on
 			}
+			srv.DrainDelay = -1 // it is ready already: no one to tell
 		}
 		return shutdown(srv, s.drain, stderr)
 	}
@@ -127,12 +129,15 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 // when asked (brisk.Server.Drain).
 func shutdown(srv *brisk.Server, drain bool, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "brisk: shutting down")
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	stop := srv.Shutdown
+	timeout, stop := shutdownTimeout, srv.Shutdown
 	if drain {
 		stop = srv.Drain
+		if d := cmp.Or(srv.DrainDelay, brisk.DefaultDrainDelay); d > 0 {
+			timeout += d // the connections get shutdownTimeout after it
+		}
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
 	if err := stop(ctx); err != nil {
 		fmt.Fprintf(stderr, "brisk: shutdown: %v\n", err)
 		return exitFail
