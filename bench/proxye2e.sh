@@ -38,9 +38,14 @@ fi
 clk=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
+# free_port prints a loopback port free now (outside the ephemeral range
+# is not guaranteed, but not in use).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 # run MODE ROUND: one bounded load run; MODE is plain or proxy.
 run() {
-	local mode=$1 bport=$((20000 + RANDOM % 20000)) fport=$((40000 + RANDOM % 20000)) send="" pp=()
+	local mode=$1 bport fport send="" pp=()
+	bport=$(free_port) fport=$(free_port)
 	if [ "$mode" = proxy ]; then send=send-proxy-v2 pp=(-proxy-protocol 127.0.0.1); fi
 	"$bin" serve -addr "127.0.0.1:$bport" "${pp[@]}" >/dev/null 2>&1 &
 	local spid=$!
@@ -63,8 +68,12 @@ CFG
 	haproxy -db -f "$tmp/h.cfg" >/dev/null 2>&1 &
 	local hpid=$!
 	pids+=("$hpid")
-	sleep 0.5
-	curl -sf -o /dev/null "http://127.0.0.1:$fport/plaintext"
+	local try
+	for try in $(seq 1 50); do # until both listen
+		curl -sf -o /dev/null "http://127.0.0.1:$fport/plaintext" && break
+		[ "$try" -lt 50 ] || { echo "$mode: no answer through HAProxy" >&2; exit 1; }
+		sleep 0.1
+	done
 	local before after
 	before=$(cpu_ticks "$spid")
 	"$bin" load -c "$conns" -d "${secs}s" -H "Connection: close" -json "http://127.0.0.1:$fport/plaintext" >"$tmp/load.json"
