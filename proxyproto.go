@@ -19,10 +19,17 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 // A connection whose source address is in Trusted must begin with a valid
 // PROXY header (text v1 or binary v2), read within HeaderTimeout; without
 // one (no header, a malformed one, a v2 header longer than the Server's
-// MaxHeaderBytes, or a timeout) it is closed without a response. Its Ctx.RemoteAddr is then the header's source address and
-// Ctx.PeerAddr the proxy's. A v2 LOCAL command (a proxy's health check) or
-// a v1 "UNKNOWN" header carries no address: such a connection reports the
+// MaxHeaderBytes, or a timeout) it is closed without a response. Its
+// Ctx.RemoteAddr is then the header's source address and Ctx.PeerAddr
+// the proxy's. A v2 LOCAL command (a proxy's health check) or a v1
+// "UNKNOWN" header carries no address: such a connection reports the
 // proxy's address.
+//
+// Headers are parsed strictly, as the specification says: v1 fields
+// separated by single spaces, addresses of the family named (no zone),
+// ports without a leading zero, CRLF within 107 bytes; v2 commands and
+// address families the specification defines, an address block as long
+// as its family's, and a TLV vector of whole TLVs.
 //
 // A connection from any other source is served as a direct client, except
 // that one beginning with a PROXY header is closed without a response: an
