@@ -85,6 +85,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"watch":     "not running: CancelOnClientClose connections are not parked",
 		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
+		"done": "per conn object; empty while parked: the flush before park delivers it",
 	}
 	typ := reflect.TypeFor[conn]()
 	for i := range typ.NumField() {

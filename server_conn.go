@@ -42,6 +42,7 @@ type conn struct {
 	watch     watcher
 	proxy     *ProxyHeader // the connection's PROXY header; nil when none
 	connStats              // byte counts and timing for the hooks (hooks.go)
+	done      *doneQueue   // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
 	keepAlive bool
@@ -496,6 +497,7 @@ func (c *conn) write(p []byte) error {
 		n, err := c.nc.Write(p)
 		c.nwritten += int64(n)
 		if err == nil || !isTimeout(err) {
+			c.written(err)
 			return err
 		}
 		if err = c.afterWriteTimeout(n, err); err != nil {
@@ -569,6 +571,7 @@ func (c *conn) finish() {
 	c.ctx.Request.resetReceived()
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
+	c.written(errConnClosed) // responses still unwritten are cut short
 	s := c.srv
 	if !c.hijacked { // Hijack told the server already
 		c.hookState(StateClosed) // before connDone: Shutdown returns after it
