@@ -165,8 +165,8 @@ func (c *conn) requestDone() {
 	}
 	e.route = c.ctx.route.pattern
 	e.status = c.ctx.Response.StatusCode()
-	e.read = c.consumed() - c.readMark
-	c.readMark = c.consumed()
+	read := c.consumed()
+	e.read, c.readMark = read-c.readMark, read
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
 	e.err = c.body.err
@@ -177,9 +177,11 @@ func (c *conn) requestDone() {
 	c.deliver(c.werr) // what the flush did not: nothing of it is left to write
 }
 
-// written delivers, after a write to the connection that ended with err,
+// written delivers, after the flush of the write buffer ended with err,
 // the completions whose responses are now written (all of them when err
-// is set: nothing more will be written).
+// is set: nothing more will be written). Only that flush writes the
+// bytes of responses already complete: the others (sendBytes, sendFile)
+// flush first.
 func (c *conn) written(err error) {
 	if c.done != nil && c.done.n != 0 {
 		c.deliver(err)
@@ -188,7 +190,7 @@ func (c *conn) written(err error) {
 
 // deliver calls Server.OnRequestDone for the pending completions in
 // order, up to the first whose response is not all written, or for all of
-// them with err for those cut short when err is set; one clock read ends
+// them, with err for those cut short, when err is set; one clock read ends
 // them all.
 func (c *conn) deliver(err error) {
 	q := c.done
@@ -197,28 +199,29 @@ func (c *conn) deliver(err error) {
 	}
 	f := c.srv.OnRequestDone
 	now := time.Since(monoEpoch)
+	in := &c.info
 	i := 0
 	for ; i < q.n; i++ {
 		e := &q.e[i]
-		if e.end > c.nwritten && err == nil {
+		short := e.end > c.nwritten
+		if short && err == nil {
 			break
 		}
-		in := &c.info
-		*in = RequestInfo{
-			Method:       e.method,
-			Route:        e.route,
-			Status:       e.status,
-			BytesRead:    e.read,
-			BytesWritten: max(min(c.nwritten, e.end)-e.begin, 0),
-			Duration:     now - e.start,
-			Err:          e.err,
-		}
-		if e.end > c.nwritten && in.Err == nil {
+		in.Method, in.Route, in.Status = e.method, e.route, e.status
+		in.BytesRead = e.read
+		in.BytesWritten = max(min(c.nwritten, e.end)-e.begin, 0)
+		in.Duration = now - e.start
+		in.Err = e.err
+		if short && in.Err == nil {
 			in.Err = err
 		}
 		f(in)
-		*in = RequestInfo{}
-		*e = completion{}
+		e.method, e.err = nil, nil // keep neither the request's bytes nor the error
+	}
+	*in = RequestInfo{}
+	if i == q.n {
+		q.n = 0
+		return
 	}
 	q.n = copy(q.e[:], q.e[i:q.n])
 }

@@ -484,6 +484,7 @@ func (c *conn) flush() error {
 	}
 	c.werr = c.write(c.wbuf.b)
 	c.wbuf.b = c.wbuf.b[:0]
+	c.written(c.werr) // OnRequestDone for the responses now written
 	return c.werr
 }
 
@@ -497,7 +498,6 @@ func (c *conn) write(p []byte) error {
 		n, err := c.nc.Write(p)
 		c.nwritten += int64(n)
 		if err == nil || !isTimeout(err) {
-			c.written(err)
 			return err
 		}
 		if err = c.afterWriteTimeout(n, err); err != nil {
