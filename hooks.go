@@ -158,18 +158,19 @@ func (c *conn) requestDone() {
 		c.done = new(doneQueue)
 	}
 	e := c.done.push()
+	in := &e.info
 	m := c.ctx.Request.Method()
-	e.method = m
+	in.Method = m
 	if len(m) <= len(e.mbuf) {
-		e.method = e.mbuf[:copy(e.mbuf[:], m)]
+		in.Method = e.mbuf[:copy(e.mbuf[:], m)]
 	}
-	e.route = c.ctx.route.pattern
-	e.status = c.ctx.Response.StatusCode()
+	in.Route = c.ctx.route.pattern
+	in.Status = c.ctx.Response.StatusCode()
 	read := c.consumed()
-	e.read, c.readMark = read-c.readMark, read
+	in.BytesRead, c.readMark = read-c.readMark, read
+	in.Err = c.body.err
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
-	e.err = c.body.err
 	if e.end > c.nwritten && c.werr == nil && c.done.n < len(c.done.e) && len(m) <= len(e.mbuf) {
 		return // delivered by the batched flush
 	}
@@ -199,7 +200,6 @@ func (c *conn) deliver(err error) {
 	}
 	f := c.srv.OnRequestDone
 	now := time.Since(monoEpoch)
-	in := &c.info
 	i := 0
 	for ; i < q.n; i++ {
 		e := &q.e[i]
@@ -207,18 +207,15 @@ func (c *conn) deliver(err error) {
 		if short && err == nil {
 			break
 		}
-		in.Method, in.Route, in.Status = e.method, e.route, e.status
-		in.BytesRead = e.read
+		in := &e.info
 		in.BytesWritten = max(min(c.nwritten, e.end)-e.begin, 0)
 		in.Duration = now - e.start
-		in.Err = e.err
 		if short && in.Err == nil {
 			in.Err = err
 		}
 		f(in)
-		e.method, e.err = nil, nil // keep neither the request's bytes nor the error
+		in.Method, in.Err = nil, nil // keep neither the request's bytes nor the error
 	}
-	*in = RequestInfo{}
 	if i == q.n {
 		q.n = 0
 		return
@@ -249,14 +246,10 @@ func (q *doneQueue) push() *completion {
 // completion is a finished request waiting for its response to be
 // written.
 type completion struct {
-	method     []byte   // mbuf's, or the request's own when longer (then delivered at once)
-	mbuf       [16]byte // a copy of the method: the request's bytes do not outlive it
-	route      string
-	status     int
-	read       int64 // RequestInfo.BytesRead
-	begin, end int64 // the response's first and past-last byte, in queued() counts
+	info       RequestInfo // all but BytesWritten and Duration; Method in mbuf unless longer (then delivered at once)
+	mbuf       [16]byte    // a copy of the method: the request's bytes do not outlive it
+	begin, end int64       // the response's first and past-last byte, in queued() counts
 	start      time.Duration
-	err        error // the body's read error
 }
 
 // connStats holds a connection's byte counts and the measurements of the
@@ -267,6 +260,5 @@ type connStats struct {
 	startRead       int64         // nread when start was taken
 	start           time.Duration // the current request's start, from monoEpoch
 	respBegin       int64         // queued() at the start of the current request
-	info            RequestInfo
-	reported        ConnState // the last state given to ConnState
+	reported        ConnState     // the last state given to ConnState
 }

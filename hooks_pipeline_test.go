@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -85,28 +87,25 @@ type doneCall struct {
 	state   string // the last state reported before the call
 }
 
-// serveScript serves one scriptConn with both hooks recording, until the
-// connection is closed, and returns the calls and the states.
-func serveScript(t *testing.T, nc *scriptConn, h Handler) ([]doneCall, []string) {
+// serveScript serves one scriptConn with s and both hooks recording,
+// until the connection is closed, and returns the calls and the states.
+func serveScript(t *testing.T, nc *scriptConn, s *Server) ([]doneCall, []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var calls []doneCall
 	var states []string
-	s := &Server{
-		Handler: h,
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		ConnState: func(_ net.Conn, st ConnState) {
-			mu.Lock()
-			states = append(states, st.String())
-			mu.Unlock()
-		},
-		OnRequestDone: func(in *RequestInfo) {
-			mu.Lock()
-			defer mu.Unlock()
-			cp := *in
-			cp.Method = bytes.Clone(in.Method)
-			calls = append(calls, doneCall{cp, nc.written(), states[len(states)-1]})
-		},
+	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	s.ConnState = func(_ net.Conn, st ConnState) {
+		mu.Lock()
+		states = append(states, st.String())
+		mu.Unlock()
+	}
+	s.OnRequestDone = func(in *RequestInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		cp := *in
+		cp.Method = bytes.Clone(in.Method)
+		calls = append(calls, doneCall{cp, nc.written(), states[len(states)-1]})
 	}
 	ln := fakenet.NewListener()
 	go s.Serve(ln)
@@ -177,7 +176,7 @@ func splitResponses(t *testing.T, out []byte, reqs []string) []int {
 // handed to the connection; they share one start and one end.
 func TestHooksPipelinedCompletions(t *testing.T) {
 	nc := newScriptConn(strings.Join(pipelinedScript, ""), -1)
-	calls, states := serveScript(t, nc, sizedBody)
+	calls, states := serveScript(t, nc, &Server{Handler: sizedBody})
 	if len(nc.writes) != 1 {
 		t.Fatalf("%d writes %v, want the four responses in one", len(nc.writes), nc.writes)
 	}
@@ -212,11 +211,11 @@ func TestHooksPipelinedCompletions(t *testing.T) {
 // others with none, in order, before StateClosed.
 func TestHooksPipelinedCutShort(t *testing.T) {
 	whole := newScriptConn(strings.Join(pipelinedScript, ""), -1)
-	serveScript(t, whole, sizedBody)
+	serveScript(t, whole, &Server{Handler: sizedBody})
 	lens := splitResponses(t, whole.out, pipelinedScript)
 	failAt := lens[0] + 20
 	nc := newScriptConn(strings.Join(pipelinedScript, ""), failAt)
-	calls, states := serveScript(t, nc, sizedBody)
+	calls, states := serveScript(t, nc, &Server{Handler: sizedBody})
 	if got, want := strings.Join(states, " "), "new active closed"; got != want {
 		t.Fatalf("states %q, want %q", got, want)
 	}
@@ -234,6 +233,42 @@ func TestHooksPipelinedCutShort(t *testing.T) {
 		}
 		if call.written != failAt {
 			t.Errorf("completion %d: called with %d bytes written, want %d", i, call.written, failAt)
+		}
+	}
+}
+
+// TestHooksPipelinedQueueFull: with a write buffer large enough to batch
+// 40 pipelined responses, the 33rd finds the completion queue full
+// (maxPending): the first 32 leave in one write, the rest in another,
+// and all 40 are reported in order with their exact bytes written.
+func TestHooksPipelinedQueueFull(t *testing.T) {
+	var reqs []string
+	for i := range 40 {
+		reqs = append(reqs, get("/n/"+strconv.Itoa(i)))
+	}
+	nc := newScriptConn(strings.Join(reqs, ""), -1)
+	calls, _ := serveScript(t, nc, &Server{Handler: sizedBody, WriteBufferSize: 64 << 10})
+	lens := splitResponses(t, nc.out, reqs)
+	sum := func(l []int) (n int) {
+		for _, x := range l {
+			n += x
+		}
+		return n
+	}
+	if want := []int{sum(lens[:maxPending]), sum(lens[maxPending:])}; !slices.Equal(nc.writes, want) {
+		t.Fatalf("writes %v, want %v", nc.writes, want)
+	}
+	if len(calls) != len(reqs) {
+		t.Fatalf("%d completions, want %d", len(calls), len(reqs))
+	}
+	for i, call := range calls {
+		wantWritten := nc.writes[0]
+		if i >= maxPending {
+			wantWritten = len(nc.out)
+		}
+		if call.info.Route != "/n/"+strconv.Itoa(i) || call.info.BytesWritten != int64(lens[i]) || call.written != wantWritten {
+			t.Errorf("completion %d: %q written %d, called at %d; want /n/%d, %d, at %d",
+				i, call.info.Route, call.info.BytesWritten, call.written, i, lens[i], wantWritten)
 		}
 	}
 }
