@@ -63,11 +63,11 @@ type RequestInfo struct {
 	BytesWritten int64
 	// Duration is the time from the parsed request head to the response's
 	// last byte accepted by the connection's Write (or to the failure that
-	// ended it). The clock is read at most once per read from the
-	// connection and once per write to it: requests whose heads were
-	// parsed with no read in between (pipelined in one read) share the
+	// ended it). Requests whose heads were parsed with no read from the
+	// connection in between (pipelined, arriving together) share the
 	// first one's start, and responses handed over in one write share
-	// their end.
+	// their end: the clock is read about once per read and once per
+	// write, not per request.
 	Duration time.Duration
 	// Err is the first error reading the body or writing the response;
 	// nil for a request served whole.
