@@ -56,12 +56,18 @@ type RequestInfo struct {
 	// and trailer section included) and any unread body the server
 	// drained (RFC 9112 §6). PROXY header bytes are not counted.
 	BytesRead int64
-	// BytesWritten is the number of bytes of this response the connection
-	// accepted (head and body); less than the response when it was cut
-	// short (then Err is set).
+	// BytesWritten is the number of bytes of this response (head, body,
+	// and any interim 1xx response sent before it) that the connection's
+	// Write accepted: all of them, unless the connection failed or closed
+	// first; then it is fewer and Err is set.
 	BytesWritten int64
-	// Duration is the time from the parsed request head to the response
-	// written.
+	// Duration is the time from the parsed request head to the response's
+	// last byte accepted by the connection's Write (or to the failure that
+	// ended it). Requests whose heads were parsed with no read from the
+	// connection in between (pipelined, arriving together) share the
+	// first one's start, and responses handed over in one write share
+	// their end: the clock is read about once per read and once per
+	// write, not per request.
 	Duration time.Duration
 	// Err is the first error reading the body or writing the response;
 	// nil for a request served whole.
@@ -112,41 +118,144 @@ func (c *conn) hookIdle() {
 // consumed is the number of bytes read from the connection and consumed.
 func (c *conn) consumed() int64 { return c.nread - int64(c.in.Len()) }
 
-// beginHook starts measuring a request for Server.OnRequestDone.
+// monoEpoch is the origin of the hooks' monotonic timestamps: one clock
+// read per timestamp (time.Since), not the two of time.Now.
+var monoEpoch = time.Now()
+
+// beginHook starts measuring a request for Server.OnRequestDone: its
+// start time, read once per read from the connection, and where its
+// response begins in the connection's output.
 func (c *conn) beginHook() {
 	if c.srv.OnRequestDone != nil {
-		if c.epoch.IsZero() {
-			c.epoch = time.Now()
+		if c.nread != c.startRead {
+			c.startRead = c.nread
+			c.start = time.Since(monoEpoch)
 		}
-		c.hookStart = time.Since(c.epoch) // one monotonic clock read, not three
-		c.hookWritten = c.nwritten
+		c.respBegin = c.queued()
 	}
 }
 
-// requestDone reports the request to Server.OnRequestDone, if set,
-// after writing its response out.
+// queued is the number of response bytes given to the connection so far:
+// written, or waiting in the write buffer.
+func (c *conn) queued() int64 {
+	if c.wbuf == nil {
+		return c.nwritten
+	}
+	return c.nwritten + int64(len(c.wbuf.b))
+}
+
+// requestDone records the finished request for Server.OnRequestDone, if
+// set. Its completion is delivered by the write that hands the response's
+// last byte to the connection (written), so that pipelined responses keep
+// leaving in one write; at once when nothing of it waits in the write
+// buffer. A full queue, or a method too long to copy, flushes the buffer
+// first.
 func (c *conn) requestDone() {
-	f := c.srv.OnRequestDone
-	if f == nil {
+	if c.srv.OnRequestDone == nil {
 		return
 	}
+	if c.done == nil {
+		c.done = new(doneQueue)
+	}
+	e := c.done.push()
+	in := &e.info
+	m := c.ctx.Request.Method()
+	in.Method = m
+	if len(m) <= len(e.mbuf) {
+		mb := e.mbuf[:len(m)]
+		for i, b := range m { // a few bytes: cheaper than copy's memmove
+			mb[i] = b
+		}
+		in.Method = mb
+	}
+	in.Route = c.ctx.route.pattern
+	in.Status = c.ctx.Response.StatusCode()
+	read := c.consumed()
+	in.BytesRead, c.readMark = read-c.readMark, read
+	in.Err = c.body.err
+	e.begin, e.end = c.respBegin, c.queued()
+	e.start = c.start
+	if e.end > c.nwritten && c.werr == nil && c.done.n < len(c.done.e) && len(m) <= len(e.mbuf) {
+		return // delivered by the batched flush
+	}
 	c.flush()
-	in := &c.info
-	*in = RequestInfo{
-		Method:       c.ctx.Request.Method(),
-		Route:        c.ctx.route.pattern,
-		Status:       c.ctx.Response.StatusCode(),
-		BytesRead:    c.consumed() - c.readMark,
-		BytesWritten: c.nwritten - c.hookWritten,
-		Duration:     time.Since(c.epoch) - c.hookStart,
-		Err:          c.werr,
+	c.deliver(c.werr) // what the flush did not: nothing of it is left to write
+}
+
+// written delivers, after the flush of the write buffer ended with err,
+// the completions whose responses are now written (all of them when err
+// is set: nothing more will be written). Only that flush writes the
+// bytes of responses already complete: the others (sendBytes, sendFile)
+// flush first.
+func (c *conn) written(err error) {
+	if c.done != nil && c.done.n != 0 {
+		c.deliver(err)
 	}
-	if in.Err == nil {
-		in.Err = c.body.err
+}
+
+// deliver calls Server.OnRequestDone for the pending completions in
+// order, up to the first whose response is not all written, or for all of
+// them, with err for those cut short, when err is set; one clock read ends
+// them all.
+func (c *conn) deliver(err error) {
+	q := c.done
+	if q == nil || q.n == 0 {
+		return
 	}
-	c.readMark = c.consumed()
-	f(in)
-	*in = RequestInfo{}
+	f := c.srv.OnRequestDone
+	now := time.Since(monoEpoch)
+	i := 0
+	for ; i < q.n; i++ {
+		e := &q.e[i]
+		short := e.end > c.nwritten
+		if short && err == nil {
+			break
+		}
+		in := &e.info
+		in.BytesWritten = max(min(c.nwritten, e.end)-e.begin, 0)
+		in.Duration = now - e.start
+		if short && in.Err == nil {
+			in.Err = err
+		}
+		f(in)
+		if in.Err != nil {
+			in.Err = nil // keep no error the connection is done with
+		}
+	}
+	if i == q.n {
+		q.n = 0
+		return
+	}
+	q.n = copy(q.e[:], q.e[i:q.n])
+}
+
+// maxPending is the number of finished requests whose responses may wait
+// in the write buffer for the connection's batched flush while
+// Server.OnRequestDone is set: enough for the responses a default write
+// buffer batches; more flush early.
+const maxPending = 32
+
+// doneQueue holds a connection's finished requests whose responses are
+// not all written yet, oldest first. A conn allocates it at its first
+// request with Server.OnRequestDone set and keeps it.
+type doneQueue struct {
+	e [maxPending]completion
+	n int
+}
+
+// push returns the next free entry; the queue is not full.
+func (q *doneQueue) push() *completion {
+	q.n++
+	return &q.e[q.n-1]
+}
+
+// completion is a finished request waiting for its response to be
+// written.
+type completion struct {
+	info       RequestInfo // all but BytesWritten and Duration; Method in mbuf unless longer (then delivered at once)
+	mbuf       [16]byte    // a copy of the method: the request's bytes do not outlive it
+	begin, end int64       // the response's first and past-last byte, in queued() counts
+	start      time.Duration
 }
 
 // connStats holds a connection's byte counts and the measurements of the
@@ -154,9 +263,8 @@ func (c *conn) requestDone() {
 type connStats struct {
 	nread, nwritten int64         // bytes read from and written to the connection
 	readMark        int64         // consumed() at the end of the previous request
-	hookWritten     int64         // nwritten at the start of the current request
-	epoch           time.Time     // the first request's start: the origin of hookStart
-	hookStart       time.Duration // the current request's start, from epoch
-	info            RequestInfo
-	reported        ConnState // the last state given to ConnState
+	startRead       int64         // nread when start was taken
+	start           time.Duration // the current request's start, from monoEpoch
+	respBegin       int64         // queued() at the start of the current request
+	reported        ConnState     // the last state given to ConnState
 }

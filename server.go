@@ -273,14 +273,19 @@ type Server struct {
 
 	// OnRequestDone, when set, is called once for each request the
 	// Handler was run for or that was answered after its head was parsed
-	// (requests refused earlier go to OnReject), after its response was
-	// written to the connection: each response is then flushed at once, so
-	// pipelined responses are no longer sent in one write. The client may
-	// thus see the response before the call; it always precedes reading
-	// the connection's next request and closing it. It runs on the
+	// (requests refused earlier go to OnReject), right after the write
+	// that hands the last byte of its response to the connection, or
+	// when the connection fails or closes before that (RequestInfo.Err).
+	// Responses batched into one write (pipelined requests) are reported
+	// in order after it, so the hook adds no write (except that more than
+	// 32 batched responses, or a method over 16 bytes, flush early), and
+	// later pipelined requests may be served before the call. The client may see the
+	// response before the call; it precedes the connection's next
+	// StateIdle, StateHijacked or StateClosed. It runs on the
 	// connection's goroutine: keep it short, and do not panic. Nil costs
 	// nothing: no clock read, no allocation. It is not called for HTTP/2
-	// requests (package h2).
+	// requests (package h2), nor for a request whose handler hijacked
+	// the connection.
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex

@@ -43,6 +43,7 @@ type conn struct {
 	proxy      *ProxyHeader // the connection's PROXY header; nil when none
 	proxyStore *ProxyHeader // storage for proxy, reused by the next connection
 	connStats               // byte counts and timing for the hooks (hooks.go)
+	done       *doneQueue   // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
 	keepAlive bool
@@ -485,6 +486,7 @@ func (c *conn) flush() error {
 	}
 	c.werr = c.write(c.wbuf.b)
 	c.wbuf.b = c.wbuf.b[:0]
+	c.written(c.werr) // OnRequestDone for the responses now written
 	return c.werr
 }
 
@@ -571,6 +573,7 @@ func (c *conn) finish() {
 	c.ctx.Request.resetReceived()
 	c.ctx.Response.Reset()
 	c.ctx.ctx = nil
+	c.written(errConnClosed) // responses still unwritten are cut short
 	s := c.srv
 	if !c.hijacked { // Hijack told the server already
 		c.hookState(StateClosed) // before connDone: Shutdown returns after it

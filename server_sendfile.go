@@ -149,6 +149,7 @@ func (c *conn) sendFile(tc *net.TCPConn, r io.Reader, limit int64) (int64, error
 		c.armWriteDeadline()
 		n, werr := tc.ReadFrom(lr)
 		total += n
+		c.nwritten += n // for RequestInfo.BytesWritten
 		if werr != nil {
 			c.werr = werr
 			break

@@ -70,12 +70,13 @@ func (e *Expvar) RequestDone(in *brisk.RequestInfo) {
 	e.written.Add(in.BytesWritten)
 }
 
-// ConnState tracks the open connections.
+// ConnState tracks the open connections: accepted (StateNew), and not
+// yet closed (StateClosed) or taken over by a handler (StateHijacked).
 func (e *Expvar) ConnState(_ net.Conn, st brisk.ConnState) {
 	switch st {
 	case brisk.StateNew:
 		e.open.Add(1)
-	case brisk.StateClosed:
+	case brisk.StateClosed, brisk.StateHijacked: // a hijacked connection is not closed by brisk
 		e.open.Add(-1)
 	}
 }

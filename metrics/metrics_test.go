@@ -167,3 +167,36 @@ func TestExpvarCounts(t *testing.T) {
 		t.Errorf("connections_open %d (want 0), bytes_read %d", doc.Open, doc.Read)
 	}
 }
+
+// TestOpenConnectionsHijacked: a hijacked connection, which brisk never
+// reports closed, leaves the open connections like a closed one.
+func TestOpenConnectionsHijacked(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	p := metrics.NewPrometheus(reg, "brisk")
+	e := metrics.NewExpvar()
+	for _, o := range []metrics.Observer{p, e} {
+		for _, st := range []brisk.ConnState{brisk.StateNew, brisk.StateActive, brisk.StateHijacked,
+			brisk.StateNew, brisk.StateNew, brisk.StateActive, brisk.StateIdle, brisk.StateClosed} {
+			o.ConnState(nil, st)
+		}
+	}
+	var doc struct {
+		Open int `json:"connections_open"`
+	}
+	if err := json.Unmarshal([]byte(e.Var().String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gauge := -1.0
+	for _, mf := range mfs {
+		if mf.GetName() == "brisk_connections_open" {
+			gauge = mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	if doc.Open != 1 || gauge != 1 {
+		t.Fatalf("open connections: expvar %d, prometheus %v; want 1 (three new, one hijacked, one closed)", doc.Open, gauge)
+	}
+}

@@ -32,14 +32,14 @@ func NewPrometheus(reg prometheus.Registerer, ns string) *Prometheus {
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "requests_total",
 		Help: "Requests answered, by status class."}, []string{"class"})
 	lat := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Name: "request_duration_seconds",
-		Help: "Time from the parsed request head to the response written, by status class.", Buckets: LatencyBuckets}, []string{"class"})
+		Help: "Time from the parsed request head to the response handed to the connection, by status class.", Buckets: LatencyBuckets}, []string{"class"})
 	p := &Prometheus{
 		read: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "request_bytes_read_total",
 			Help: "Request bytes consumed from connections."}),
 		written: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "response_bytes_written_total",
-			Help: "Response bytes accepted by connections."}),
+			Help: "Response bytes written to connections."}),
 		open: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "connections_open",
-			Help: "Connections accepted and not yet closed."}),
+			Help: "Connections accepted and not yet closed or hijacked."}),
 	}
 	for i, c := range Classes {
 		p.requests[i] = reqs.WithLabelValues(c)
@@ -58,12 +58,13 @@ func (p *Prometheus) RequestDone(in *brisk.RequestInfo) {
 	p.written.Add(float64(in.BytesWritten))
 }
 
-// ConnState tracks the open connections.
+// ConnState tracks the open connections: accepted (StateNew), and not
+// yet closed (StateClosed) or taken over by a handler (StateHijacked).
 func (p *Prometheus) ConnState(_ net.Conn, st brisk.ConnState) {
 	switch st {
 	case brisk.StateNew:
 		p.open.Inc()
-	case brisk.StateClosed:
+	case brisk.StateClosed, brisk.StateHijacked: // a hijacked connection is not closed by brisk
 		p.open.Dec()
 	}
 }
