@@ -86,7 +86,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
 		"proxyStore": "storage of proxy, which is carried: recycle drops it",
-		"done": "per conn object; empty while parked: the flush before park delivers it",
+		"done":       "per conn object; empty while parked: the flush before park delivers it",
 	}
 	typ := reflect.TypeFor[conn]()
 	for i := range typ.NumField() {
