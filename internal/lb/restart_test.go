@@ -224,7 +224,8 @@ func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
 	migrateQueuedConnections(t)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	args := []string{"-addr", backend, "-reuseport", "1", "-echo", "-proxy-protocol", "127.0.0.1"}
+	// A short -drain-delay keeps the test well inside its wait for exit.
+	args := []string{"-addr", backend, "-reuseport", "1", "-echo", "-proxy-protocol", "127.0.0.1", "-drain-delay", "1s"}
 	first, firstExited := startServeProcess(t, bin, args...)
 	startServeProcess(t, bin, args...)
 	front := startHAProxy(t, backend)
