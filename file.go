@@ -68,8 +68,9 @@ func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker)
 // representation is one selected representation of a resource (RFC 9110
 // §3.2): its bytes and metadata.
 type representation struct {
-	name    string // for the media type
-	content io.ReadSeeker
+	name    string        // for the media type
+	content io.ReadSeeker // nil when data holds the bytes
+	data    []byte        // the bytes, when held in memory (a cached file)
 	size    int64
 	modtime time.Time // zero when unknown
 	etag    []byte    // quoted entity-tag, nil for none
@@ -317,7 +318,7 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 		if multi {
 			c.bw.WriteString(m.part(r, i == 0))
 		}
-		if err := sendSection(c, rep.content, r); err != nil {
+		if err := sendSection(c, rep, r); err != nil {
 			c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
 			if !c.bw.started {
 				c.Response.setError(500)
@@ -330,12 +331,16 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 	}
 }
 
-// sendSection sends r.length bytes of content from r.start.
-func sendSection(c *Ctx, content io.ReadSeeker, r byteRange) error {
-	if _, err := content.Seek(r.start, io.SeekStart); err != nil {
+// sendSection sends r.length bytes of rep from r.start.
+func sendSection(c *Ctx, rep *representation, r byteRange) error {
+	if rep.content == nil {
+		_, err := c.bw.Write(rep.data[r.start : r.start+r.length])
 		return err
 	}
-	n, err := c.bw.readFromN(content, r.length)
+	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
+		return err
+	}
+	n, err := c.bw.readFromN(rep.content, r.length)
 	if err == nil && n < r.length && c.bw.err == nil {
 		err = errFileShrank
 	}
