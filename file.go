@@ -126,7 +126,8 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 		h.Set("Content-Range", unsatisfiedRange(rep.size))
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
-		h.Set("Content-Range", ranges[0].contentRange(rep.size))
+		var b [64]byte
+		setField(h, "Content-Range", ranges[0].appendContentRange(b[:0], rep.size))
 		sendSections(c, rep, ranges, nil)
 	case outcome == rangePartial:
 		c.Response.SetStatusCode(206)
