@@ -73,6 +73,7 @@ type representation struct {
 	data    []byte        // the bytes, when held in memory (a cached file)
 	size    int64
 	modtime time.Time // zero when unknown
+	lastMod []byte    // modtime as an HTTP-date, nil to format it
 	etag    []byte    // quoted entity-tag, nil for none
 	coding  string    // content coding of the bytes, "" for identity
 	ctype   string    // media type, "" to derive it from name or the bytes
@@ -88,6 +89,12 @@ func (r *representation) hasModTime() bool {
 // an HTTP-date.
 func (r *representation) lastModified() time.Time {
 	return r.modtime.UTC().Truncate(time.Second)
+}
+
+// appendLastModified appends the Last-Modified value: lastModified as an
+// IMF-fixdate (RFC 9110 §5.6.7).
+func (r *representation) appendLastModified(b []byte) []byte {
+	return r.lastModified().AppendFormat(b, dateLayout)
 }
 
 // serveRepresentation answers the request with rep: validators,
@@ -153,9 +160,12 @@ func setValidators(h *Header, rep *representation) {
 	if rep.etag != nil {
 		setField(h, "ETag", rep.etag)
 	}
-	if rep.hasModTime() {
+	switch {
+	case rep.lastMod != nil:
+		setField(h, "Last-Modified", rep.lastMod)
+	case rep.hasModTime():
 		var b [dateLen]byte
-		setField(h, "Last-Modified", rep.lastModified().AppendFormat(b[:0], dateLayout))
+		setField(h, "Last-Modified", rep.appendLastModified(b[:0]))
 	}
 }
 

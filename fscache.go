@@ -59,6 +59,7 @@ type cachedFile struct {
 	data    []byte
 	mode    fs.FileMode
 	modtime time.Time
+	lastMod []byte // modtime as an HTTP-date, nil when unknown
 	etag    []byte
 	ctype   string
 	coding  string
@@ -281,6 +282,7 @@ func readVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool {
 	rep := representation{modtime: v.modtime}
 	if rep.hasModTime() {
 		v.etag = sizeModTimeETag(nil, fi.Size(), v.modtime)
+		v.lastMod = rep.appendLastModified(nil)
 	} else {
 		tag, _ := hashETag(bytes.NewReader(v.data)) // reading memory cannot fail
 		v.etag = []byte(tag)
@@ -313,6 +315,6 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry) {
 		}
 	}
 	rep := representation{name: e.variants[0].name, data: v.data, size: int64(len(v.data)),
-		modtime: v.modtime, etag: v.etag, coding: v.coding, ctype: v.ctype}
+		modtime: v.modtime, lastMod: v.lastMod, etag: v.etag, coding: v.coding, ctype: v.ctype}
 	serveRepresentation(c, &rep, s.MaxRanges)
 }
