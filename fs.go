@@ -134,8 +134,9 @@ func (s *FileServer) Handle(c *Ctx) {
 	}
 	if e := s.cached(c); e != nil {
 		s.setCommonFields(c)
-		s.serveCached(c, e)
-		return
+		if s.serveCached(c, e, nil) {
+			return
+		}
 	}
 	name, dir, ok := s.fileName(c.Request.Path())
 	if !ok {
@@ -337,8 +338,7 @@ func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
 // serveFile answers a regular file, or its precompressed sibling: from a
 // new cache entry when it is small enough.
 func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
-	if e := s.fill(c, name, f, fi); e != nil {
-		s.serveCached(c, e)
+	if e := s.fill(c, name, f, fi); e != nil && s.serveCached(c, e, f) {
 		return
 	}
 	if s.Precompressed && s.servePrecompressed(c, name) {

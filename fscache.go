@@ -20,9 +20,17 @@ const (
 	// DefaultFileCacheCheck is the default FileServer.CacheCheck.
 	DefaultFileCacheCheck = time.Second
 	// MaxCachedFileSize is the size, in bytes, of the largest file the
-	// FileServer keeps in memory: 64 KiB. Larger files are opened and
-	// streamed for each request.
+	// FileServer keeps in memory: 64 KiB. Of a larger file the cache
+	// keeps the metadata and up to maxIdleFiles open descriptors, and
+	// streams the body from disk.
 	MaxCachedFileSize = 64 << 10
+)
+
+// maxIdleFiles is the most open files a cached variant keeps for reuse;
+// maxIdleTotal bounds them over the whole cache.
+const (
+	maxIdleFiles = 4
+	maxIdleTotal = 256
 )
 
 // entryOverhead is what a cache entry is counted for beyond its key and
@@ -39,7 +47,8 @@ type fileCache struct {
 	bytes      int64 // sum of the entries' cost
 	maxBytes   int64
 	maxEntries int
-	check      int64 // nanoseconds between checks; negative: every request
+	check      int64        // nanoseconds between checks; negative: every request
+	idle       atomic.Int64 // open files kept by streamed variants
 }
 
 // cacheEntry is one request path's file and, with Precompressed, its
@@ -49,24 +58,35 @@ type cacheEntry struct {
 	cost     int64
 	checked  atomic.Int64 // Unix nanoseconds of the last check
 	variants [1 + len(precompressed)]cachedFile
+
+	mu   sync.Mutex // guards dead and the variants' idle files
+	dead bool       // out of the cache: its files are closed when released
 }
 
 // cachedFile is one variant of an entry: variants[0] is the file,
 // variants[1+i] its sibling for precompressed[i], with an empty name when
 // there is none.
 type cachedFile struct {
-	name    string // io/fs name of the bytes
-	data    []byte
-	mode    fs.FileMode
-	modtime time.Time
-	lastMod []byte // modtime as an HTTP-date, nil when unknown
-	etag    []byte
-	ctype   string
-	coding  string
+	name     string // io/fs name of the bytes
+	data     []byte // the bytes, unless streamed
+	streamed bool   // larger than MaxCachedFileSize: read from disk
+	idle     []fs.File
+	size     int64
+	mode     fs.FileMode
+	modtime  time.Time
+	lastMod  []byte // modtime as an HTTP-date, nil when unknown
+	etag     []byte
+	ctype    string
+	coding   string
 }
 
 // exists reports whether the variant is a file.
 func (f *cachedFile) exists() bool { return f.name != "" }
+
+// same reports whether fi has the size, mode and modification time of f.
+func (f *cachedFile) same(fi fs.FileInfo) bool {
+	return fi.Size() == f.size && fi.Mode() == f.mode && fi.ModTime().Equal(f.modtime)
+}
 
 // newFileCache returns the cache s's fields describe, or nil when off.
 func newFileCache(s *FileServer) *fileCache {
@@ -107,15 +127,13 @@ func (c *fileCache) add(e *cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.entries[e.key]; old != nil {
-		c.bytes -= old.cost
-		delete(c.entries, e.key)
+		c.drop(old)
 	}
-	for k, old := range c.entries { // map order: an arbitrary victim
+	for _, old := range c.entries { // map order: an arbitrary victim
 		if len(c.entries) < c.maxEntries && c.bytes+e.cost <= c.maxBytes {
 			break
 		}
-		c.bytes -= old.cost
-		delete(c.entries, k)
+		c.drop(old)
 	}
 	c.entries[e.key] = e
 	c.bytes += e.cost
@@ -125,10 +143,26 @@ func (c *fileCache) add(e *cacheEntry) {
 func (c *fileCache) remove(e *cacheEntry) {
 	c.mu.Lock()
 	if c.entries[e.key] == e {
-		c.bytes -= e.cost
-		delete(c.entries, e.key)
+		c.drop(e)
 	}
 	c.mu.Unlock()
+}
+
+// drop deletes e, in the cache, and closes its idle files; c.mu is held.
+func (c *fileCache) drop(e *cacheEntry) {
+	c.bytes -= e.cost
+	delete(c.entries, e.key)
+	e.mu.Lock()
+	e.dead = true
+	for i := range e.variants {
+		v := &e.variants[i]
+		for _, f := range v.idle {
+			f.Close()
+		}
+		c.idle.Add(-int64(len(v.idle)))
+		v.idle = v.idle[:0]
+	}
+	e.mu.Unlock()
 }
 
 // cache returns s's cache, nil when it is off.
@@ -190,7 +224,7 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 			if v.exists() || i == 0 {
 				return false
 			}
-		case !v.exists(), fi.Size() != int64(len(v.data)), fi.Mode() != v.mode, !fi.ModTime().Equal(v.modtime):
+		case !v.exists() || !v.same(fi):
 			return false
 		}
 	}
@@ -210,19 +244,20 @@ func (s *FileServer) stat(name string) (fs.FileInfo, error) {
 	return f.Stat()
 }
 
-// fill reads the regular file name (open as f) and, with Precompressed,
-// its siblings into a new entry for the request's path and enters it. It
-// returns nil, leaving f at its start, when the cache is off or a file is
-// too large, changes size while read, or fails: the uncached path then
+// fill describes the regular file name (open as f) and, with
+// Precompressed, its siblings in a new entry for the request's path, read
+// into memory when small, and enters it. It returns nil, leaving f at its
+// start, when the cache is off or a file changes size while read, fails,
+// or is large without a modification time: the uncached path then
 // answers.
 func (s *FileServer) fill(c *Ctx, name string, f fs.File, fi fs.FileInfo) *cacheEntry {
 	fc := s.cache()
-	if fc == nil || fi.Size() > MaxCachedFileSize {
+	if fc == nil {
 		return nil
 	}
 	e := &cacheEntry{}
 	now := time.Now().UnixNano()
-	ok := readVariant(&e.variants[0], name, f, fi)
+	ok := describeVariant(&e.variants[0], name, f, fi)
 	if rs, seeker := f.(io.Seeker); !ok && seeker {
 		rs.Seek(0, io.SeekStart) // a failure shows again on the uncached path
 	}
@@ -239,8 +274,8 @@ func (s *FileServer) fill(c *Ctx, name string, f fs.File, fi fs.FileInfo) *cache
 	return e
 }
 
-// fillSiblings reads the precompressed siblings of e's file; false when
-// one is too large or fails.
+// fillSiblings describes the precompressed siblings of e's file; false
+// when one fails.
 func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 	base := &e.variants[0]
 	for i, p := range precompressed {
@@ -254,7 +289,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 		}
 		ok := true
 		if fi.Mode().IsRegular() {
-			ok = fi.Size() <= MaxCachedFileSize && readVariant(v, base.name+p.ext, f, fi)
+			ok = describeVariant(v, base.name+p.ext, f, fi)
 			v.etag = encodedETag(v.etag, p.coding)
 			v.coding = p.coding
 			if v.ctype = TypeByExtension(base.name); v.ctype == "" {
@@ -269,34 +304,58 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 	return true
 }
 
-// readVariant reads the whole of the regular file f into v, with its
-// validators and media type, and reports whether it read exactly the size
-// fi gives.
-func readVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool {
-	data := make([]byte, fi.Size()+1) // one more: a file that grew shows
-	n, err := io.ReadFull(f, data)
-	if int64(n) != fi.Size() || (err != io.ErrUnexpectedEOF && err != io.EOF) {
-		return false
-	}
-	v.name, v.data, v.mode, v.modtime = name, data[:n:n], fi.Mode(), fi.ModTime()
+// describeVariant describes the regular file f in v: its validators,
+// media type and, unless it is larger than MaxCachedFileSize, its bytes.
+// It reports false when the bytes read are not the size fi gives, for a
+// read error, and for a large file without a modification time (its
+// ETag would be a hash of the whole).
+func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool {
+	v.name, v.size, v.mode, v.modtime = name, fi.Size(), fi.Mode(), fi.ModTime()
 	rep := representation{modtime: v.modtime}
+	v.streamed = v.size > MaxCachedFileSize
+	switch {
+	case v.streamed && !rep.hasModTime():
+		return false
+	case v.streamed:
+		v.idle = make([]fs.File, 0, maxIdleFiles)
+	default:
+		data := make([]byte, v.size+1) // one more: a file that grew shows
+		n, err := io.ReadFull(f, data)
+		if int64(n) != v.size || (err != io.ErrUnexpectedEOF && err != io.EOF) {
+			return false
+		}
+		v.data = data[:n:n]
+	}
 	if rep.hasModTime() {
-		v.etag = sizeModTimeETag(nil, fi.Size(), v.modtime)
+		v.etag = sizeModTimeETag(nil, v.size, v.modtime)
 		v.lastMod = rep.appendLastModified(nil)
 	} else {
 		tag, _ := hashETag(bytes.NewReader(v.data)) // reading memory cannot fail
 		v.etag = []byte(tag)
 	}
-	if v.ctype = TypeByExtension(name); v.ctype == "" {
-		v.ctype = http.DetectContentType(v.data[:min(n, sniffLen)])
+	if v.ctype = TypeByExtension(name); v.ctype != "" {
+		return true
 	}
-	return true
+	if !v.streamed {
+		v.ctype = http.DetectContentType(v.data[:min(len(v.data), sniffLen)])
+		return true
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		return false
+	}
+	var err error
+	v.ctype, err = sniffType(rs)
+	return err == nil
 }
 
 // serveCached answers the request from e: the variant the client accepts
 // best, or 406 when the client rules out identity and e has no sibling it
-// accepts.
-func (s *FileServer) serveCached(c *Ctx, e *cacheEntry) {
+// accepts. A streamed variant is read from one of its idle files, else
+// from own (the file of e's variants[0], open by the caller, or nil), else
+// from a new one. It reports false, having answered nothing, when a new
+// file is not the one cached: e is then evicted.
+func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 	v := &e.variants[0]
 	if s.Precompressed {
 		var buf [len(precompressed)]int
@@ -311,10 +370,66 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry) {
 		if !found && !identityOK {
 			c.Response.setError(406)
 			c.Response.Header.Set("Vary", "Accept-Encoding")
-			return
+			return true
 		}
 	}
-	rep := representation{name: e.variants[0].name, data: v.data, size: int64(len(v.data)),
+	rep := representation{name: e.variants[0].name, data: v.data, size: v.size,
 		modtime: v.modtime, lastMod: v.lastMod, etag: v.etag, coding: v.coding, ctype: v.ctype}
+	if !v.streamed {
+		serveRepresentation(c, &rep, s.MaxRanges)
+		return true
+	}
+	if v != &e.variants[0] {
+		own = nil
+	}
+	f := own
+	if f == nil {
+		if f = s.acquire(e, v); f == nil {
+			return false
+		}
+	}
+	rep.content = f.(io.ReadSeeker) // acquire and describeVariant checked it
 	serveRepresentation(c, &rep, s.MaxRanges)
+	if f != own {
+		s.release(e, v, f)
+	}
+	return true
+}
+
+// acquire returns an idle file of v, else opens it anew; nil when the new
+// one is not the file cached (e is then evicted).
+func (s *FileServer) acquire(e *cacheEntry, v *cachedFile) fs.File {
+	e.mu.Lock()
+	if n := len(v.idle); n > 0 {
+		f := v.idle[n-1]
+		v.idle = v.idle[:n-1]
+		e.mu.Unlock()
+		s.files.idle.Add(-1)
+		return f
+	}
+	e.mu.Unlock()
+	f, fi, err := s.open(v.name)
+	if err == nil {
+		_, seeker := f.(io.ReadSeeker)
+		if seeker && fi.Mode().IsRegular() && v.same(fi) {
+			return f
+		}
+		f.Close()
+	}
+	s.files.remove(e)
+	return nil
+}
+
+// release keeps f open for the next request for v, or closes it when v
+// keeps enough, the cache as a whole does, or e is out of the cache.
+func (s *FileServer) release(e *cacheEntry, v *cachedFile, f fs.File) {
+	e.mu.Lock()
+	if !e.dead && len(v.idle) < maxIdleFiles && s.files.idle.Load() < maxIdleTotal {
+		v.idle = append(v.idle, f)
+		e.mu.Unlock()
+		s.files.idle.Add(1)
+		return
+	}
+	e.mu.Unlock()
+	f.Close()
 }

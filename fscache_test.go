@@ -2,9 +2,15 @@ package brisk
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -124,7 +130,8 @@ func TestFileCacheSiblings(t *testing.T) {
 }
 
 // TestFileCacheBounds: the cache holds at most CacheEntries paths and
-// CacheBytes bytes, and never a file larger than MaxCachedFileSize.
+// CacheBytes bytes, and never a file larger than MaxCachedFileSize in
+// memory.
 func TestFileCacheBounds(t *testing.T) {
 	mfs := fstest.MapFS{"big.bin": {Data: bytes.Repeat([]byte("b"), MaxCachedFileSize+1), ModTime: fileModTime}}
 	for i := range 10 {
@@ -148,16 +155,122 @@ func TestFileCacheBounds(t *testing.T) {
 				t.Fatalf("big.bin: %d, %d bytes", code, len(body))
 			}
 			fc := tc.fsrv.cache()
-			n, size := 0, int64(0)
+			n, size, sum := 0, int64(0), int64(0)
 			if fc != nil {
 				n, size = len(fc.entries), fc.bytes
-				if _, ok := fc.entries["/big.bin"]; ok {
-					t.Error("big.bin cached")
+				for _, e := range fc.entries {
+					cost := int64(len(e.key)) + entryOverhead
+					for _, v := range e.variants {
+						cost += int64(len(v.data))
+						if len(v.data) > MaxCachedFileSize || v.streamed != (v.size > MaxCachedFileSize) {
+							t.Errorf("%s: %d bytes in memory, streamed %v", v.name, len(v.data), v.streamed)
+						}
+					}
+					if e.cost != cost {
+						t.Errorf("%s: cost %d, want %d", e.key, e.cost, cost)
+					}
+					sum += cost
 				}
 			}
-			if n != tc.entries || size != int64(n)*(1000+6+entryOverhead) {
-				t.Fatalf("%d entries, %d bytes; want %d entries", n, size, tc.entries)
+			if n != tc.entries || size != sum || (fc != nil && size > fc.maxBytes) {
+				t.Fatalf("%d entries, %d bytes (entries add up to %d); want %d entries", n, size, sum, tc.entries)
 			}
 		})
+	}
+}
+
+// TestFileCacheStreamed: a file larger than MaxCachedFileSize is cached
+// without its bytes and streamed from kept open files; one replaced or
+// removed is noticed at the next check and its open files are closed.
+func TestFileCacheStreamed(t *testing.T) {
+	root, dir := rootDir(t)
+	fsrv := &FileServer{FS: root.FS(), CacheCheck: -1}
+	get := fileGetter(t, fsrv)
+	name := filepath.Join(dir, "big.txt")
+	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedFileSize/16+1)
+	os.WriteFile(name, big, 0o644)
+	for range 3 {
+		expectFile(t, get, "/big.txt", 200, string(big))
+	}
+	expectFile(t, get, "/big.txt", 206, "89a", "Range: bytes=8-10")
+	fc := fsrv.cache()
+	if e := fc.entries["/big.txt"]; e == nil || !e.variants[0].streamed || len(e.variants[0].idle) != 1 || fc.idle.Load() != 1 {
+		t.Fatalf("big.txt not cached as streamed with one idle file")
+	}
+	tmp := filepath.Join(dir, "big.tmp")
+	os.WriteFile(tmp, big[1:], 0o644)
+	os.Rename(tmp, name)
+	expectFile(t, get, "/big.txt", 200, string(big[1:]))
+	os.Remove(name)
+	expectFile(t, get, "/big.txt", 404, "Not Found\n")
+	if fc.idle.Load() != 0 || len(fc.entries) != 0 {
+		t.Fatalf("%d idle files, %d entries after the removal, want 0", fc.idle.Load(), len(fc.entries))
+	}
+}
+
+// TestFileCacheConcurrent: parallel clients over TCP get whole files and
+// ranges, small and streamed, while the small one is rewritten; every
+// body is one of the file's versions, whole (run it with -race).
+func TestFileCacheConcurrent(t *testing.T) {
+	root, dir := rootDir(t)
+	small := [][]byte{[]byte("version one"), []byte("version two!")}
+	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedFileSize/8)
+	os.WriteFile(filepath.Join(dir, "s.txt"), small[0], 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), big, 0o644)
+	ts := startServer(t, "tcp", &Server{Handler: (&FileServer{FS: root.FS(), CacheCheck: time.Millisecond}).Handle})
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		return ts.dial()
+	}}}
+	defer hc.CloseIdleConnections()
+	stop := make(chan struct{})
+	go func() { // rewrite s.txt now and then
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+				tmp := filepath.Join(dir, fmt.Sprintf("s%d.tmp", i))
+				os.WriteFile(tmp, small[i%2], 0o644)
+				os.Rename(tmp, filepath.Join(dir, "s.txt"))
+			}
+		}
+	}()
+	defer close(stop)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				path, rng, want := "/b.txt", "", [][]byte{big}
+				switch (g + i) % 3 {
+				case 1:
+					rng, want = "bytes=100-199", [][]byte{big[100:200]}
+				case 2:
+					path, want = "/s.txt", small
+				}
+				rq, _ := http.NewRequest("GET", "http://x"+path, nil)
+				if rng != "" {
+					rq.Header.Set("Range", rng)
+				}
+				resp, err := hc.Do(rq)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || !slices.ContainsFunc(want, func(w []byte) bool { return bytes.Equal(w, body) }) {
+					errs <- fmt.Errorf("GET %s %s: %d, %d bytes, %v", path, rng, resp.StatusCode, len(body), err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -5,6 +5,7 @@
 # Serves one directory with each server, pinned to core 0, wrk on core 1,
 # and runs one wrk run per server and case:
 #   1k    a 1 KiB text file                       (target: brisk req/s >= 1.2x fasthttp)
+#   1kp   the same, pipelined 16 deep (bench/pipeline.lua)
 #   1m    a 1 MiB binary file                      (target: brisk CPU/byte <= 0.8x fasthttp)
 #   gzip  a 64 KiB JSON file, Accept-Encoding: gzip, compressed on the fly
 #         at level 6 (brisk compress, fasthttp CompressHandlerLevel; no
@@ -101,7 +102,11 @@ measure() {
 	local c=$1 s=$2 p=$3 before after res rps reqs mbs
 	shift 3
 	before=$(cputicks "${pid[$s]}")
-	res=$(timeout $((secs + 30)) "${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --timeout 10s "$@" "http://127.0.0.1:${port[$s]}$p")
+	local args=("$@") script=()
+	if [ "${args[2]:-}" = -- ]; then # -s FILE -- ARGS: the script's arguments follow the URL
+		script=("${args[@]:2}") args=("${args[@]:0:2}")
+	fi
+	res=$(timeout $((secs + 30)) "${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --timeout 10s "${args[@]}" "http://127.0.0.1:${port[$s]}$p" "${script[@]}")
 	after=$(cputicks "${pid[$s]}")
 	rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$res")
 	reqs=$(awk '/requests in/ {print $1}' <<<"$res")
@@ -111,6 +116,7 @@ measure() {
 }
 for _ in $(seq "$rounds"); do
 	for s in brisk fasthttp nethttp; do measure 1k "$s" /f1k.txt; done
+	for s in brisk fasthttp nethttp; do measure 1kp "$s" /f1k.txt -s "$bench/pipeline.lua" -- 16; done
 	for s in brisk fasthttp nethttp; do measure 1m "$s" /f1m.bin; done
 	for s in brisk-gzip fasthttp-gzip; do measure gzip "$s" /f64k.json -s "$tmp/gzip.lua"; done
 done
@@ -120,13 +126,13 @@ awk -v conns="$conns" -v secs="$secs" -v rounds="$rounds" -v host="$(uname -srm)
 	-v date="$(date -u +%Y-%m-%d)" '
 { k = $1 " " $2; n[k]++; rps[k] += $3; mbs[k] += $4; cpu[k] += $5 }
 END {
-	split("1k 1m gzip", cases, " "); split("brisk fasthttp nethttp", srv, " ")
-	title["1k"] = "1 KiB file"; title["1m"] = "1 MiB file"; title["gzip"] = "64 KiB JSON, gzip on the fly"
+	split("1k 1kp 1m gzip", cases, " "); split("brisk fasthttp nethttp", srv, " ")
+	title["1k"] = "1 KiB file"; title["1kp"] = "1 KiB file, pipelined 16"; title["1m"] = "1 MiB file"; title["gzip"] = "64 KiB JSON, gzip on the fly"
 	print "# End-to-end file serving\n"
 	print "wrk (1 thread, " conns " connections) on core 1, server on core 0; " rounds " round(s) x " secs " s per server and case. " host ", " date ".\n"
 	print "| case | server | req/s | ratio to fasthttp | MB/s | CPU µs/request | CPU ratio to fasthttp |"
 	print "|---|---|---:|---:|---:|---:|---:|"
-	for (ci = 1; ci <= 3; ci++) for (i = 1; i <= 3; i++) {
+	for (ci = 1; ci <= 4; ci++) for (i = 1; i <= 3; i++) {
 		k = cases[ci] " " srv[i]; f = cases[ci] " fasthttp"
 		if (!(k in n)) continue
 		printf "| %s | %s | %.0f | %.2f | %.1f | %.2f | %.2f |\n", title[cases[ci]], srv[i], rps[k] / n[k],
