@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
@@ -342,11 +343,23 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 	}
 }
 
+// sendMemory sends p, bytes of a cached file. One shorter than the write
+// buffer is copied into it, flushing it when full, so that pipelined
+// responses go out in full buffers; a longer one is written from its own
+// storage. p is never modified, which makes it safe to view as a string.
+func sendMemory(c *Ctx, p []byte) error {
+	if len(p) == 0 || len(p) >= cap(c.bw.c.writeBuf().b) {
+		_, err := c.bw.Write(p)
+		return err
+	}
+	_, err := c.bw.WriteString(unsafe.String(&p[0], len(p)))
+	return err
+}
+
 // sendSection sends r.length bytes of rep from r.start.
 func sendSection(c *Ctx, rep *representation, r byteRange) error {
 	if rep.content == nil {
-		_, err := c.bw.Write(rep.data[r.start : r.start+r.length])
-		return err
+		return sendMemory(c, rep.data[r.start:r.start+r.length])
 	}
 	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
 		return err
