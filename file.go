@@ -308,7 +308,8 @@ func newBoundary() string {
 // one section as is (m is nil) or each as a part of the multipart/byteranges
 // body m describes. HEAD gets the Content-Length only. A
 // seek error before the body started is answered 500; a file that ends
-// early cuts the response short and closes the connection.
+// early cuts the response short and closes the connection. Errors are
+// logged, except those writing to the connection.
 func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartHeads) {
 	multi := m != nil
 	length := int64(0)
@@ -331,7 +332,9 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 			c.bw.WriteString(m.part(r, i == 0))
 		}
 		if err := sendSection(c, rep, r); err != nil {
-			c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+			if c.bw.c.werr == nil { // not the client going away
+				c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+			}
 			if !c.bw.started {
 				c.Response.setError(500)
 			}
