@@ -72,7 +72,10 @@ type FileServer struct {
 	// appended), and ranges counted in the encoded bytes. Every file
 	// response (200, 206, 304, 412, 416, 406) then carries
 	// "Vary: Accept-Encoding". When the client rules out
-	// identity and no sibling it accepts exists, the answer is 406.
+	// identity and no sibling it accepts exists, the answer is 406, even
+	// behind a middleware that would have encoded the file (package
+	// compress): there give each compressible file the siblings clients
+	// ask for, or leave Precompressed off and let the middleware encode.
 	Precompressed bool
 
 	// MaxRanges is the most ranges one Range field may ask for. Zero or

@@ -79,7 +79,9 @@ type Config struct {
 // handler set), and its ETag, if strong, made weak (W/"..."): the bytes
 // differ from the identity representation's. A response that could have
 // been compressed also gets the Vary, so that caches keep the variants
-// apart.
+// apart. A 304 answering an If-None-Match that lists the weak tag of a
+// compressed 200 (W/"x" for the handler's "x") but not "x" gets W/"x"
+// and the Vary too: the validator of the copy the client holds.
 //
 // A response is left alone when it answers HEAD or CONNECT, its status
 // is 1xx, 204, 206 or 304, it has a Content-Encoding or Content-Range,
@@ -105,6 +107,10 @@ func New(cfg Config) func(brisk.Handler) brisk.Handler {
 			next(c)
 			f.end()
 			m.filters.Put(f)
+			if c.Response.StatusCode() == 304 {
+				matchNotModified(c)
+				return
+			}
 			m.compressBuffered(c)
 		}
 	}
