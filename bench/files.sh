@@ -62,7 +62,11 @@ head -c 65536 "$tmp/records" >"$root/f64k.json"
 head -c 1048576 /dev/urandom >"$root/f1m.bin"
 
 (cd "$bench" && go build -o "$tmp/filesrv" ./filesrv)
-base=$((20000 + RANDOM % 20000))
+# A base port with the five above it free (other programs may be listening).
+for _ in $(seq 20); do
+	base=$((20000 + RANDOM % 20000))
+	ss -ltnH 2>/dev/null | awk '{print $4}' | grep -qE ":($base|$((base + 1))|$((base + 2))|$((base + 3))|$((base + 4)))\$" || break
+done
 servers=(brisk fasthttp nethttp brisk-gzip fasthttp-gzip)
 for i in "${!servers[@]}"; do
 	s=${servers[$i]} args=()
