@@ -86,12 +86,14 @@ type FileServer struct {
 	MaxRanges int
 
 	// CacheBytes bounds the memory, in bytes of file content, of the
-	// cache of small files: a file of at most MaxCachedFileSize bytes
-	// (and, with Precompressed, each of its siblings) is read whole on
-	// its first request and later requests for the same path are answered
-	// from memory, without opening it. Zero means DefaultFileCacheBytes
-	// (16 MiB); negative turns the cache off. When full, arbitrary
-	// entries are evicted.
+	// cache of files: a file of at most MaxCachedFileSize bytes (and,
+	// with Precompressed, each of its siblings) is read whole on its
+	// first request and later requests for the same path are answered
+	// from memory, without opening it; of a larger file (with a
+	// modification time) only the metadata and a few open files are
+	// kept, the body still streamed from disk. Zero means
+	// DefaultFileCacheBytes (16 MiB); negative turns the cache off. When
+	// full, arbitrary entries are evicted.
 	CacheBytes int64
 
 	// CacheEntries bounds the number of request paths cached. Zero means

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Defaults of the FileServer's cache of small files.
+// Defaults of the FileServer's cache of files.
 const (
 	// DefaultFileCacheBytes is the default FileServer.CacheBytes: 16 MiB.
 	DefaultFileCacheBytes = 16 << 20
@@ -21,8 +21,8 @@ const (
 	DefaultFileCacheCheck = time.Second
 	// MaxCachedFileSize is the size, in bytes, of the largest file the
 	// FileServer keeps in memory: 64 KiB. Of a larger file the cache
-	// keeps the metadata and up to maxIdleFiles open descriptors, and
-	// streams the body from disk.
+	// keeps the metadata and up to 4 open files (256 over the whole
+	// cache), and streams the body from disk.
 	MaxCachedFileSize = 64 << 10
 )
 
@@ -37,8 +37,7 @@ const (
 // file contents, in bytes.
 const entryOverhead = 256
 
-// fileCache maps request paths to the small files they were answered
-// with. Only a path the uncached path answered with a regular file is
+// fileCache maps request paths to the files they were answered with. Only a path the uncached path answered with a regular file is
 // entered, so a hit needs none of its checks: the mapping from a path to
 // a name depends on the FileServer's fields alone.
 type fileCache struct {
@@ -52,7 +51,7 @@ type fileCache struct {
 }
 
 // cacheEntry is one request path's file and, with Precompressed, its
-// siblings, read whole, and when they were last checked.
+// siblings (the small ones read whole), and when they were last checked.
 type cacheEntry struct {
 	key      string
 	cost     int64
