@@ -106,8 +106,10 @@ type FileServer struct {
 	// modification time or mode), replaced, removed, or made unreachable
 	// (a link now pointing out of an os.Root) is noticed within that
 	// time, and the request that notices it is answered as if the file
-	// had never been cached. Zero means DefaultFileCacheCheck (1 s);
-	// negative checks on every request.
+	// had never been cached. A CacheCheck of a second or more is
+	// measured with the Server's clock of one-second resolution, so the
+	// change is noticed within CacheCheck plus a second. Zero means
+	// DefaultFileCacheCheck (1 s); negative checks on every request.
 	CacheCheck time.Duration
 
 	hashes    sync.Map // name -> *hashEntry: ETags of files without a modification time

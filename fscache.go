@@ -110,6 +110,17 @@ func newFileCache(s *FileServer) *fileCache {
 	return c
 }
 
+// now returns the time entries are checked by, in Unix nanoseconds: for
+// a check interval of a second or more, the Server's clock of one-second
+// resolution (time.Now was 4% of the CPU time of a pipelined hit), else
+// time.Now.
+func (fc *fileCache) now(c *Ctx) int64 {
+	if fc.check >= int64(time.Second) && c.bw.c != nil {
+		return c.bw.c.srv.date.coarseUnixNano()
+	}
+	return time.Now().UnixNano()
+}
+
 // lookup returns the entry for the request path p, or nil.
 func (c *fileCache) lookup(p []byte) *cacheEntry {
 	c.mu.RLock()
@@ -182,7 +193,7 @@ func (s *FileServer) cached(c *Ctx) *cacheEntry {
 	if e == nil {
 		return nil
 	}
-	now := time.Now().UnixNano()
+	now := fc.now(c)
 	last := e.checked.Load()
 	if fc.check >= 0 {
 		if d := now - last; d >= 0 && d < fc.check {
@@ -255,7 +266,7 @@ func (s *FileServer) fill(c *Ctx, name string, f fs.File, fi fs.FileInfo) *cache
 		return nil
 	}
 	e := &cacheEntry{}
-	now := time.Now().UnixNano()
+	now := fc.now(c)
 	ok := describeVariant(&e.variants[0], name, f, fi)
 	if rs, seeker := f.(io.Seeker); !ok && seeker {
 		rs.Seek(0, io.SeekStart) // a failure shows again on the uncached path

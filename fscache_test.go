@@ -274,3 +274,15 @@ func TestFileCacheConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFileCacheCheckCoarse: with the default CacheCheck (1 s, on the
+// Server's one-second clock) a change is noticed within two seconds.
+func TestFileCacheCheckCoarse(t *testing.T) {
+	t.Parallel()
+	root, dir := rootDir(t)
+	get := fileGetter(t, &FileServer{FS: root.FS()})
+	expectFile(t, get, "/in.txt", 200, "inside")
+	os.WriteFile(filepath.Join(dir, "in.txt"), []byte("changed"), 0o644)
+	time.Sleep(2*time.Second + 200*time.Millisecond)
+	expectFile(t, get, "/in.txt", 200, "changed")
+}
