@@ -111,3 +111,38 @@ func ExampleBodyWriter_ReadFrom() {
 	// Output:
 	// 23 streamed, not buffered
 }
+
+// ExampleFileServer_cache shows the cache of small files: answered from
+// memory, and checked against the file system at most once per
+// CacheCheck (here on every request), so a changed file is served as it
+// now is.
+func ExampleFileServer_cache() {
+	files := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &brisk.FileServer{FS: files, CacheBytes: 1 << 20, CacheCheck: -1}
+	srv := &brisk.Server{Handler: fsrv.Handle}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+
+	conn, _ := ln.Dial()
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	get := func() {
+		go io.WriteString(conn, "GET /v.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		fmt.Println(resp.Header.Get("ETag"), string(body))
+	}
+	get()
+	get() // from memory
+	files["v.txt"] = &fstest.MapFile{Data: []byte("two!"), ModTime: time.Unix(1e9+1, 0)}
+	get()
+	// Output:
+	// "3-de0b6b3a7640000" one
+	// "3-de0b6b3a7640000" one
+	// "4-de0b6b3e2feca00" two!
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
@@ -68,10 +69,12 @@ func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker)
 // representation is one selected representation of a resource (RFC 9110
 // §3.2): its bytes and metadata.
 type representation struct {
-	name    string // for the media type
-	content io.ReadSeeker
+	name    string        // for the media type
+	content io.ReadSeeker // nil when data holds the bytes
+	data    []byte        // the bytes, when held in memory (a cached file)
 	size    int64
 	modtime time.Time // zero when unknown
+	lastMod []byte    // modtime as an HTTP-date, nil to format it
 	etag    []byte    // quoted entity-tag, nil for none
 	coding  string    // content coding of the bytes, "" for identity
 	ctype   string    // media type, "" to derive it from name or the bytes
@@ -87,6 +90,12 @@ func (r *representation) hasModTime() bool {
 // an HTTP-date.
 func (r *representation) lastModified() time.Time {
 	return r.modtime.UTC().Truncate(time.Second)
+}
+
+// appendLastModified appends the Last-Modified value: lastModified as an
+// IMF-fixdate (RFC 9110 §5.6.7).
+func (r *representation) appendLastModified(b []byte) []byte {
+	return r.lastModified().AppendFormat(b, dateLayout)
 }
 
 // serveRepresentation answers the request with rep: validators,
@@ -125,7 +134,8 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 		h.Set("Content-Range", unsatisfiedRange(rep.size))
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
-		h.Set("Content-Range", ranges[0].contentRange(rep.size))
+		var b [64]byte
+		setField(h, "Content-Range", ranges[0].appendContentRange(b[:0], rep.size))
 		sendSections(c, rep, ranges, nil)
 	case outcome == rangePartial:
 		c.Response.SetStatusCode(206)
@@ -151,9 +161,12 @@ func setValidators(h *Header, rep *representation) {
 	if rep.etag != nil {
 		setField(h, "ETag", rep.etag)
 	}
-	if rep.hasModTime() {
+	switch {
+	case rep.lastMod != nil:
+		setField(h, "Last-Modified", rep.lastMod)
+	case rep.hasModTime():
 		var b [dateLen]byte
-		setField(h, "Last-Modified", rep.lastModified().AppendFormat(b[:0], dateLayout))
+		setField(h, "Last-Modified", rep.appendLastModified(b[:0]))
 	}
 }
 
@@ -295,7 +308,8 @@ func newBoundary() string {
 // one section as is (m is nil) or each as a part of the multipart/byteranges
 // body m describes. HEAD gets the Content-Length only. A
 // seek error before the body started is answered 500; a file that ends
-// early cuts the response short and closes the connection.
+// early cuts the response short and closes the connection. Errors are
+// logged, except those writing to the connection.
 func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartHeads) {
 	multi := m != nil
 	length := int64(0)
@@ -317,8 +331,10 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 		if multi {
 			c.bw.WriteString(m.part(r, i == 0))
 		}
-		if err := sendSection(c, rep.content, r); err != nil {
-			c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+		if err := sendSection(c, rep, r); err != nil {
+			if c.bw.c.werr == nil { // not the client going away
+				c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+			}
 			if !c.bw.started {
 				c.Response.setError(500)
 			}
@@ -330,12 +346,40 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 	}
 }
 
-// sendSection sends r.length bytes of content from r.start.
-func sendSection(c *Ctx, content io.ReadSeeker, r byteRange) error {
-	if _, err := content.Seek(r.start, io.SeekStart); err != nil {
+// sendMemory sends p, bytes of a cached file. One shorter than the write
+// buffer is copied into it, flushing it when full, so that pipelined
+// responses go out in full buffers; a longer one is written from its own
+// storage. p is never modified, which makes it safe to view as a string.
+// When less than headRoom is left after it, the buffer is flushed.
+func sendMemory(c *Ctx, p []byte) error {
+	if len(p) == 0 || len(p) >= cap(c.bw.c.writeBuf().b) {
+		_, err := c.bw.Write(p)
 		return err
 	}
-	n, err := c.bw.readFromN(content, r.length)
+	_, err := c.bw.WriteString(unsafe.String(&p[0], len(p)))
+	if w := c.bw.c.wbuf; err == nil && !c.bw.filtering && w != nil && cap(w.b)-len(w.b) < headRoom {
+		err = c.bw.Flush()
+	}
+	return err
+}
+
+// headRoom is the free space in the write buffer under which sendMemory
+// flushes it: the head of the next (pipelined) response appended to a
+// fuller buffer would make the connection grow it, an allocation that is
+// not pooled. Measured with wrk, 16 pipelined GETs of a 1 KiB file:
+// filling the buffer to the brim cost 1.3-1.5 us of user CPU per request,
+// flushing at 512 bytes free 0.8-1.0 us.
+const headRoom = 512
+
+// sendSection sends r.length bytes of rep from r.start.
+func sendSection(c *Ctx, rep *representation, r byteRange) error {
+	if rep.content == nil {
+		return sendMemory(c, rep.data[r.start:r.start+r.length])
+	}
+	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
+		return err
+	}
+	n, err := c.bw.readFromN(rep.content, r.length)
 	if err == nil && n < r.length && c.bw.err == nil {
 		err = errFileShrank
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/brisk-http/brisk/internal/accept"
 )
@@ -71,7 +72,10 @@ type FileServer struct {
 	// appended), and ranges counted in the encoded bytes. Every file
 	// response (200, 206, 304, 412, 416, 406) then carries
 	// "Vary: Accept-Encoding". When the client rules out
-	// identity and no sibling it accepts exists, the answer is 406.
+	// identity and no sibling it accepts exists, the answer is 406, even
+	// behind a middleware that would have encoded the file (package
+	// compress): there give each compressible file the siblings clients
+	// ask for, or leave Precompressed off and let the middleware encode.
 	Precompressed bool
 
 	// MaxRanges is the most ranges one Range field may ask for. Zero or
@@ -81,7 +85,36 @@ type FileServer struct {
 	// plus the multipart framing.
 	MaxRanges int
 
-	hashes sync.Map // name -> *hashEntry: ETags of files without a modification time
+	// CacheBytes bounds the memory, in bytes of file content, of the
+	// cache of files: a file of at most MaxCachedFileSize bytes (and,
+	// with Precompressed, each of its siblings) is read whole on its
+	// first request and later requests for the same path are answered
+	// from memory, without opening it; of a larger file (with a
+	// modification time) only the metadata and a few open files are
+	// kept, the body still streamed from disk. Zero means
+	// DefaultFileCacheBytes (16 MiB); negative turns the cache off. When
+	// full, arbitrary entries are evicted.
+	CacheBytes int64
+
+	// CacheEntries bounds the number of request paths cached. Zero means
+	// DefaultFileCacheEntries (4096); negative turns the cache off.
+	CacheEntries int
+
+	// CacheCheck is how long a cached file is answered from memory before
+	// the file system is asked again: a stat of the file (and of its
+	// siblings, with Precompressed). A file changed (in size,
+	// modification time or mode), replaced, removed, or made unreachable
+	// (a link now pointing out of an os.Root) is noticed within that
+	// time, and the request that notices it is answered as if the file
+	// had never been cached. A CacheCheck of a second or more is
+	// measured with the Server's clock of one-second resolution, so the
+	// change is noticed within CacheCheck plus a second. Zero means
+	// DefaultFileCacheCheck (1 s); negative checks on every request.
+	CacheCheck time.Duration
+
+	hashes    sync.Map // name -> *hashEntry: ETags of files without a modification time
+	cacheOnce sync.Once
+	files     *fileCache // nil when off
 }
 
 // hashEntry is the content-hash ETag of a file without a modification
@@ -106,18 +139,30 @@ func (s *FileServer) Handle(c *Ctx) {
 		c.Response.Header.Set("Allow", "GET, HEAD")
 		return
 	}
+	if e := s.cached(c); e != nil {
+		s.setCommonFields(c)
+		if s.serveCached(c, e, nil) {
+			return
+		}
+	}
 	name, dir, ok := s.fileName(c.Request.Path())
 	if !ok {
 		c.Response.setError(404)
 		return
 	}
+	s.setCommonFields(c)
+	s.serveName(c, name, dir)
+}
+
+// setCommonFields sets the fields of every file response: Vary with
+// Precompressed, X-Content-Type-Options with Nosniff.
+func (s *FileServer) setCommonFields(c *Ctx) {
 	if s.Precompressed {
 		c.Response.Header.Set("Vary", "Accept-Encoding")
 	}
 	if s.Nosniff {
 		c.Response.Header.Set("X-Content-Type-Options", "nosniff")
 	}
-	s.serveName(c, name, dir)
 }
 
 // fileName maps a request path to an io/fs name ("." for the root) and
@@ -297,8 +342,12 @@ func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
 	s.list(c, name, d)
 }
 
-// serveFile answers a regular file, or its precompressed sibling.
+// serveFile answers a regular file, or its precompressed sibling: from a
+// new cache entry when it is small enough.
 func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
+	if e := s.fill(c, name, f, fi); e != nil && s.serveCached(c, e, f) {
+		return
+	}
 	if s.Precompressed && s.servePrecompressed(c, name) {
 		return
 	}
@@ -355,24 +404,10 @@ func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (str
 // best, or 406 when there is none and the client rules out identity, and
 // reports whether it answered.
 func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
-	var values [4][]byte
-	vs := values[:0]
-	for v := range c.Request.Header.Values("Accept-Encoding") {
-		vs = append(vs, v)
-	}
-	w, identityOK := accept.Weights(vs, precompressedCodings)
-	for {
-		best := -1
-		for i := range precompressed {
-			if w[i] > 0 && (best < 0 || w[i] > w[best]) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		w[best] = 0
-		if s.serveSibling(c, name, best) {
+	var buf [len(precompressed)]int
+	order, identityOK := codingOrder(c, &buf)
+	for _, i := range order {
+		if s.serveSibling(c, name, i) {
 			return true
 		}
 	}
@@ -382,6 +417,32 @@ func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 		return true
 	}
 	return false
+}
+
+// codingOrder returns the indexes in precompressed of the codings the
+// request's Accept-Encoding accepts, best first (the server's order at
+// equal q-values), in buf, and whether it accepts identity.
+func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK bool) {
+	var values [4][]byte
+	vs := values[:0]
+	for v := range c.Request.Header.Values("Accept-Encoding") {
+		vs = append(vs, v)
+	}
+	w, identityOK := accept.Weights(vs, precompressedCodings)
+	order = buf[:0]
+	for {
+		best := -1
+		for i := range precompressed {
+			if w[i] > 0 && (best < 0 || w[i] > w[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return order, identityOK
+		}
+		w[best] = 0
+		order = append(order, best)
+	}
 }
 
 // serveSibling answers with the sibling of name for precompressed[i] and

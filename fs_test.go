@@ -60,30 +60,53 @@ type fileCase struct {
 	fields map[string]string
 }
 
+// runFileCases runs the cases against fsrv, each twice (the second
+// request is answered from the cache of small files, unless fsrv has it
+// off), then once against a copy of fsrv with the cache off.
 func runFileCases(t *testing.T, fsrv *FileServer, cases []fileCase) {
 	t.Helper()
-	ts := startServer(t, "inmemory", &Server{Handler: fsrv.Handle})
-	cl := ts.connect()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			cl.t = t
-			resp, body := cl.roundTrip(tc.req + "\r\n")
-			if resp.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d (body %q)", resp.StatusCode, tc.status, body)
-			}
-			if tc.body != "*" && body != tc.body {
-				t.Errorf("body %q, want %q", body, tc.body)
-			}
-			for name, want := range tc.fields {
-				if got := strings.Join(resp.Header.Values(name), ", "); got != want {
-					t.Errorf("%s: %q, want %q", name, got, want)
+	for _, run := range []struct {
+		name  string
+		fsrv  *FileServer
+		times int
+	}{{"cached", fsrv, 2}, {"uncached", withoutCache(fsrv), 1}} {
+		ts := startServer(t, "inmemory", &Server{Handler: run.fsrv.Handle})
+		cl := ts.connect()
+		for _, tc := range cases {
+			t.Run(run.name+"/"+tc.name, func(t *testing.T) {
+				for range run.times {
+					cl.t = t
+					resp, body := cl.roundTrip(tc.req + "\r\n")
+					checkFileCase(t, &tc, resp, body)
+					if resp.Close {
+						cl = ts.connect() // the server closed it: go on with a new one
+					}
 				}
-			}
-			if resp.Close {
-				cl = ts.connect() // the server closed it: go on with a new one
-			}
-		})
+			})
+		}
 	}
+}
+
+func checkFileCase(t *testing.T, tc *fileCase, resp *http.Response, body string) {
+	t.Helper()
+	if resp.StatusCode != tc.status {
+		t.Fatalf("status %d, want %d (body %q)", resp.StatusCode, tc.status, body)
+	}
+	if tc.body != "*" && body != tc.body {
+		t.Errorf("body %q, want %q", body, tc.body)
+	}
+	for name, want := range tc.fields {
+		if got := strings.Join(resp.Header.Values(name), ", "); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
+
+// withoutCache returns a FileServer like s with the cache of small files
+// off.
+func withoutCache(s *FileServer) *FileServer {
+	return &FileServer{FS: s.FS, Prefix: s.Prefix, Index: s.Index, Listing: s.Listing, Dotfiles: s.Dotfiles,
+		Nosniff: s.Nosniff, Precompressed: s.Precompressed, MaxRanges: s.MaxRanges, CacheBytes: -1}
 }
 
 func req(target string, fields ...string) string {

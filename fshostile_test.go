@@ -2,12 +2,16 @@ package brisk
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"io/fs"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -163,5 +167,48 @@ func TestFileShrinks(t *testing.T) {
 				t.Fatalf("connection open after a short body")
 			}
 		})
+	}
+}
+
+// errorLog counts the records logged at error level.
+type errorLog struct{ n atomic.Int32 }
+
+func (l *errorLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *errorLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *errorLog) WithGroup(string) slog.Handler            { return l }
+func (l *errorLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError {
+		l.n.Add(1)
+	}
+	return nil
+}
+
+// TestFileClientGone: a client that goes away during a download is not
+// logged as an error; the server keeps serving.
+func TestFileClientGone(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 8<<20), 0o644)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	var log errorLog
+	ts := startServer(t, "tcp", &Server{Handler: (&FileServer{FS: root.FS()}).Handle, Logger: slog.New(&log)})
+	for range 3 {
+		cl := ts.connect()
+		cl.send(req("/big.bin") + "\r\n")
+		if _, err := cl.br.Peek(100); err != nil {
+			t.Fatal(err)
+		}
+		cl.nc.(*net.TCPConn).SetLinger(0) // reset: the server's writes fail at once
+		cl.nc.Close()
+	}
+	cl := ts.connect()
+	if resp, body := cl.roundTrip(req("/big.bin") + "\r\n"); resp.StatusCode != 200 || len(body) != 8<<20 {
+		t.Fatalf("after the resets: %d, %d bytes", resp.StatusCode, len(body))
+	}
+	if n := log.n.Load(); n != 0 {
+		t.Fatalf("%d errors logged for clients that went away", n)
 	}
 }

@@ -22,14 +22,18 @@ type byteRange struct {
 // contentRange returns the Content-Range value for r of a representation
 // of size bytes: "bytes 0-99/1000" (RFC 9110 §14.4).
 func (r byteRange) contentRange(size int64) string {
-	b := make([]byte, 0, 64)
+	var b [64]byte
+	return string(r.appendContentRange(b[:0], size))
+}
+
+// appendContentRange appends the Content-Range value for r to b.
+func (r byteRange) appendContentRange(b []byte, size int64) []byte {
 	b = append(b, "bytes "...)
 	b = strconv.AppendInt(b, r.start, 10)
 	b = append(b, '-')
 	b = strconv.AppendInt(b, r.start+r.length-1, 10)
 	b = append(b, '/')
-	b = strconv.AppendInt(b, size, 10)
-	return string(b)
+	return strconv.AppendInt(b, size, 10)
 }
 
 // unsatisfiedRange returns the Content-Range of a 416 response for a

@@ -6,9 +6,9 @@ import (
 	"io"
 	"sync"
 
-	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	brotli "github.com/molecule-man/go-brrr"
 )
 
 // encoder is what the three encoders have in common: a stream that is
@@ -48,7 +48,7 @@ func newEncoderPool(name string, cfg Config) (*encoderPool, error) {
 		if level < 1 || level > 11 {
 			return nil, errLevel(name, level)
 		}
-		newEnc = func() (encoder, error) { return brotli.NewWriterLevel(nil, level), nil }
+		newEnc = func() (encoder, error) { return brotli.NewWriter(nil, level) }
 	default:
 		return nil, fmt.Errorf("compress: unknown coding %q", name)
 	}
@@ -84,9 +84,20 @@ func (p *encoderPool) put(e encoder) {
 	p.pool.Put(e)
 }
 
+// sizeHinted is an encoder that can be told the size of the body (the
+// Brotli one picks its parameters by it).
+type sizeHinted interface {
+	ResetWithSizeHint(w io.Writer, size uint)
+}
+
 // compress appends the encoding of src to dst.
 func (p *encoderPool) compress(dst *bytes.Buffer, src []byte) error {
-	e := p.get(dst)
+	e := p.pool.Get().(encoder)
+	if h, ok := e.(sizeHinted); ok {
+		h.ResetWithSizeHint(dst, uint(len(src)))
+	} else {
+		e.Reset(dst)
+	}
 	defer p.put(e)
 	if _, err := e.Write(src); err != nil {
 		return err
