@@ -208,7 +208,7 @@ type ClientConfig struct {
 	// with several codings, or one the client did not ask for (the
 	// request had its own Accept-Encoding), is returned as received. Nil
 	// means gzip, with compress/gzip; package decode gives gzip, br and
-	// zstd with klauspost/compress and andybalholm/brotli.
+	// zstd with klauspost/compress and molecule-man/go-brrr.
 	Decoders []ContentDecoder
 
 	// KeepContentEncoding turns the above off: no Accept-Encoding is

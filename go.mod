@@ -11,7 +11,7 @@ require (
 	golang.org/x/term v0.45.0
 )
 
-require github.com/molecule-man/go-brrr v1.3.1 // indirect
+require github.com/molecule-man/go-brrr v1.3.1
 
 require (
 	github.com/gobwas/httphead v0.1.0 // indirect

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 
-	"github.com/andybalholm/brotli"
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	brotli "github.com/molecule-man/go-brrr"
 )
 
 // DefaultMaxDecoded is the default limit on a decoded request body.
@@ -78,7 +78,8 @@ func BodyReader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
 		}
 		dec, closeDec = zr, zr.Close
 	case ascii.EqualFold(coding, Brotli):
-		dec = brotli.NewReader(body)
+		br := brotli.NewReader(body)
+		dec, closeDec = br, func() { br.Close() }
 	default:
 		return nil, ErrUnsupportedEncoding
 	}

@@ -1,6 +1,6 @@
 // Package decode gives a brisk client decoders for the gzip, br and zstd
 // content codings (RFC 9110 §8.4.1; RFC 7932; RFC 8878), with
-// klauspost/compress and andybalholm/brotli:
+// klauspost/compress and molecule-man/go-brrr:
 //
 //	c := brisk.Client{ClientConfig: brisk.ClientConfig{Decoders: decode.All()}}
 //
@@ -11,9 +11,9 @@ package decode
 import (
 	"io"
 
-	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	brotli "github.com/molecule-man/go-brrr"
 
 	"github.com/brisk-http/brisk"
 )
@@ -30,9 +30,18 @@ func Gzip() brisk.ContentDecoder {
 	return brisk.ContentDecoder{Coding: "gzip", New: func() brisk.Decoder { return new(gzip.Reader) }}
 }
 
-// Brotli decodes br (RFC 7932) with andybalholm/brotli.
+// Brotli decodes br (RFC 7932) with molecule-man/go-brrr. Bytes after the
+// end of the Brotli stream fail the body.
 func Brotli() brisk.ContentDecoder {
-	return brisk.ContentDecoder{Coding: "br", New: func() brisk.Decoder { return brotli.NewReader(nil) }}
+	return brisk.ContentDecoder{Coding: "br", New: func() brisk.Decoder { return brReader{brotli.NewReader(nil)} }}
+}
+
+// brReader is a go-brrr Reader as a brisk.Decoder.
+type brReader struct{ *brotli.Reader }
+
+func (r brReader) Reset(src io.Reader) error {
+	r.Reader.Reset(src)
+	return nil
 }
 
 // MaxZstdWindow is the largest zstd window the decoder accepts, in
