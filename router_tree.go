@@ -196,6 +196,7 @@ type hostRoutes struct {
 	host    string
 	methods []methodRoutes
 	any     *node // patterns without a method
+	static  staticIndex
 }
 
 // tree returns the root for method ("" for any), or nil.
@@ -228,20 +229,32 @@ func (h *hostRoutes) addTree(method string) *node {
 // lookup matches method and path: the method's own patterns first, then
 // GET's for HEAD, then the patterns without a method.
 func (h *hostRoutes) lookup(method, path []byte, s *routeState) (*route, bool) {
-	if n := h.tree(method); n != nil && len(method) > 0 {
-		if r, exact := n.match(path, s); r != nil {
-			return r, exact
+	if len(method) > 0 {
+		if r := h.static.find(method, path); r != nil { // the commonest hit
+			return r, true
 		}
-	}
-	if string(method) == "HEAD" {
-		if n := h.tree([]byte("GET")); n != nil {
+		if n := h.tree(method); n != nil {
 			if r, exact := n.match(path, s); r != nil {
 				return r, exact
 			}
 		}
+		if string(method) == "HEAD" {
+			if r, exact := h.match([]byte("GET"), path, s); r != nil {
+				return r, exact
+			}
+		}
 	}
-	if h.any != nil {
-		return h.any.match(path, s)
+	return h.match(nil, path, s)
+}
+
+// match matches path to the patterns of method ("" for those without a
+// method): those without wildcards first, through the index.
+func (h *hostRoutes) match(method, path []byte, s *routeState) (*route, bool) {
+	if r := h.static.find(method, path); r != nil {
+		return r, true
+	}
+	if n := h.tree(method); n != nil {
+		return n.match(path, s)
 	}
 	return nil, false
 }
@@ -281,6 +294,9 @@ func (t *table) add(p *pattern, r *route) error {
 		}
 	}
 	h.addTree(p.method).add(p.segs, r)
+	if path, ok := staticPath(p.segs); ok {
+		h.static.add(p.method, path, r)
+	}
 	if p.method != "" {
 		t.addMethod(p.method)
 		if p.method == "GET" {
@@ -328,12 +344,8 @@ func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
 // matches reports whether a pattern of method m matches path; s is left
 // as it was.
 func (h *hostRoutes) matches(m string, path []byte, s *routeState) bool {
-	n := h.tree([]byte(m))
-	if n == nil {
-		return false
-	}
 	mark := len(s.params)
-	r, _ := n.match(path, s)
+	r, _ := h.match([]byte(m), path, s)
 	s.params = s.params[:mark]
 	return r != nil
 }
