@@ -12,6 +12,7 @@ type staticIndex struct {
 	slots []staticRoute // a power of two, at most half full; nil when empty
 	shift uint8         // 64 - log2(len(slots))
 	n     int           // routes held
+	lens  uint64        // bit min(len(path), 63) set for each path held
 }
 
 // staticRoute is a slot of a staticIndex; r is nil when it is empty.
@@ -42,7 +43,7 @@ func staticPath(segs []segment) (string, bool) {
 // find returns the route of method ("" for patterns without one) and
 // path, or nil.
 func (x *staticIndex) find(method, path []byte) *route {
-	if x.slots == nil {
+	if x.lens&lenBit(path) == 0 { // the miss of most paths with wildcards
 		return nil
 	}
 	w := methodWord(method)
@@ -76,7 +77,11 @@ func (x *staticIndex) add(method, path string, r *route) {
 	w := methodWord([]byte(method))
 	x.insert(staticRoute{staticHash(w, []byte(path)), w, method, path, r})
 	x.n++
+	x.lens |= lenBit([]byte(path))
 }
+
+// lenBit returns the bit of staticIndex.lens for path.
+func lenBit(path []byte) uint64 { return 1 << min(len(path), 63) }
 
 func (x *staticIndex) insert(e staticRoute) {
 	mask := len(x.slots) - 1

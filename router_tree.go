@@ -152,7 +152,11 @@ func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
 	}
 	i := segmentEnd(path)
 	seg, rest := path[1:i], path[i:]
-	if c := n.child(seg); c != nil {
+	var c *node
+	if len(n.kids) > 0 { // not the call, for a node of wildcards only
+		c = n.child(seg)
+	}
+	if c != nil {
 		if len(rest) == 0 { // the common end: no call
 			if c.leaf != nil {
 				return c.leaf, true
