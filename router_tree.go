@@ -139,41 +139,59 @@ func (n *node) add(segs []segment, r *route) {
 // match returns the route matching path under n, pushing its wildcard
 // values on s (left as they were when there is no match). exact is false
 // when a multi wildcard matched a non-empty rest of the path. path is
-// empty or starts with "/".
+// empty or starts with "/". It calls itself only where it may have to
+// back up (a literal child and a wildcard, or both wildcards); else it
+// steps down in a loop.
 func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
-	switch len(path) {
-	case 0:
-		return n.leaf, true
-	case 1: // the trailing "/", which a single wildcard does not match
-		if n.slash != nil {
-			return n.slash, true
-		}
-		return n.matchMulti(path, s)
-	}
-	i := segmentEnd(path)
-	seg, rest := path[1:i], path[i:]
-	var c *node
-	if len(n.kids) > 0 { // not the call, for a node of wildcards only
-		c = n.child(seg)
-	}
-	if c != nil {
-		if len(rest) == 0 { // the common end: no call
-			if c.leaf != nil {
-				return c.leaf, true
+	mark := len(s.params)
+	for {
+		switch len(path) {
+		case 0:
+			r, exact = n.leaf, true
+		case 1: // the trailing "/", which a single wildcard does not match
+			r, exact = n.slash, true
+			if r == nil {
+				r, exact = n.matchMulti(path, s)
 			}
-		} else if r, exact := c.match(rest, s); r != nil {
-			return r, exact
+		default:
+			i := segmentEnd(path)
+			seg, rest := path[1:i], path[i:]
+			var c *node
+			if len(n.kids) > 0 { // not the call, for a node of wildcards only
+				c = n.child(seg)
+			}
+			if c != nil {
+				if n.wild == nil && n.multi == nil { // no other way: step down
+					n, path = c, rest
+					continue
+				}
+				if len(rest) == 0 { // the common end: no call
+					if c.leaf != nil {
+						return c.leaf, true
+					}
+				} else if r, exact := c.match(rest, s); r != nil {
+					return r, exact
+				}
+			}
+			if n.wild != nil {
+				s.push(seg)
+				if n.multi == nil {
+					n, path = n.wild, rest
+					continue
+				}
+				if r, exact := n.wild.match(rest, s); r != nil {
+					return r, exact
+				}
+				s.params = s.params[:len(s.params)-1]
+			}
+			r, exact = n.matchMulti(path, s)
 		}
-	}
-	if n.wild != nil {
-		mark := len(s.params)
-		s.push(seg)
-		if r, exact := n.wild.match(rest, s); r != nil {
-			return r, exact
+		if r == nil {
+			s.params = s.params[:mark]
+			return nil, false
 		}
-		s.params = s.params[:mark]
+		return r, exact
 	}
-	return n.matchMulti(path, s)
 }
 
 // matchMulti matches path, empty or starting with "/", to n's multi
