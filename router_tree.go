@@ -42,7 +42,9 @@ type litChild struct {
 }
 
 // segKey summarises a segment (length, first, middle and last bytes) so
-// that a literal child is found by comparing one word per child.
+// that a literal child is found by comparing one word per child. The key
+// of a segment of at most three bytes holds all of them: equal keys are
+// equal segments.
 func segKey[B []byte | string](s B) uint32 {
 	if len(s) == 0 {
 		return 0
@@ -59,7 +61,7 @@ func (n *node) child(seg []byte) *node {
 	k := segKey(seg)
 	if n.slots == nil {
 		for i := range n.kids {
-			if c := &n.kids[i]; c.key == k && c.lit == string(seg) {
+			if c := &n.kids[i]; c.key == k && (len(seg) <= 3 || c.lit == string(seg)) {
 				return c.n
 			}
 		}
@@ -71,7 +73,7 @@ func (n *node) child(seg []byte) *node {
 		if j == 0 {
 			return nil
 		}
-		if c := &n.kids[j-1]; c.key == k && c.lit == string(seg) {
+		if c := &n.kids[j-1]; c.key == k && (len(seg) <= 3 || c.lit == string(seg)) {
 			return c.n
 		}
 	}
