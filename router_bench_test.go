@@ -9,8 +9,8 @@ import (
 // prepared as the server prepares it (target split and path decoded
 // once, before the handler), over the route tables of testdata/routes:
 // one op is every route of the table requested once, its path as
-// written. bench/router_test.go compares with other routers, on
-// client-side Requests whose Path decodes the target on each call.
+// written. bench/router_test.go compares with other routers, on the
+// Ctxs a Server hands its handler.
 func BenchmarkRouterServed(b *testing.B) {
 	for _, table := range []string{"github.txt", "gplus.txt", "parse.txt", "static.txt"} {
 		b.Run(strings.TrimSuffix(table, ".txt"), func(b *testing.B) {

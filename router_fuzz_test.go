@@ -8,9 +8,10 @@ import (
 )
 
 // FuzzRouter registers random patterns (one a line; refused ones are
-// skipped) and routes a random request: it must not panic, and a pattern
-// it picks must match the request by a plain reference matcher, with the
-// same parameter values.
+// skipped) and routes a random request: it must not panic, a pattern it
+// picks must match the request by a plain reference matcher, with the
+// same parameter values, and the trees alone, without the static index,
+// must pick the same pattern.
 func FuzzRouter(f *testing.F) {
 	f.Add("GET /a/{x}\n/a/b\n/{y...}\nexample.com/\n/c/{$}", "GET", "example.com", "/a/b%2Fc")
 	f.Add("/\n/{x}/\n/{x}/{y}\nPOST /{x}/b", "HEAD", "h", "/q/b/")
@@ -26,6 +27,16 @@ func FuzzRouter(f *testing.F) {
 		c.Request.SetTarget(target)
 		c.Request.SetHost(host)
 		r.Serve(&c)
+		withoutStaticIndex(r)
+		var tc Ctx
+		tc.Request.SetMethod(method)
+		tc.Request.SetTarget(target)
+		tc.Request.SetHost(host)
+		r.Serve(&tc)
+		if tc.Pattern() != c.Pattern() || tc.Response.StatusCode() != c.Response.StatusCode() {
+			t.Fatalf("pattern %q, status %d; without the static index %q, %d",
+				c.Pattern(), c.Response.StatusCode(), tc.Pattern(), tc.Response.StatusCode())
+		}
 		if c.Response.StatusCode() != 299 {
 			if c.Pattern() != "" {
 				t.Fatalf("status %d with pattern %q", c.Response.StatusCode(), c.Pattern())

@@ -11,7 +11,10 @@ func (r *Router) dispatch(c *Ctx) {
 	}
 	s.params, s.pattern = s.params[:s.mark], ""
 	full := c.Request.Path()
-	path := full[min(s.base, len(full)):]
+	path := full
+	if s.base > 0 { // under Mount
+		path = full[min(s.base, len(full)):]
+	}
 	if len(path) == 0 || path[0] != '/' { // "*" or authority-form
 		c.Response.setError(404)
 		return
@@ -38,7 +41,9 @@ func (r *Router) dispatch(c *Ctx) {
 		r.noRoute(c, host, path)
 		return
 	}
-	s.name(rt, mark, !plain)
+	if len(s.params) > mark {
+		s.name(rt, mark, !plain)
+	}
 	s.pattern = rt.pattern
 	rt.h(c)
 }

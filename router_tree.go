@@ -42,7 +42,9 @@ type litChild struct {
 }
 
 // segKey summarises a segment (length, first, middle and last bytes) so
-// that a literal child is found by comparing one word per child.
+// that a literal child is found by comparing one word per child. The key
+// of a segment of at most three bytes holds all of them: equal keys are
+// equal segments.
 func segKey[B []byte | string](s B) uint32 {
 	if len(s) == 0 {
 		return 0
@@ -59,7 +61,7 @@ func (n *node) child(seg []byte) *node {
 	k := segKey(seg)
 	if n.slots == nil {
 		for i := range n.kids {
-			if c := &n.kids[i]; c.key == k && c.lit == string(seg) {
+			if c := &n.kids[i]; c.key == k && (len(seg) <= 3 || c.lit == string(seg)) {
 				return c.n
 			}
 		}
@@ -71,7 +73,7 @@ func (n *node) child(seg []byte) *node {
 		if j == 0 {
 			return nil
 		}
-		if c := &n.kids[j-1]; c.key == k && c.lit == string(seg) {
+		if c := &n.kids[j-1]; c.key == k && (len(seg) <= 3 || c.lit == string(seg)) {
 			return c.n
 		}
 	}
@@ -139,37 +141,59 @@ func (n *node) add(segs []segment, r *route) {
 // match returns the route matching path under n, pushing its wildcard
 // values on s (left as they were when there is no match). exact is false
 // when a multi wildcard matched a non-empty rest of the path. path is
-// empty or starts with "/".
+// empty or starts with "/". It calls itself only where it may have to
+// back up (a literal child and a wildcard, or both wildcards); else it
+// steps down in a loop.
 func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
-	switch len(path) {
-	case 0:
-		return n.leaf, true
-	case 1: // the trailing "/", which a single wildcard does not match
-		if n.slash != nil {
-			return n.slash, true
-		}
-		return n.matchMulti(path, s)
-	}
-	i := segmentEnd(path)
-	seg, rest := path[1:i], path[i:]
-	if c := n.child(seg); c != nil {
-		if len(rest) == 0 { // the common end: no call
-			if c.leaf != nil {
-				return c.leaf, true
+	mark := len(s.params)
+	for {
+		switch len(path) {
+		case 0:
+			r, exact = n.leaf, true
+		case 1: // the trailing "/", which a single wildcard does not match
+			r, exact = n.slash, true
+			if r == nil {
+				r, exact = n.matchMulti(path, s)
 			}
-		} else if r, exact := c.match(rest, s); r != nil {
-			return r, exact
+		default:
+			i := segmentEnd(path)
+			seg, rest := path[1:i], path[i:]
+			var c *node
+			if len(n.kids) > 0 { // not the call, for a node of wildcards only
+				c = n.child(seg)
+			}
+			if c != nil {
+				if n.wild == nil && n.multi == nil { // no other way: step down
+					n, path = c, rest
+					continue
+				}
+				if len(rest) == 0 { // the common end: no call
+					if c.leaf != nil {
+						return c.leaf, true
+					}
+				} else if r, exact := c.match(rest, s); r != nil {
+					return r, exact
+				}
+			}
+			if n.wild != nil {
+				s.push(seg)
+				if n.multi == nil {
+					n, path = n.wild, rest
+					continue
+				}
+				if r, exact := n.wild.match(rest, s); r != nil {
+					return r, exact
+				}
+				s.params = s.params[:len(s.params)-1]
+			}
+			r, exact = n.matchMulti(path, s)
 		}
-	}
-	if n.wild != nil {
-		mark := len(s.params)
-		s.push(seg)
-		if r, exact := n.wild.match(rest, s); r != nil {
-			return r, exact
+		if r == nil {
+			s.params = s.params[:mark]
+			return nil, false
 		}
-		s.params = s.params[:mark]
+		return r, exact
 	}
-	return n.matchMulti(path, s)
 }
 
 // matchMulti matches path, empty or starting with "/", to n's multi
@@ -196,6 +220,7 @@ type hostRoutes struct {
 	host    string
 	methods []methodRoutes
 	any     *node // patterns without a method
+	static  staticIndex
 }
 
 // tree returns the root for method ("" for any), or nil.
@@ -228,20 +253,32 @@ func (h *hostRoutes) addTree(method string) *node {
 // lookup matches method and path: the method's own patterns first, then
 // GET's for HEAD, then the patterns without a method.
 func (h *hostRoutes) lookup(method, path []byte, s *routeState) (*route, bool) {
-	if n := h.tree(method); n != nil && len(method) > 0 {
-		if r, exact := n.match(path, s); r != nil {
-			return r, exact
+	if len(method) > 0 {
+		if r := h.static.find(method, path); r != nil { // the commonest hit
+			return r, true
 		}
-	}
-	if string(method) == "HEAD" {
-		if n := h.tree([]byte("GET")); n != nil {
+		if n := h.tree(method); n != nil {
 			if r, exact := n.match(path, s); r != nil {
 				return r, exact
 			}
 		}
+		if string(method) == "HEAD" {
+			if r, exact := h.match([]byte("GET"), path, s); r != nil {
+				return r, exact
+			}
+		}
 	}
-	if h.any != nil {
-		return h.any.match(path, s)
+	return h.match(nil, path, s)
+}
+
+// match matches path to the patterns of method ("" for those without a
+// method): those without wildcards first, through the index.
+func (h *hostRoutes) match(method, path []byte, s *routeState) (*route, bool) {
+	if r := h.static.find(method, path); r != nil {
+		return r, true
+	}
+	if n := h.tree(method); n != nil {
+		return n.match(path, s)
 	}
 	return nil, false
 }
@@ -281,6 +318,9 @@ func (t *table) add(p *pattern, r *route) error {
 		}
 	}
 	h.addTree(p.method).add(p.segs, r)
+	if path, ok := staticPath(p.segs); ok {
+		h.static.add(p.method, path, r)
+	}
 	if p.method != "" {
 		t.addMethod(p.method)
 		if p.method == "GET" {
@@ -328,12 +368,8 @@ func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
 // matches reports whether a pattern of method m matches path; s is left
 // as it was.
 func (h *hostRoutes) matches(m string, path []byte, s *routeState) bool {
-	n := h.tree([]byte(m))
-	if n == nil {
-		return false
-	}
 	mark := len(s.params)
-	r, _ := n.match(path, s)
+	r, _ := h.match([]byte(m), path, s)
 	s.params = s.params[:mark]
 	return r != nil
 }

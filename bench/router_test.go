@@ -2,12 +2,16 @@ package bench
 
 import (
 	"bufio"
+	"context"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 	fasthttprouter "github.com/fasthttp/router"
 	"github.com/go-chi/chi/v5"
 	"github.com/julienschmidt/httprouter"
@@ -65,9 +69,8 @@ var routerCases = []routerCase{
 // requests: for each route table of ../testdata/routes (the sets of
 // julienschmidt/go-http-routing-benchmark), one op is every request of
 // the case, answered by a handler that does nothing:
-//   - brisk: Router.Serve on a Ctx built per request with
-//     Request.SetMethod/SetTarget (a client-side Request: Path decodes the
-//     target on each call, work the server does once before the handler);
+//   - brisk: Router.Serve on the Ctx a Server hands its handler for each
+//     request (see receivedCtxs);
 //   - httprouter, chi, nethttp (net/http.ServeMux): ServeHTTP of an
 //     *http.Request built once per request, with a no-op ResponseWriter;
 //   - fasthttp (fasthttp/router): Router.Handler on a RequestCtx per
@@ -105,22 +108,54 @@ func benchBriskRouter(b *testing.B, routes, reqs []routeLine) {
 			b.Fatal(err)
 		}
 	}
-	ctxs := make([]brisk.Ctx, len(reqs))
+	ctxs := receivedCtxs(b, reqs)
 	for i, rq := range reqs {
-		ctxs[i].Request.SetMethod(rq.method)
-		ctxs[i].Request.SetTarget(rq.path)
-		ctxs[i].Request.SetHost("api.example.com")
-		r.Serve(&ctxs[i])
+		r.Serve(ctxs[i])
 		if ctxs[i].Pattern() == "" {
 			b.Fatalf("%s %s not routed", rq.method, rq.path)
 		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		for i := range ctxs {
-			r.Serve(&ctxs[i])
+		for _, c := range ctxs {
+			r.Serve(c)
 		}
 	}
+}
+
+// receivedCtxs returns the Ctx of each request of reqs as a brisk Server
+// hands it to its handler (the request-target split and its path decoded
+// once, as http.NewRequest parses the URL once for the net/http routers):
+// a Server on an in-memory listener receives each request on a
+// connection of its own, and its handler passes the Ctx on, then waits
+// until the benchmark ends (b.Cleanup), so that the Ctx stays valid and
+// the server leaves it alone.
+func receivedCtxs(b *testing.B, reqs []routeLine) []*brisk.Ctx {
+	ln := brisktest.NewListener()
+	got, done := make(chan *brisk.Ctx), make(chan struct{})
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) { got <- c; <-done }}
+	go srv.Serve(ln)
+	ctxs := make([]*brisk.Ctx, len(reqs))
+	var conns []net.Conn
+	b.Cleanup(func() {
+		close(done)
+		for _, nc := range conns {
+			nc.Close()
+		}
+		srv.Shutdown(context.Background())
+	})
+	for i, rq := range reqs {
+		nc, err := ln.Dial()
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns = append(conns, nc)
+		if _, err := io.WriteString(nc, rq.method+" "+rq.path+" HTTP/1.1\r\nHost: api.example.com\r\n\r\n"); err != nil {
+			b.Fatal(err)
+		}
+		ctxs[i] = <-got
+	}
+	return ctxs
 }
 
 func netHTTPRouter(b *testing.B, impl string, routes []routeLine) http.Handler {
