@@ -38,7 +38,7 @@ func (x *exchange) run() (*BodyStream, error) {
 			addJarCookies(hc.Jar, &t)
 		}
 		s, err := hc.send(x, &t)
-		if hc.Jar != nil && x.resp.status != 0 {
+		if hc.Jar != nil && x.resp.status > 0 {
 			storeJarCookies(hc.Jar, &t, x.resp)
 		}
 		if err != nil || x.stream || !followable(x.resp, x.maxRedirects) || !x.req.canFollow(x.resp.status) {

@@ -13,10 +13,6 @@ import (
 // after one failed, when HealthPenalty is zero.
 const DefaultHealthPenalty = 3 * time.Second
 
-// ErrNoHealthyServer: every server of an LBClient is in its penalty
-// period (or failed this request), so the request was not sent again.
-var ErrNoHealthyServer = errors.New("brisk: no healthy server")
-
 // LBClient balances requests over the servers of one service, each with
 // its own HostClient: each request goes to the server with the fewest
 // requests outstanding, among those not in a penalty period. A request

@@ -21,9 +21,6 @@ import (
 // for http targets, CONNECT tunnels for https targets; RFC 9112 §3.2.2,
 // RFC 9110 §9.3.6) and SOCKS5 (RFC 1928, RFC 1929).
 
-// ErrProxy is matched (errors.Is) by every *ProxyError.
-var ErrProxy = errors.New("brisk: proxy")
-
 // ProxyError is a failure to reach a target through a proxy: the proxy
 // URL is not usable, dialling the proxy failed, the proxy refused the
 // CONNECT tunnel (StatusCode is its answer), or the SOCKS5 handshake

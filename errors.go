@@ -47,6 +47,58 @@ var (
 	ErrResponseStarted = errors.New("brisk: final response already started")
 )
 
+// ErrNoHealthyServer: every server of an LBClient is in its penalty
+// period (or failed this request), so the request was not sent again.
+var ErrNoHealthyServer = errors.New("brisk: no healthy server")
+
+// ErrProxy is matched (errors.Is) by every *ProxyError.
+var ErrProxy = errors.New("brisk: proxy")
+
+// Route pattern errors. Router.Register returns a *PatternError that
+// wraps one of them (errors.Is works).
+var (
+	// ErrPatternSyntax: the pattern is not "[METHOD ][HOST]/[PATH]" with
+	// valid wildcards, or it can never match a request.
+	ErrPatternSyntax = errors.New("brisk: invalid route pattern")
+	// ErrPatternConflict: the pattern and one already registered both
+	// match some request and neither is more specific.
+	ErrPatternConflict = errors.New("brisk: route pattern conflict")
+)
+
+// ErrBodyLength is returned by BodyWriter.Write when more bytes are written
+// than the Content-Length the handler set.
+var ErrBodyLength = errors.New("brisk: response body longer than its Content-Length")
+
+// ErrHijacked is returned by a second Ctx.Hijack, Upgrade or Tunnel, and
+// by the Ctx's body reads and response writes after one of them: the
+// connection belongs to the handler, and brisk neither reads nor writes it
+// any more.
+var ErrHijacked = errors.New("brisk: connection hijacked")
+
+// Errors of Ctx.Upgrade and Ctx.Tunnel. Each leaves the connection to the
+// server and the response unsent: the handler answers as usual (e.g. 426
+// Upgrade Required, 400 or 405).
+var (
+	// ErrNoUpgrade: the request does not offer the protocol: it is not
+	// HTTP/1.1 or later (an Upgrade field in HTTP/1.0 is ignored, RFC 9110
+	// §7.8), has no "upgrade" connection option, or its Upgrade field
+	// does not list the protocol.
+	ErrNoUpgrade = errors.New("brisk: request does not offer an upgrade to the protocol")
+
+	// ErrNotConnect: Tunnel was called for a request that is not CONNECT.
+	ErrNotConnect = errors.New("brisk: request is not CONNECT")
+
+	// ErrSwitchState: the response has started streaming, or the request
+	// body has not been read to its end: the new protocol starts right
+	// after the response head, so nothing of HTTP may be left between.
+	ErrSwitchState = errors.New("brisk: response started or request body unread")
+
+	// ErrSwitchResponse: the handler's status code or fields cannot be
+	// sent: an invalid field or reason phrase, or a Tunnel status code
+	// outside 2xx.
+	ErrSwitchResponse = errors.New("brisk: invalid status code or field for the switch")
+)
+
 // errHeaderCapacity reports a head that does not fit the read buffer even
 // at its largest size; it is answered like wire.ErrHeaderTooLarge.
 var errHeaderCapacity = &wire.Error{Kind: wire.ErrHeaderTooLarge}

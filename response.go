@@ -40,8 +40,7 @@ type Response struct {
 	// only (RFC 9112 §7.1.2); ignored otherwise.
 	Trailer Header
 
-	status int
-	client bool // client side: no 200 default; kept by Reset
+	status int // 0: not set (200); awaitingHead: received, no head yet
 	reason []byte
 	body   []byte
 	spare  []byte      // client side: the other buffer of a decoded body
@@ -54,11 +53,18 @@ type Response struct {
 // next request; larger ones are released.
 const maxKeptBody = 64 << 10
 
+// awaitingHead is the status of a Response that a Client or HostClient
+// call receives into before its head has arrived: StatusCode reports 0.
+const awaitingHead = -1
+
 // StatusCode returns the status code, 200 unless set. On the client side
 // it is the status code received, 0 when no response head was received.
 func (r *Response) StatusCode() int {
-	if r.status == 0 && !r.client {
+	switch r.status {
+	case 0:
 		return 200
+	case awaitingHead:
+		return 0
 	}
 	return r.status
 }

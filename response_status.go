@@ -7,11 +7,11 @@ import "github.com/brisk-http/brisk/wire"
 // parsed head. The status code and the outgoing setters are in
 // response.go.
 
-// resetReceived resets r as a client-side response: until a head is
-// received its StatusCode is 0, not the server's default 200.
+// resetReceived resets r to receive a response: until a head arrives
+// (setReceivedHead) its StatusCode is 0, not the default 200.
 func (r *Response) resetReceived() {
 	r.Reset()
-	r.client = true
+	r.status = awaitingHead
 	r.tls = nil
 }
 

@@ -1,23 +1,11 @@
 package brisk
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 
 	"github.com/brisk-http/brisk/internal/ascii"
-)
-
-// Route pattern errors. Router.Register returns a *PatternError that
-// wraps one of them (errors.Is works).
-var (
-	// ErrPatternSyntax: the pattern is not "[METHOD ][HOST]/[PATH]" with
-	// valid wildcards, or it can never match a request.
-	ErrPatternSyntax = errors.New("brisk: invalid route pattern")
-	// ErrPatternConflict: the pattern and one already registered both
-	// match some request and neither is more specific.
-	ErrPatternConflict = errors.New("brisk: route pattern conflict")
 )
 
 // PatternError is a pattern refused by Router.Register (and Handle, Mount,

@@ -6,10 +6,6 @@ import (
 	"github.com/brisk-http/brisk/wire"
 )
 
-// ErrBodyLength is returned by BodyWriter.Write when more bytes are written
-// than the Content-Length the handler set.
-var ErrBodyLength = errors.New("brisk: response body longer than its Content-Length")
-
 // BodyWriter streams a response body (see Ctx.BodyWriter). Writes go
 // through the connection's write buffer; Flush sends what is buffered. It
 // is valid until the handler returns.

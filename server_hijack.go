@@ -1,17 +1,10 @@
 package brisk
 
 import (
-	"errors"
 	"net"
 	"sync"
 	"time"
 )
-
-// ErrHijacked is returned by a second Ctx.Hijack, Upgrade or Tunnel, and
-// by the Ctx's body reads and response writes after one of them: the
-// connection belongs to the handler, and brisk neither reads nor writes it
-// any more.
-var ErrHijacked = errors.New("brisk: connection hijacked")
 
 // Hijack takes the connection over from the server. It returns the
 // connection and the bytes already read from it past what the server

@@ -1,35 +1,10 @@
 package brisk
 
 import (
-	"errors"
 	"net"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
-)
-
-// Errors of Ctx.Upgrade and Ctx.Tunnel. Each leaves the connection to the
-// server and the response unsent: the handler answers as usual (e.g. 426
-// Upgrade Required, 400 or 405).
-var (
-	// ErrNoUpgrade: the request does not offer the protocol: it is not
-	// HTTP/1.1 or later (an Upgrade field in HTTP/1.0 is ignored, RFC 9110
-	// §7.8), has no "upgrade" connection option, or its Upgrade field
-	// does not list the protocol.
-	ErrNoUpgrade = errors.New("brisk: request does not offer an upgrade to the protocol")
-
-	// ErrNotConnect: Tunnel was called for a request that is not CONNECT.
-	ErrNotConnect = errors.New("brisk: request is not CONNECT")
-
-	// ErrSwitchState: the response has started streaming, or the request
-	// body has not been read to its end: the new protocol starts right
-	// after the response head, so nothing of HTTP may be left between.
-	ErrSwitchState = errors.New("brisk: response started or request body unread")
-
-	// ErrSwitchResponse: the handler's status code or fields cannot be
-	// sent: an invalid field or reason phrase, or a Tunnel status code
-	// outside 2xx.
-	ErrSwitchResponse = errors.New("brisk: invalid status code or field for the switch")
 )
 
 // Upgrade switches the connection to protocol (RFC 9110 §7.8): it checks

@@ -32,7 +32,9 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 			}
 			break
 		}
-		if !p.noQuickFields {
+		if haveFieldLines && !p.noQuickFields {
+			// The lines fieldLines splits, up to the end of the head or a
+			// line of another shape, split here.
 			var err error
 			if pos, fields, err = p.quickFields(b, pos, fields, fs, minor, request); err != nil {
 				return 0, err
@@ -41,15 +43,33 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 				continue
 			}
 		}
-		end, f, err := p.fieldLine(b, pos, fields, fs, minor, request)
-		fields = f
-		if needMore(err) {
-			// A continuation line (unfold) has no field name either.
-			st.tokenDone = pos < len(b) && ascii.IsOWS(b[pos]) || bytes.IndexByte(b[pos:], ':') >= 0
-			break
+		line := b[pos:]
+		colon, v0, v1, stop, id, k := splitFieldLine(line)
+		end := pos + stop + 2
+		if k != 0 || line[stop] != '\r' {
+			var err error
+			if end, fields, err = p.otherLine(b, pos, stop, k, fields, fs, request); needMore(err) {
+				// A continuation line (unfold) has no field name either.
+				st.tokenDone = len(line) > 0 && ascii.IsOWS(line[0]) || bytes.IndexByte(line, ':') >= 0
+				break
+			} else if err != nil {
+				return 0, err
+			}
+			if k != 0 { // an obs-fold, unfolded
+				pos = end
+				continue
+			}
 		}
-		if err != nil {
-			return 0, err
+		if len(fields) == cap(fields) {
+			return 0, fail(ErrTooManyFields, pos)
+		}
+		fields = fields[:len(fields)+1]
+		f := &fields[len(fields)-1]
+		f.Name, f.Value = line[:colon:colon], line[v0:v1:v1]
+		if id != fieldOther {
+			if err := p.note(fs, id, f.Value, pos+v0, minor, request); err != nil {
+				return 0, err
+			}
 		}
 		pos = end
 	}
@@ -58,41 +78,25 @@ func (p *Parser) fieldSection(b []byte, fs *FieldSection, st *scanState, minor u
 	return 0, ErrNeedMore
 }
 
-// fieldLine parses the field line at b[pos:] by the strict rules
-// (splitFieldLine), appends it to fields within their capacity, notes an
-// interpreted field in fs, and returns the offset after its line ending;
-// ErrNeedMore when b ends first. minor and request are fieldSection's.
-func (p *Parser) fieldLine(b []byte, pos int, fields []Field, fs *FieldSection, minor uint8, request bool) (int, []Field, error) {
-	line := b[pos:]
-	colon, v0, v1, stop, id, k := splitFieldLine(line)
-	if k == ErrObsFold && p.AllowObsFold && !request {
+// otherLine is fieldSection for the field line at b[pos:] that
+// splitFieldLine did not find valid and ended by CRLF: k is its Kind and
+// stop the offset in the line of its first bad byte, or k is zero and
+// b[pos+stop] a bare LF that ends it. It unfolds an obs-fold in a response with AllowObsFold
+// (unfold) and returns the offset after the continuation line, or
+// accepts a bare LF with AllowBareLF and returns the offset after it;
+// else it returns the error: ErrNeedMore when b ends first.
+func (p *Parser) otherLine(b []byte, pos, stop int, k Kind, fields []Field, fs *FieldSection, request bool) (int, []Field, error) {
+	switch {
+	case k == ErrObsFold && p.AllowObsFold && !request:
 		return p.unfold(b, pos, fields, fs)
-	}
-	if k == ErrNeedMore {
+	case k == ErrNeedMore:
 		return 0, fields, ErrNeedMore
-	}
-	if k != 0 {
+	case k != 0:
 		return 0, fields, fail(k, pos+stop)
+	case !p.AllowBareLF:
+		return 0, fields, fail(ErrLineEnding, pos+stop)
 	}
-	end := pos + stop + 2
-	if line[stop] == '\n' {
-		if !p.AllowBareLF {
-			return 0, fields, fail(ErrLineEnding, pos+stop)
-		}
-		end--
-	}
-	if len(fields) == cap(fields) {
-		return 0, fields, fail(ErrTooManyFields, pos)
-	}
-	fields = fields[:len(fields)+1]
-	f := &fields[len(fields)-1]
-	f.Name, f.Value = line[:colon:colon], line[v0:v1:v1]
-	if id != fieldOther {
-		if err := p.note(fs, id, f.Value, pos+v0, minor, request); err != nil {
-			return 0, fields, err
-		}
-	}
-	return end, fields, nil
+	return pos + stop + 1, fields, nil
 }
 
 // unfold joins the continuation line at b[pos:], which starts with SP or
@@ -175,7 +179,9 @@ func (p *Parser) lineEnding(b []byte, i int) (int, error) {
 //   - a CR not followed by LF is ErrLineEnding.
 //
 // Both the head's field lines and a chunked body's trailer lines are
-// split with it.
+// split with it: it is the one statement of the field-line grammar, which
+// the assembly fast path (fieldLines) only shortcuts for lines of the
+// most common shape.
 func splitFieldLine(b []byte) (colon, v0, v1, stop int, id fieldID, k Kind) {
 	// The colon, searched eight bytes at a time in the first words.
 	n, ctl := 0, uint64(0)

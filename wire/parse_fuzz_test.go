@@ -121,7 +121,7 @@ func FuzzParseResponse(f *testing.F) {
 				t.Fatalf("err %v has no kind", err)
 			}
 			whole := outcome(n, err, describeResponse(&h))
-			if h.ObsFold {
+			if h.ObsFold && err == nil {
 				checkUnfolded(t, buf[:len(buf):len(buf)], whole)
 			}
 			feed := func(cuts []int) result { return feedResponse(t, &p, bytes.Clone(data), cuts) }
@@ -130,8 +130,10 @@ func FuzzParseResponse(f *testing.F) {
 	})
 }
 
-// checkUnfolded checks that buf, a head with its obs-folds replaced by
-// AllowObsFold, is the same head without obs-fold to the strict parser.
+// checkUnfolded checks that buf, a whole head with its obs-folds replaced
+// by AllowObsFold, is the same head without obs-fold to the strict parser.
+// (A head cut short or rejected may end in a continuation line not
+// unfolded yet, which the strict parser rejects as ErrObsFold.)
 func checkUnfolded(t *testing.T, buf []byte, folded result) {
 	t.Helper()
 	var h ResponseHead

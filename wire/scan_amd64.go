@@ -24,13 +24,18 @@ func targetStop(b []byte, i int) int
 // fieldLines records in ls the field lines that end in CRLF at the start
 // of b (at most maxSpanInput bytes, none when fewer than 16), split when
 // they have the most common shape, as odd spans otherwise, up to
-// maxSpans, and returns how many; fieldLinesGeneric is the same in
-// Go. It walks from line to line, finding their CRs in a mask of the stop
-// bytes of lineChunk bytes of b at a time, marked with AVX2 when the CPU
-// has it, else SSE2 (fieldLinesAsm).
+// maxSpans, and returns how many. It walks from line to line, finding
+// their CRs in a mask of the stop bytes of lineChunk bytes of b at a
+// time, marked with AVX2 when the CPU has it, else SSE2 (fieldLinesAsm).
+// It is the fast path of fieldSection (quickFields), which splits every
+// other line by splitFieldLine; the tests check it against fieldLinesRef.
 func fieldLines(b []byte, ls *lineSpans) int {
 	return fieldLinesAsm(b, ls, hasAVX2)
 }
+
+// haveFieldLines reports that fieldLines finds lines, so that
+// fieldSection takes its fast path (quickFields).
+const haveFieldLines = true
 
 // hasAVX2 reports whether the CPU has AVX2 (and the OS saves its
 // registers). Read-only after initialization.

@@ -3,7 +3,7 @@
 package wire
 
 // fieldLinesImpls returns the forms of fieldLines that TestFieldLines
-// compares with fieldLinesGeneric: the SSE2 marking, and the AVX2 one
+// compares with fieldLinesRef: the SSE2 marking, and the AVX2 one
 // when the CPU has AVX2.
 func fieldLinesImpls() map[string]func(b []byte, ls *lineSpans) int {
 	impls := map[string]func(b []byte, ls *lineSpans) int{

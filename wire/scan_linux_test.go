@@ -24,7 +24,7 @@ func TestScannersPageEdges(t *testing.T) {
 				b := mid[at : at+n : at+n]
 				copy(b, in[len(in)-n:])
 				var want lineSpans
-				wk := fieldLinesGeneric(b, &want)
+				wk := fieldLinesRef(b, &want)
 				for name, fieldLines := range impls {
 					var got lineSpans
 					if k := fieldLines(b, &got); k != wk || got != want {

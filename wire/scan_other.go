@@ -12,8 +12,10 @@ func valueEnd(b []byte, i int) int { return valueEndGeneric(b, i) }
 // or '%'; or len(b), also when i >= len(b).
 func targetStop(b []byte, i int) int { return targetStopGeneric(b, i) }
 
-// fieldLines records in ls the field lines that end in CRLF at the start
-// of b (at most maxSpanInput bytes, none when fewer than 16), split when
-// they have the most common shape, as odd spans otherwise, up to
-// maxSpans, and returns how many.
-func fieldLines(b []byte, ls *lineSpans) int { return fieldLinesGeneric(b, ls) }
+// fieldLines finds no lines here: without the assembly walk,
+// splitFieldLine splits every field line.
+func fieldLines(b []byte, ls *lineSpans) int { return 0 }
+
+// haveFieldLines reports that fieldLines finds lines, so that
+// fieldSection takes its fast path (quickFields).
+const haveFieldLines = false

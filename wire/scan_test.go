@@ -90,7 +90,7 @@ func TestScanners(t *testing.T) {
 }
 
 // TestFieldLines checks each form of fieldLines (fieldLinesImpls) against
-// the Go form fieldLinesGeneric on a field section cut at every offset and
+// fieldLinesRef on a field section cut at every offset and
 // length, with every byte value at every position of a short one, and
 // random ones of up to three chunks with lines up to longer than a chunk:
 // the same lines, names, colons, values and ids.
@@ -107,7 +107,7 @@ func testFieldLines(t *testing.T, fieldLines func(b []byte, ls *lineSpans) int) 
 			return // fieldLines needs 16 bytes
 		}
 		var got, want lineSpans
-		k, wk := fieldLines(b, &got), fieldLinesGeneric(b, &want)
+		k, wk := fieldLines(b, &got), fieldLinesRef(b, &want)
 		if k != wk || got != want {
 			t.Fatalf("fieldLines(%q) = %d %v, want %d %v", b, k, got[:k], wk, want[:wk])
 		}
@@ -148,33 +148,5 @@ func testFieldLines(t *testing.T, fieldLines func(b []byte, ls *lineSpans) int) 
 			b = append(b, ends[r.IntN(len(ends))]...)
 		}
 		check(b)
-	}
-}
-
-// TestPlainName checks plainName against a byte-at-a-time reference: names
-// of every length up to maxNameBytes with every byte value at every
-// position, followed by bytes that are not checked.
-func TestPlainName(t *testing.T) {
-	ref := func(name []byte) bool {
-		for _, c := range name {
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
-				return false
-			}
-		}
-		return true
-	}
-	for n := 1; n <= maxNameBytes; n++ {
-		for j := range n {
-			for v := range 256 {
-				b := []byte(strings.Repeat("aZ0-y9", 6))[:32]
-				b[j] = byte(v)
-				if n < 32 {
-					b[n] = ':'
-				}
-				if got, want := plainName(b, n), ref(b[:n]); got != want {
-					t.Fatalf("plainName(%q, %d) = %v, want %v", b, n, got, want)
-				}
-			}
-		}
 	}
 }
