@@ -136,9 +136,12 @@ func TestLBClient(t *testing.T) {
 		t.Errorf("%d dials or writes to the dead server after its first failure, %d requests failed; want <= %d, 0",
 			late, failed.Load(), workers-1)
 	}
+	// A GET the dead server's handler ran but whose response the kill cut
+	// off is retried elsewhere and served twice: at most one per other
+	// worker, each having one request in flight.
 	total := served[0].Load() + served[1].Load() + served[2].Load()
-	if total != workers*perWorker {
-		t.Errorf("served %d, want %d", total, workers*perWorker)
+	if total < workers*perWorker || total > workers*perWorker+workers-1 {
+		t.Errorf("served %d, want %d to %d", total, workers*perWorker, workers*perWorker+workers-1)
 	}
 	for _, i := range []int{0, 2} {
 		if served[i].Load() < workers*perWorker/5 {
