@@ -48,8 +48,9 @@ type bridgeExchange struct {
 	r   *http.Request
 	buf []byte // request bytes still to read are out, in buf's storage
 
-	local, remote net.Addr
-	tls           *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
+	local net.Addr
+	raddr stringAddr           // r.RemoteAddr, boxed only when asked for
+	tls   *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
 
 	// Request side.
 	out   []byte
@@ -70,6 +71,7 @@ type bridgeExchange struct {
 	vals        []string
 	wdl         time.Time // the write deadline brisk set
 	wsent       time.Time // the write deadline last set on rc
+	written     int64     // body bytes given to w
 	splice      net.Conn
 	sbr         *bufio.Reader
 
@@ -117,14 +119,14 @@ func newBridgeExchange(maxTrailers int) *bridgeExchange {
 // reset prepares e for r, to be answered through w.
 func (e *bridgeExchange) reset(w http.ResponseWriter, r *http.Request) {
 	e.w, e.rc, e.r = w, *http.NewResponseController(w), r
-	e.local, e.remote = bridgedAddrs(r)
+	e.local, e.raddr = bridgedLocal(r), stringAddr(r.RemoteAddr)
 	e.tls = r.TLS
 	e.out = e.writeHead(e.buf[:0])
 	e.body, e.left, e.rerr = nil, 0, nil
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 		e.body, e.left = r.Body, r.ContentLength
 	}
-	e.rsent, e.wdl, e.wsent = time.Time{}, time.Time{}, time.Time{}
+	e.rsent, e.wdl, e.wsent, e.written = time.Time{}, time.Time{}, time.Time{}, 0
 	e.pend = e.pend[:0]
 	e.state, e.started = bridgeHead, false
 	e.rdl, e.done, e.closed = time.Time{}, false, false
@@ -146,7 +148,7 @@ func (e *bridgeExchange) release() bool {
 	clear(e.keys)
 	clear(e.vals)
 	e.w, e.rc, e.r, e.body, e.tls = nil, http.ResponseController{}, nil, nil, nil
-	e.local, e.remote = nil, nil
+	e.local = nil
 	return true
 }
 
@@ -209,7 +211,7 @@ func appendBridgedField(b []byte, name, value string) []byte {
 }
 
 func (c bridgedConn) LocalAddr() net.Addr  { return c.local }
-func (c bridgedConn) RemoteAddr() net.Addr { return c.remote }
+func (c bridgedConn) RemoteAddr() net.Addr { return c.raddr }
 
 // Read returns the request's head, then its body, then waits for the end
 // of the exchange (see bridgeExchange).
@@ -348,10 +350,6 @@ func (c bridgedConn) Write(p []byte) (int, error) {
 	case bridgeDone, bridgeFailed:
 		return 0, errBridgeDone
 	}
-	if !e.wdl.Equal(e.wsent) {
-		e.wsent = e.wdl
-		e.rc.SetWriteDeadline(e.wdl)
-	}
 	if err := e.take(p); err != nil {
 		if e.state != bridgeSpliced && e.state != bridgeDone {
 			e.state = bridgeFailed
@@ -363,6 +361,7 @@ func (c bridgedConn) Write(p []byte) (int, error) {
 	case bridgeDone:
 		e.end()
 	case bridgeBody:
+		e.sendWriteDeadline()
 		if err := e.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return 0, err
 		}
@@ -435,6 +434,7 @@ func (e *bridgeExchange) handHead(raw []byte) error {
 	e.setFields()
 	if code < 200 {
 		if e.r.ProtoAtLeast(1, 1) { // none to HTTP/1.0 (RFC 9110 §15.2), as SendInterim
+			e.sendWriteDeadline()
 			e.w.WriteHeader(code)
 		}
 		e.unsetFields()
@@ -528,7 +528,7 @@ func bridgedKey(name []byte) string {
 func (e *bridgeExchange) takeBody(p []byte, kept bool) (int, error) {
 	if e.dec.Framing() != wire.FramingChunked {
 		n, consumed, err := e.dec.Decode(p)
-		if err := e.writeBody(p[:n]); err != nil {
+		if err := e.writeBody(p[:n], e.dec.Done()); err != nil {
 			return 0, err
 		}
 		if e.dec.Done() {
@@ -541,7 +541,7 @@ func (e *bridgeExchange) takeBody(p []byte, kept bool) (int, error) {
 		p = e.pend
 	}
 	n, consumed, err := e.dec.Decode(p)
-	if werr := e.writeBody(p[:n]); werr != nil || err != nil {
+	if werr := e.writeBody(p[:n], e.dec.Done()); werr != nil || err != nil {
 		return 0, errors.Join(werr, err)
 	}
 	if !e.dec.Done() {
@@ -563,12 +563,31 @@ func (e *bridgeExchange) keep(p []byte, kept bool) {
 	}
 }
 
-func (e *bridgeExchange) writeBody(p []byte) error {
+// writeBody writes body data to w; done says whether it ends the body.
+func (e *bridgeExchange) writeBody(p []byte, done bool) error {
 	if len(p) == 0 {
 		return nil
 	}
+	if !done || e.written > 0 || len(p) > bridgeSmallBody {
+		e.sendWriteDeadline()
+	}
+	e.written += int64(len(p))
 	_, err := e.w.Write(p)
 	return err
+}
+
+// bridgeSmallBody is the largest body, in bytes, that net/http and
+// x/net/http2 buffer whole when written at once (their chunk writers'
+// size): such a write cannot block, and a response sent whole in one
+// does not need the write deadline (a timer, for x/net/http2).
+const bridgeSmallBody = 4 << 10
+
+// sendWriteDeadline gives w the write deadline brisk set, if changed.
+func (e *bridgeExchange) sendWriteDeadline() {
+	if !e.wdl.Equal(e.wsent) {
+		e.wsent = e.wdl
+		e.rc.SetWriteDeadline(e.wdl)
+	}
 }
 
 // setTrailers gives the chunked body's trailer fields to w.

@@ -72,11 +72,10 @@ type stringAddr string
 func (a stringAddr) Network() string { return "tcp" }
 func (a stringAddr) String() string  { return string(a) }
 
-// bridgedAddrs returns the addresses of r's connection.
-func bridgedAddrs(r *http.Request) (local, remote net.Addr) {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok {
-		local = stringAddr("")
+// bridgedLocal returns the local address of r's connection.
+func bridgedLocal(r *http.Request) net.Addr {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return a
 	}
-	return local, stringAddr(r.RemoteAddr)
+	return stringAddr("")
 }
