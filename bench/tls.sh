@@ -6,23 +6,25 @@
 # 0 and h2load to core 1, the servers interleaved over ROUNDS rounds:
 #   h1   HTTPS keep-alive, HTTP/1.1: h2load --h1 -c 50 for SECONDS
 #   h2   HTTP/2: h2load -c 50 -m 10 for SECONDS
-#   hs   handshakes: h2load --h1 -c 1000 -n 1000 (one request per connection)
+#   hs   handshakes: h2load --h1 -c HS -n HS (one request per connection;
+#        HS is 1000, or the -c value)
 # Servers: brisk (HTTP/2 with an http.Handler: x/net/http2's own cost),
 # bridge (h2 only: brisk's handler through the net/http adaptor), nethttp.
 # For each run it prints req/s and the server's CPU time per request
 # (utime+stime from /proc/PID/stat, 10 ms ticks): on a shared machine, and
 # with h2load often the bottleneck, the CPU time is the figure to compare.
 #
-# Usage: bench/tls.sh [-d SECONDS | -n REQUESTS] [-r ROUNDS] [-m MODES]
+# Usage: bench/tls.sh [-d SECONDS | -n REQUESTS] [-c HS] [-r ROUNDS] [-m MODES]
 #   -n bounds the h1 and h2 runs by a request count instead of a duration;
-#   -m lists the modes to run (default "h1 h2 hs"). Defaults: -d 5 -r 3.
+#   -c sets the connections of an hs run; -m lists the modes to run
+#   (default "h1 h2 hs"). Defaults: -d 5 -c 1000 -r 3.
 set -euo pipefail
 
-secs=5 rounds=3 count= modes="h1 h2 hs"
-while getopts "d:n:r:m:" o; do
+secs=5 rounds=3 count= hs=1000 modes="h1 h2 hs"
+while getopts "d:n:c:r:m:" o; do
 	case $o in
-	d) secs=$OPTARG ;; n) count=$OPTARG ;; r) rounds=$OPTARG ;; m) modes=$OPTARG ;;
-	*) sed -n '2,19p' "$0"; exit 2 ;;
+	d) secs=$OPTARG ;; n) count=$OPTARG ;; c) hs=$OPTARG ;; r) rounds=$OPTARG ;; m) modes=$OPTARG ;;
+	*) sed -n '2,21p' "$0"; exit 2 ;;
 	esac
 done
 bound=(-D "$secs")
@@ -58,7 +60,7 @@ run() {
 	case $mode in
 	h1) args=(--h1 -c 50 "${bound[@]}") ;;
 	h2) args=(-c 50 -m 10 "${bound[@]}") ;;
-	hs) args=(--h1 -c 1000 -n 1000) ;;
+	hs) args=(--h1 -c "$hs" -n "$hs") ;;
 	esac
 	"${srvpin[@]}" "$tmp/srv" -s "$s" -addr "127.0.0.1:$port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" &
 	pid=$!
