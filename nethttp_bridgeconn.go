@@ -67,8 +67,7 @@ type bridgeExchange struct {
 	maxTrailers int
 	pend        []byte // response bytes kept for the next parse
 	state       bridgeState
-	started     bool // the final status was given to w
-	vals        []string
+	started     bool      // the final status was given to w
 	wdl         time.Time // the write deadline brisk set
 	wsent       time.Time // the write deadline last set on rc
 	written     int64     // body bytes given to w
@@ -146,7 +145,6 @@ func (e *bridgeExchange) release() bool {
 		e.timer.Stop()
 	}
 	clear(e.keys)
-	clear(e.vals)
 	e.w, e.rc, e.r, e.body, e.tls = nil, http.ResponseController{}, nil, nil, nil
 	e.local = nil
 	return true
@@ -458,15 +456,12 @@ func (e *bridgeExchange) handHead(raw []byte) error {
 var hopByHop = [...]string{"Connection", "Keep-Alive", "Transfer-Encoding", "Trailer"}
 
 // setFields adds the head's fields but hopByHop to w's header; the
-// values share one string copy of the field section.
+// values share one string copy of the field section and one slice.
 func (e *bridgeExchange) setFields() {
 	h, fs := e.w.Header(), e.head.Fields
 	raw := e.head.Raw
 	s := string(raw)
-	if cap(e.vals) < len(fs) {
-		e.vals = make([]string, len(fs))
-	}
-	vals := e.vals[:len(fs)]
+	vals := make([]string, len(fs)) // w's header keeps them: not pooled
 	for i := range fs {
 		key := bridgedKey(fs[i].Name)
 		if slices.Contains(hopByHop[:], key) {

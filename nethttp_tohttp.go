@@ -56,7 +56,9 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	growStack(r.ProtoMajor)
 	e := b.pool.Get().(*bridgeExchange)
 	e.reset(w, r)
-	e.rc.EnableFullDuplex()
+	if r.ProtoMajor == 1 { // HTTP/2 is full duplex; asking costs an error's allocations
+		e.rc.EnableFullDuplex()
+	}
 	b.s.serveConn(bridgedConn{e})
 	abort := e.finish()
 	if e.release() {
