@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brisk-http/brisk/wire"
@@ -74,6 +75,8 @@ type bridgeExchange struct {
 	splice      net.Conn
 	sbr         *bufio.Reader
 
+	gone atomic.Bool // the handler kept the hijacked connection past ServeHTTP
+
 	mu     sync.Mutex // guards rdl, done, closed for a read waiting at the end
 	rdl    time.Time
 	done   bool
@@ -136,9 +139,18 @@ func (e *bridgeExchange) reset(w http.ResponseWriter, r *http.Request) {
 }
 
 // release drops e's references to the request; false means e must not be
-// pooled (the connection was spliced: the brisk handler may still use it).
+// pooled: the connection was spliced, or hijacked by the brisk handler
+// (Ctx.Hijack without a protocol switch), which may still hold it; its
+// reads and writes fail from now on.
 func (e *bridgeExchange) release() bool {
 	if e.state == bridgeSpliced {
+		return false
+	}
+	e.mu.Lock()
+	hijacked := !e.closed // brisk closes the connection unless its handler took it
+	e.mu.Unlock()
+	if hijacked {
+		e.gone.Store(true)
 		return false
 	}
 	if e.timer != nil {
@@ -215,6 +227,9 @@ func (c bridgedConn) RemoteAddr() net.Addr { return c.raddr }
 // of the exchange (see bridgeExchange).
 func (c bridgedConn) Read(p []byte) (int, error) {
 	e := c.bridgeExchange
+	if e.gone.Load() {
+		return 0, net.ErrClosed
+	}
 	if len(e.out) > 0 {
 		n := copy(p, e.out)
 		e.out = e.out[n:]
@@ -342,6 +357,9 @@ func (e *bridgeExchange) signal() {
 // Write takes the next bytes of brisk's response; see bridgeExchange.
 func (c bridgedConn) Write(p []byte) (int, error) {
 	e := c.bridgeExchange
+	if e.gone.Load() {
+		return 0, net.ErrClosed
+	}
 	switch e.state {
 	case bridgeSpliced:
 		return e.splice.Write(p)

@@ -248,3 +248,40 @@ func TestToHTTPCancelOnClientClose(t *testing.T) {
 	}
 	<-done
 }
+
+// TestToHTTPHijackKept: a brisk handler that hijacks the bridged
+// connection (no protocol switch) and keeps it past its return gets a
+// 502 to the net/http client, and writes to the kept connection fail
+// instead of reaching a later request's ResponseWriter.
+func TestToHTTPHijackKept(t *testing.T) {
+	kept := make(chan net.Conn, 1)
+	s := &Server{Handler: func(c *Ctx) {
+		if string(c.Request.Path()) == "/keep" {
+			nc, _, err := c.Hijack()
+			if err != nil {
+				t.Errorf("Hijack: %v", err)
+			}
+			kept <- nc
+			return
+		}
+		c.Response.SetBodyString("ok")
+	}}
+	h := s.HTTPHandler()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/keep", nil))
+	if w.Code != 502 {
+		t.Errorf("status %d, want 502", w.Code)
+	}
+	nc := <-kept
+	if _, err := nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nlate")); err == nil {
+		t.Error("write to the kept connection after ServeHTTP returned succeeded")
+	}
+	if _, err := nc.Read(make([]byte, 1)); err == nil {
+		t.Error("read from the kept connection after ServeHTTP returned succeeded")
+	}
+	w2 := httptest.NewRecorder()
+	h.ServeHTTP(w2, httptest.NewRequest("GET", "/", nil))
+	if w2.Code != 200 || w2.Body.String() != "ok" {
+		t.Errorf("next request: %d %q, want 200 \"ok\"", w2.Code, w2.Body.String())
+	}
+}
