@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -165,5 +166,122 @@ func TestToHTTPPanicCutsShort(t *testing.T) {
 	resp.Body.Close()
 	if string(body) != "part" || err != io.ErrUnexpectedEOF {
 		t.Errorf("body %q, error %v; want \"part\", %v", body, err, io.ErrUnexpectedEOF)
+	}
+}
+
+// TestToHTTPChunkedBoth: a request body of unknown length (chunked to the
+// brisk handler, several chunks, with a trailer) and a streamed response
+// larger than the write buffer (several writes, decoded from chunked)
+// cross the bridge byte for byte, trailers included.
+func TestToHTTPChunkedBoth(t *testing.T) {
+	in := strings.Repeat("0123456789abcdef", 3000) // 48000 bytes
+	ts := httptest.NewServer(ToHTTP(func(c *Ctx) {
+		body, err := c.Request.Body()
+		c.Response.Header.Set("X-Got", fmt.Sprintf("%d %v %t %s", len(body), err, string(body) == in, c.Request.Trailer.Get("X-Sum")))
+		w := c.BodyWriter()
+		for i := range 40 {
+			fmt.Fprintf(w, "%05d%s", i, strings.Repeat("x", 995))
+			if i%10 == 9 {
+				w.Flush()
+			}
+		}
+		c.Response.Trailer.Set("X-End", "done")
+	}))
+	defer ts.Close()
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", ts.URL, pr)
+	req.Trailer = http.Header{"X-Sum": nil}
+	go func() {
+		for i := 0; i < len(in); i += 7000 {
+			pw.Write([]byte(in[i:min(i+7000, len(in))]))
+		}
+		req.Trailer.Set("X-Sum", "ok") // before the body's end, as net/http requires
+		pw.Close()
+	}()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var want strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&want, "%05d%s", i, strings.Repeat("x", 995))
+	}
+	if err != nil || string(body) != want.String() {
+		t.Errorf("response body: %d bytes, %v; want %d bytes", len(body), err, want.Len())
+	}
+	if got := resp.Header.Get("X-Got"); got != "48000 <nil> true ok" {
+		t.Errorf("brisk handler saw %q, want %q", got, "48000 <nil> true ok")
+	}
+	if resp.Trailer.Get("X-End") != "done" {
+		t.Errorf("trailer %v, want X-End: done", resp.Trailer)
+	}
+}
+
+// TestToHTTPCancelOnClientClose: with Server.CancelOnClientClose, a
+// bridged request's context is cancelled when the net/http request's
+// is (the client went away), and not before.
+func TestToHTTPCancelOnClientClose(t *testing.T) {
+	got := make(chan string, 1)
+	s := &Server{CancelOnClientClose: true, Handler: func(c *Ctx) {
+		select {
+		case <-c.Context().Done():
+			got <- "cancelled"
+		case <-time.After(5 * time.Second):
+			got <- "not cancelled"
+		}
+	}}
+	h := s.HTTPHandler()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := httptest.NewRequest("GET", "/", nil).WithContext(ctx)
+	done := make(chan struct{})
+	go func() { h.ServeHTTP(httptest.NewRecorder(), r); close(done) }()
+	select {
+	case v := <-got:
+		t.Fatalf("handler returned %q before the client left", v)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	if v := <-got; v != "cancelled" {
+		t.Errorf("context: %s", v)
+	}
+	<-done
+}
+
+// TestToHTTPHijackKept: a brisk handler that hijacks the bridged
+// connection (no protocol switch) and keeps it past its return gets a
+// 502 to the net/http client, and writes to the kept connection fail
+// instead of reaching a later request's ResponseWriter.
+func TestToHTTPHijackKept(t *testing.T) {
+	kept := make(chan net.Conn, 1)
+	s := &Server{Handler: func(c *Ctx) {
+		if string(c.Request.Path()) == "/keep" {
+			nc, _, err := c.Hijack()
+			if err != nil {
+				t.Errorf("Hijack: %v", err)
+			}
+			kept <- nc
+			return
+		}
+		c.Response.SetBodyString("ok")
+	}}
+	h := s.HTTPHandler()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/keep", nil))
+	if w.Code != 502 {
+		t.Errorf("status %d, want 502", w.Code)
+	}
+	nc := <-kept
+	if _, err := nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nlate")); err == nil {
+		t.Error("write to the kept connection after ServeHTTP returned succeeded")
+	}
+	if _, err := nc.Read(make([]byte, 1)); err == nil {
+		t.Error("read from the kept connection after ServeHTTP returned succeeded")
+	}
+	w2 := httptest.NewRecorder()
+	h.ServeHTTP(w2, httptest.NewRequest("GET", "/", nil))
+	if w2.Code != 200 || w2.Body.String() != "ok" {
+		t.Errorf("next request: %d %q, want 200 \"ok\"", w2.Code, w2.Body.String())
 	}
 }

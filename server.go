@@ -416,18 +416,36 @@ func (s *Server) untrack(ln net.Listener) {
 // startConn serves nc in a new goroutine, or rejects it with 503 when
 // MaxConns connections are already served.
 func (s *Server) startConn(nc net.Conn) {
+	if c, ok := s.admit(nc); ok {
+		go c.serve()
+	} else {
+		go c.rejectBusy()
+	}
+}
+
+// serveConn is startConn on the calling goroutine: it returns once nc
+// is served (or rejected) and closed.
+func (s *Server) serveConn(nc net.Conn) {
+	if c, ok := s.admit(nc); ok {
+		c.serve()
+	} else {
+		c.rejectBusy()
+	}
+}
+
+// admit counts nc and gives it a conn; false means it is over MaxConns.
+func (s *Server) admit(nc net.Conn) (*conn, bool) {
 	n := s.active.Add(1)
 	c := s.pools.getConn(s)
 	c.attach(nc)
 	s.hookNew(nc)
 	if s.lim.maxConns > 0 && n > int64(s.lim.maxConns) {
-		go c.rejectBusy()
-		return
+		return c, false
 	}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
-	go c.serve()
+	return c, true
 }
 
 // connDone is called by a connection's goroutine when it has closed.

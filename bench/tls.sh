@@ -6,23 +6,29 @@
 # 0 and h2load to core 1, the servers interleaved over ROUNDS rounds:
 #   h1   HTTPS keep-alive, HTTP/1.1: h2load --h1 -c 50 for SECONDS
 #   h2   HTTP/2: h2load -c 50 -m 10 for SECONDS
-#   hs   handshakes: h2load --h1 -c 1000 -n 1000 (one request per connection)
+#   hs   handshakes: h2load --h1 -c HS -n HS (one request per connection;
+#        HS is 1000, or the -c value)
 # Servers: brisk (HTTP/2 with an http.Handler: x/net/http2's own cost),
 # bridge (h2 only: brisk's handler through the net/http adaptor), nethttp.
 # For each run it prints req/s and the server's CPU time per request
 # (utime+stime from /proc/PID/stat, 10 ms ticks): on a shared machine, and
 # with h2load often the bottleneck, the CPU time is the figure to compare.
 #
-# Usage: bench/tls.sh [-d SECONDS] [-r ROUNDS]   (defaults: -d 5 -r 3)
+# Usage: bench/tls.sh [-d SECONDS | -n REQUESTS] [-c HS] [-r ROUNDS] [-m MODES]
+#   -n bounds the h1 and h2 runs by a request count instead of a duration;
+#   -c sets the connections of an hs run; -m lists the modes to run
+#   (default "h1 h2 hs"). Defaults: -d 5 -c 1000 -r 3.
 set -euo pipefail
 
-secs=5 rounds=3
-while getopts "d:r:" o; do
+secs=5 rounds=3 count= hs=1000 modes="h1 h2 hs"
+while getopts "d:n:c:r:m:" o; do
 	case $o in
-	d) secs=$OPTARG ;; r) rounds=$OPTARG ;;
-	*) sed -n '2,17p' "$0"; exit 2 ;;
+	d) secs=$OPTARG ;; n) count=$OPTARG ;; c) hs=$OPTARG ;; r) rounds=$OPTARG ;; m) modes=$OPTARG ;;
+	*) sed -n '2,21p' "$0"; exit 2 ;;
 	esac
 done
+bound=(-D "$secs")
+[ -n "$count" ] && bound=(-n "$count")
 command -v h2load >/dev/null || { echo "tls.sh needs h2load: apt-get install nghttp2-client" >&2; exit 1; }
 
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -52,9 +58,9 @@ tck=$(getconf CLK_TCK)
 run() {
 	local s=$1 mode=$2 args
 	case $mode in
-	h1) args=(--h1 -c 50 -D "$secs") ;;
-	h2) args=(-c 50 -m 10 -D "$secs") ;;
-	hs) args=(--h1 -c 1000 -n 1000) ;;
+	h1) args=(--h1 -c 50 "${bound[@]}") ;;
+	h2) args=(-c 50 -m 10 "${bound[@]}") ;;
+	hs) args=(--h1 -c "$hs" -n "$hs") ;;
 	esac
 	"${srvpin[@]}" "$tmp/srv" -s "$s" -addr "127.0.0.1:$port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" &
 	pid=$!
@@ -73,7 +79,11 @@ run() {
 
 for r in $(seq "$rounds"); do
 	echo "round $r"
-	for s in brisk nethttp; do run "$s" h1; done
-	for s in brisk bridge nethttp; do run "$s" h2; done
-	for s in brisk nethttp; do run "$s" hs; done
+	for m in $modes; do
+		case $m in
+		h2) servers="brisk bridge nethttp" ;;
+		*) servers="brisk nethttp" ;;
+		esac
+		for s in $servers; do run "$s" "$m"; done
+	done
 done

@@ -155,12 +155,17 @@ func (s *server) Drain() {
 }
 
 // limitBody answers a request declaring a body larger than limit with 413
-// and bounds the body of the others; limit < 0 means none.
+// and bounds the body of the others; limit < 0 means none. A request
+// without a body (ContentLength 0) is passed on as it is.
 func limitBody(h http.Handler, limit int64) http.Handler {
 	if limit < 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength == 0 { // no body, or an empty one (x/net/http2 checks it)
+			h.ServeHTTP(w, r)
+			return
+		}
 		if r.ContentLength > limit {
 			http.Error(w, "Request Entity Too Large", http.StatusRequestEntityTooLarge)
 			return

@@ -113,17 +113,24 @@ func needMore(err error) bool {
 // none (nil, I/O errors). A bare Kind or *Error is recognised without
 // errors.As, so the check is cheap on the parser's hot path.
 func KindOf(err error) Kind {
-	switch e := err.(type) {
-	case nil:
-		return 0
-	case Kind:
-		return e
-	case *Error:
-		return e.Kind
+	for {
+		switch e := err.(type) {
+		case nil:
+			return 0
+		case Kind:
+			return e
+		case *Error:
+			return e.Kind
+		case interface{ As(any) bool }, interface{ Unwrap() []error }:
+			var k Kind
+			if errors.As(err, &k) {
+				return k
+			}
+			return 0
+		case interface{ Unwrap() error }:
+			err = e.Unwrap() // a chain without allocating (errors.As's target escapes)
+		default:
+			return 0 // an I/O error such as io.EOF: no allocation either
+		}
 	}
-	var k Kind
-	if errors.As(err, &k) {
-		return k
-	}
-	return 0
 }

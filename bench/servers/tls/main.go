@@ -13,6 +13,10 @@ import (
 	"log"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/h2"
@@ -23,7 +27,11 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8443", "listen `address`")
 	certFile := flag.String("cert", "cert.pem", "PEM certificate `file`")
 	keyFile := flag.String("key", "key.pem", "PEM key `file`")
+	profile := flag.String("cpuprofile", "", "write a CPU profile to `file` until SIGTERM or SIGINT")
 	flag.Parse()
+	if *profile != "" {
+		profileUntilSignal(*profile)
+	}
 	body := []byte("Hello, World!")
 	hh := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = []string{"text/plain"}
@@ -46,4 +54,24 @@ func main() {
 	}
 	s.TLSConfig = &tls.Config{}
 	log.Fatal(s.ListenAndServeTLS(*addr, *certFile, *keyFile))
+}
+
+// profileUntilSignal profiles the CPU into file until SIGTERM or SIGINT,
+// then exits.
+func profileUntilSignal(file string) {
+	f, err := os.Create(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-sig
+		pprof.StopCPUProfile()
+		f.Close()
+		os.Exit(0)
+	}()
 }
