@@ -46,8 +46,9 @@ import (
 // were read, by then in a goroutine again. Shutdown closes parked
 // connections at once (closeParked).
 
-// parkSweep is the period of the sweep over parked connections.
-const parkSweep = time.Second
+// parkSweep is the period of the sweep over parked connections (a
+// variable for the tests: BRISK_TEST_PARK=detach shortens it).
+var parkSweep = time.Second
 
 // parkEvents is the number of events taken per epoll_wait.
 const parkEvents = 256
