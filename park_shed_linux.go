@@ -5,6 +5,7 @@ package brisk
 import (
 	"net"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -23,9 +24,15 @@ import (
 // frees the runtime's netFD, pollDesc and addresses (about 0.5 KB). On
 // wake, net.FileConn makes a new net.Conn of the fd (reattach), and the
 // TCP options FileConn sets (TCP_NODELAY, keep-alive) are put back as
-// they were. Detaching costs about ten system calls once per connection
-// idle for a sweep and more; reattaching about fourteen once per wake
-// from that state (TestParkDetachSyscalls).
+// they were. Detaching costs eleven system calls (dup, epoll_ctl ADD and
+// DEL, five getsockopt, the runtime's epoll_ctl DEL, close, fcntl) once
+// per connection idle through a sweep; reattaching twelve (epoll_ctl DEL,
+// three fcntl, getsockopt, getsockname, getpeername, the runtime's
+// epoll_ctl ADD, FileConn's five setsockopt, close, counted with strace),
+// and one epoll_ctl more at its next park. Together about 11 µs
+// (BenchmarkParkReattach), paid per wake of a connection idle for 2 to 3 s
+// or more: 10,000 connections each waking every 5 s would spend about 2 %
+// of a core on it.
 //
 // connIdle must hold every conn field whose value outlives a request.
 // TestConnIdleCarriesState lists each field of conn as carried here or as
@@ -190,6 +197,11 @@ func readSockOpts(fd int) sockOpts {
 		keepCnt:   uint8(get(unix.IPPROTO_TCP, unix.TCP_KEEPCNT))}
 }
 
+// fileConnOpts holds the options net.FileConn gives a TCP connection,
+// read back after the process's first reattach: they depend on the Go
+// release only.
+var fileConnOpts atomic.Pointer[sockOpts]
+
 // restoreSockOpts sets on nc those of o that net.FileConn changed.
 func restoreSockOpts(nc net.Conn, o sockOpts) error {
 	rc, err := nc.(syscall.Conn).SyscallConn()
@@ -197,7 +209,12 @@ func restoreSockOpts(nc net.Conn, o sockOpts) error {
 		return err
 	}
 	cerr := rc.Control(func(fd uintptr) {
-		now := readSockOpts(int(fd))
+		now := fileConnOpts.Load()
+		if now == nil {
+			got := readSockOpts(int(fd))
+			now = &got
+			fileConnOpts.Store(now)
+		}
 		set := func(level, opt, want, have int) {
 			if want != have && err == nil {
 				err = unix.SetsockoptInt(int(fd), level, opt, want)
