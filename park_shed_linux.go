@@ -24,12 +24,12 @@ import (
 // frees the runtime's netFD, pollDesc and addresses (about 0.5 KB). On
 // wake, net.FileConn makes a new net.Conn of the fd (reattach), and the
 // TCP options FileConn sets (TCP_NODELAY, keep-alive) are put back as
-// they were. Detaching costs eleven system calls (dup, epoll_ctl ADD and
-// DEL, five getsockopt, the runtime's epoll_ctl DEL, close, fcntl) once
-// per connection idle through a sweep; reattaching twelve (epoll_ctl DEL,
-// three fcntl, getsockopt, getsockname, getpeername, the runtime's
-// epoll_ctl ADD, FileConn's five setsockopt, close, counted with strace),
-// and one epoll_ctl more at its next park. Together about 11 µs
+// they were. Detaching costs eleven system calls (the dup, epoll_ctl ADD
+// and DEL, five getsockopt, the runtime's epoll_ctl DEL, close, fcntl)
+// once per connection idle through a sweep; reattaching fifteen
+// (epoll_ctl DEL, four fcntl with the dup, getsockopt, getsockname,
+// getpeername, the runtime's epoll_ctl ADD, FileConn's five setsockopt,
+// close; counted with strace), and one epoll_ctl more at its next park. Together about 11 µs
 // (BenchmarkParkReattach), paid per wake of a connection idle for 2 to 3 s
 // or more: 10,000 connections each waking every 5 s would spend about 2 %
 // of a core on it.
