@@ -26,6 +26,10 @@
 //
 // Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 6s] [-timeout 3m]
 //
+// With -hold ADDR it only opens -n idle keep-alive connections to a
+// running server (one request each), prints "held N" and holds them until
+// stdin ends.
+//
 // -servers also accepts fasthttp-reduce (fasthttp with ReduceMemoryUsage),
 // brisk-park (brisk with Server.ParkIdle), brisk-park-now (the same with
 // ParkIdleAfter -1: parked at once) and nbio (nbhttp, a net/http
@@ -43,6 +47,7 @@ import (
 
 func main() {
 	server := flag.String("server", "", "run as the child serving with this `server` (internal)")
+	hold := flag.String("hold", "", "only open -n idle connections to this `address` and hold them until stdin ends (for bench/parke2e.sh)")
 	n := flag.Int("n", 9000, "number of idle keep-alive `connections`")
 	servers := flag.String("servers", "brisk,fasthttp,nethttp", "comma-separated `list` of servers to measure")
 	settle := flag.Duration("settle", 6*time.Second, "wait after opening the connections before measuring (brisk-park: ParkIdleAfter, then two sweeps)")
@@ -52,6 +57,13 @@ func main() {
 	if *server != "" {
 		if err := serveChild(*server); err != nil {
 			fmt.Fprintln(os.Stderr, "idle child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *hold != "" {
+		if err := holdConns(*hold, *n); err != nil {
+			fmt.Fprintln(os.Stderr, "idle -hold:", err)
 			os.Exit(1)
 		}
 		return

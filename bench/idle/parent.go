@@ -152,6 +152,27 @@ func (ch *child) stop() {
 	}
 }
 
+// holdConns opens n idle keep-alive connections to addr, says so on
+// stdout and holds them until stdin ends.
+func holdConns(addr string, n int) error {
+	var conns []net.Conn
+	var mu sync.Mutex
+	err := openConnsFunc(context.Background(), addr, n, 32, func(c net.Conn) {
+		mu.Lock()
+		conns = append(conns, c)
+		mu.Unlock()
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("held %d\n", len(conns))
+	io.Copy(io.Discard, os.Stdin)
+	for _, c := range conns {
+		c.Close()
+	}
+	return nil
+}
+
 // openConns opens n connections with workers dialers, each doing one
 // request; close closes each after its response.
 func openConns(ctx context.Context, addr string, n, workers int, close bool) error {
