@@ -426,3 +426,39 @@ func TestParkSlowloris(t *testing.T) {
 	waitUntil(t, "fds released", func() bool { return openFDs(t) <= base })
 	waitUntil(t, "connections done", func() bool { return s.active.Load() == 0 })
 }
+
+// BenchmarkParkArm measures what one-shot arming costs per park (one
+// epoll_ctl MOD under p.mu): the most an edge-triggered registration,
+// made once per connection, could save.
+func BenchmarkParkArm(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	cc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cc.Close()
+	sc, err := ln.Accept()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	p := getParker()
+	c := &conn{srv: &Server{}}
+	c.attach(sc)
+	p.mu.Lock()
+	i := p.slot(c, 0)
+	p.mu.Unlock()
+	defer func() { p.mu.Lock(); p.empty(i); p.mu.Unlock() }()
+	for b.Loop() {
+		p.mu.Lock()
+		ok := p.arm(c, i)
+		p.mu.Unlock()
+		if !ok {
+			b.Fatal("arm failed")
+		}
+	}
+}
