@@ -462,3 +462,18 @@ func BenchmarkParkArm(b *testing.B) {
 		}
 	}
 }
+
+// TestParkMaxWaiting: with parkMaxWaiting connections already waiting
+// ParkIdleAfter in their goroutines, the next is parked at once.
+func TestParkMaxWaiting(t *testing.T) {
+	s := &Server{ParkIdleAfter: time.Hour, IdleTimeout: 2 * time.Hour}
+	ts := startParking(t, s)
+	parkWaiting.Add(parkMaxWaiting)
+	defer parkWaiting.Add(-parkMaxWaiting)
+	c := ts.connect()
+	c.roundTrip(get("/"))
+	waitUntil(t, "parked at once", func() bool { return parkedConns(s) == 1 })
+	if _, body := c.roundTrip(get("/again")); body != "/again" {
+		t.Fatalf("body %q", body)
+	}
+}

@@ -188,14 +188,14 @@ type Server struct {
 	// other systems, idle connections wait in their goroutine.
 	//
 	// Measured (bench/idle, server RSS growth per idle connection, 9,000
-	// and 19,900 connections): 8.4 KB off; 1.70 and 1.27 KB on; 0.91 and
-	// 0.70 KB with ParkIdleAfter < 0; nbio 1.09 and 1.06 KB, fasthttp
+	// and 19,900 connections): 8.4 KB off; 1.01 and 0.82 KB on; 0.91 and
+	// 0.70 KB with ParkIdleAfter < 0; nbio 1.09 and 1.03 KB, fasthttp
 	// 16.1 KB. Of a parked connection, 0.2 KB is brisk's; the rest is the
 	// runtime's: about 0.6 KB of poller state (pollDesc) per fd polled at
-	// once, kept for reuse, and with ParkIdleAfter > 0 a goroutine
-	// descriptor (0.45 KB) per connection that waited in its goroutine at
-	// once, never freed. Waking a connection from its bare fd costs about
-	// 11 µs and 27 system calls more.
+	// once, kept for reuse, and a goroutine descriptor (0.45 KB, never
+	// freed) per goroutine that ever waited at once (see ParkIdleAfter).
+	// Waking a connection from its bare fd costs about 11 µs and 27
+	// system calls more.
 	//
 	// It is off by default: end to end it was not shown to be no worse.
 	// Medians of 6 alternating 2 s rounds (bench/parke2e.sh, server CPU
@@ -214,7 +214,12 @@ type Server struct {
 	// hand-off to another goroutine that resuming a parked connection
 	// costs: parked at once, one busy connection made 10.5 system calls
 	// per request instead of 4.0 (bench/parksyscalls.sh; with 50 busy
-	// connections the events batch and both make 3.2).
+	// connections the events batch and both make 3.2). When 1,024
+	// connections of the process already wait in their goroutines, more
+	// are parked at once: the memory of a burst of connections then stays
+	// that of parked ones (above), but 2,000 busy connections took 1.11×
+	// the CPU per request of ParkIdle off (0.92× without the bound;
+	// bench/parke2e.sh c2000, medians of 6 rounds).
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that

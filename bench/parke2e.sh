@@ -7,21 +7,23 @@
 # 1. Modes: c50 (50 connections), pipelined (50 connections, 16 requests
 # in flight on each), idle1k and idle10k (950 and 9,950 idle keep-alive
 # connections held by bench/idle -hold, opened before the rounds, parked
-# in the "on" server, beside 50 busy ones). Each round runs off then on,
+# in the "on" server, beside 50 busy ones), c2000 (2,000 busy connections:
+# more wait at once than the parker lets wait in goroutines, so some are
+# parked at once). Each round runs off then on,
 # or on then off, alternately, for SECONDS each. Prints one line per run
 # (req/s, p99, and the server's CPU time per request from /proc/PID/stat,
 # which moves less than req/s on shared cores), then per mode the medians
 # of each server and the medians of the per-round on/off ratios.
 #
 # Usage: bench/parke2e.sh [-d SECONDS] [-r ROUNDS] [MODES...]
-#        defaults: 2, 6, c50 pipelined idle1k idle10k
+#        defaults: 2, 6, c50 pipelined idle1k idle10k c2000
 set -euo pipefail
 secs=2 rounds=6
 while getopts "d:r:" o; do
-	case $o in d) secs=$OPTARG ;; r) rounds=$OPTARG ;; *) sed -n '2,16p' "$0"; exit 2 ;; esac
+	case $o in d) secs=$OPTARG ;; r) rounds=$OPTARG ;; *) sed -n '2,19p' "$0"; exit 2 ;; esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] && set -- c50 pipelined idle1k idle10k
+[ $# -eq 0 ] && set -- c50 pipelined idle1k idle10k c2000
 bench=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 declare -A pid port flags=([off]="" [on]="-park")
@@ -85,6 +87,7 @@ cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() {
 	local mode=$1 s=$2 args=(-t1 -c50 -d"${secs}s" --latency --timeout 10s) script=() t0 t1
 	[ "$mode" = pipelined ] && args+=(-s "$bench/pipeline.lua") && script=(-- 16)
+	[ "$mode" = c2000 ] && args[1]=-c2000
 	t0=$(cputicks "${pid[$s]}")
 	res=$(timeout $((secs + 30)) taskset -c 1 wrk "${args[@]}" "http://127.0.0.1:${port[$s]}/" "${script[@]}")
 	t1=$(cputicks "${pid[$s]}")
