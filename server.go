@@ -218,8 +218,9 @@ type Server struct {
 	// connections of the process already wait in their goroutines, more
 	// are parked at once: the memory of a burst of connections then stays
 	// that of parked ones (above), but 2,000 busy connections took 1.11×
-	// the CPU per request of ParkIdle off (0.92× without the bound;
-	// bench/parke2e.sh c2000, medians of 6 rounds).
+	// and 1.03× the CPU per request of ParkIdle off in two runs (0.92×
+	// and 0.94× without the bound; bench/parke2e.sh c2000, medians of 6
+	// alternating rounds).
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that
