@@ -1,6 +1,8 @@
 package brisk
 
 import (
+	"bufio"
+	"fmt"
 	"net"
 	"reflect"
 	"sync"
@@ -276,5 +278,38 @@ func BenchmarkParkReattach(b *testing.B) {
 			b.Fatal(err)
 		}
 		nc.Close()
+	}
+}
+
+// TestParkDetachUnix: a Unix-socket connection is detached and served
+// again on a new *net.UnixConn.
+func TestParkDetachUnix(t *testing.T) {
+	path := t.TempDir() + "/s"
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Skipf("no Unix sockets: %v", err)
+	}
+	types := make(chan string, 2)
+	s := &Server{ParkIdle: true, ParkIdleAfter: -1, Handler: func(c *Ctx) {
+		types <- fmt.Sprintf("%T", c.c.nc)
+		echoPath(c)
+	}}
+	getParker()
+	go s.Serve(ln)
+	t.Cleanup(func() { s.Shutdown(t.Context()) })
+	nc, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c := &client{t: t, nc: nc, br: bufio.NewReader(nc)}
+	c.roundTrip(get("/a"))
+	parkAndDetach(t, s, 1)
+	if _, body := c.roundTrip(get("/b")); body != "/b" {
+		t.Fatalf("body %q after reattach", body)
+	}
+	if a, b := <-types, <-types; a != "*net.UnixConn" || b != a {
+		t.Fatalf("served on %s, then %s; want *net.UnixConn both", a, b)
 	}
 }
