@@ -17,14 +17,19 @@ import (
 // buffered, leaves its goroutine. Its fd is armed, one-shot, in the
 // process's parker, an epoll set; its conn (without buffers or deadline)
 // sits in the parker's slot table, and after a whole sweep only its
-// connIdle does (park_shed_linux.go). When the fd turns readable a worker
+// connIdle does, with a duplicate of its fd in place of its net.Conn
+// (park_shed_linux.go). When the fd turns readable a worker
 // goroutine reads and serves exactly as the connection's own goroutine
 // would have (resume).
 //
 // One-shot rather than edge-triggered: the event carries the slot and its
 // generation, set anew by each EPOLL_CTL_MOD, and a connection that is
 // being served is never reported to the parker; the price, one epoll_ctl
-// per park, is paid only by connections idle for ParkIdleAfter.
+// per park (about 0.6 µs, BenchmarkParkArm), is paid only by connections
+// idle for ParkIdleAfter. Edge-triggered, registered once, would save that
+// call but report every arrival of data on a connection parked once, busy
+// or not, each a wake of the parker's loop to drop it (not built: a
+// runtime poller wake and an epoll_wait cost more than the call saved).
 //
 // The fd is the runtime's own, not a duplicate (as nbio makes): it stays
 // registered with the Go poller too. The two do not clash because nobody
@@ -45,11 +50,15 @@ import (
 // were read, by then in a goroutine again. Shutdown closes parked
 // connections at once (closeParked).
 
-// parkSweep is the period of the sweep over parked connections.
-const parkSweep = time.Second
+// parkSweep is the period of the sweep over parked connections (a
+// variable for the tests: BRISK_TEST_PARK=detach shortens it).
+var parkSweep = time.Second
 
 // parkEvents is the number of events taken per epoll_wait.
 const parkEvents = 256
+
+// parkArmEvents are the events a parked fd is armed for, once.
+const parkArmEvents = unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT
 
 // parker is the process's epoll set of parked connections and the table
 // of their conns.
@@ -163,13 +172,16 @@ func (c *conn) park() bool {
 	if d := c.lim.idleTimeout; d > 0 {
 		idleAt = c.timeoutAtNs(d)
 	}
-	if after := c.srv.parkIdleAfter(); after > 0 {
+	if after := c.srv.parkIdleAfter(); after > 0 && parkWaiting.Load() < parkMaxWaiting {
 		at := c.timeoutAtNs(after)
 		if idleAt != 0 && idleAt <= at {
 			return false // the idle timeout comes first
 		}
 		c.setReadDeadlineNs(at)
-		if err := c.waitReadable(); err == nil || !isTimeout(err) {
+		parkWaiting.Add(1)
+		err := c.waitReadable()
+		parkWaiting.Add(-1)
+		if err == nil || !isTimeout(err) {
 			return c.readFirst(err) != nil
 		}
 	}
@@ -181,6 +193,19 @@ func (c *conn) park() bool {
 	c.setReadDeadlineNs(0) // no runtime timer while parked; the sweep keeps time
 	return p.add(c, idleAt)
 }
+
+// parkMaxWaiting bounds the connections of the process that wait
+// ParkIdleAfter in their goroutines; more are parked at once. The runtime
+// never frees a goroutine's descriptor (about 0.45 KB), so the most
+// goroutines that ever waited at once stay in memory; with many
+// connections waiting, their events batch and parking at once costs
+// about the system calls of waiting (bench/parksyscalls.sh, 50
+// connections: 3.19 per request parked at once, 3.17 without parking).
+const parkMaxWaiting = 1024
+
+// parkWaiting counts the connections waiting ParkIdleAfter in their
+// goroutines (park).
+var parkWaiting atomic.Int64
 
 // parkIdleAfter resolves ParkIdleAfter: <= 0 parks at once.
 func (s *Server) parkIdleAfter() time.Duration {
@@ -251,8 +276,7 @@ func (p *parker) empty(i uint32) {
 // generation, under p.mu. Data that arrived before the call makes the
 // event fire at once.
 func (p *parker) arm(c *conn, i uint32) bool {
-	p.armEv = unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT,
-		Fd: int32(i), Pad: int32(p.slots[i].gen)}
+	p.armEv = unix.EpollEvent{Events: parkArmEvents, Fd: int32(i), Pad: int32(p.slots[i].gen)}
 	err := c.raw.Control(p.ctl)
 	return err == nil && p.err == nil
 }
@@ -316,10 +340,10 @@ func (p *parker) dispatch(events []unix.EpollEvent) {
 	p.ready = p.ready[:0]
 	p.mu.Unlock()
 	for i := range ready {
-		c := ready[i].sl.conn()
+		sl := &ready[i].sl
 		if ready[i].events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
-			c.finish() // reset or fully closed: nothing left to serve
-		} else {
+			sl.finish(p) // reset or fully closed: nothing left to serve
+		} else if c := sl.conn(p); c != nil {
 			p.start(c)
 		}
 	}
@@ -327,9 +351,9 @@ func (p *parker) dispatch(events []unix.EpollEvent) {
 }
 
 // take empties every slot whose server cut says to take, or whose idle
-// deadline is at or before now (Unix ns; 0: none), and returns their
-// conns (the caller then owns them).
-func (p *parker) take(cut func(*Server) bool, now int64) []*conn {
+// deadline is at or before now (Unix ns; 0: none), and returns them (the
+// caller then owns their connections).
+func (p *parker) take(cut func(*Server) bool, now int64) []parkSlot {
 	var out []parkSlot
 	p.mu.Lock()
 	for i := range p.slots {
@@ -343,11 +367,7 @@ func (p *parker) take(cut func(*Server) bool, now int64) []*conn {
 		}
 	}
 	p.mu.Unlock()
-	cs := make([]*conn, len(out))
-	for i := range out {
-		cs[i] = out[i].conn()
-	}
-	return cs
+	return out
 }
 
 // sweep closes the parked connections whose idle timeout expired by now
@@ -355,20 +375,33 @@ func (p *parker) take(cut func(*Server) bool, now int64) []*conn {
 // the whole period since the last sweep.
 func (p *parker) sweep(now time.Time) {
 	expired := p.take(func(s *Server) bool { return s.closing.Load() }, now.UnixNano())
-	for _, c := range expired {
-		c.finish()
+	for i := range expired {
+		expired[i].finish(p)
 	}
-	for _, c := range p.shedOld() {
+	shed, slots := p.shedOld()
+	for _, c := range shed {
 		c.recycle()
+	}
+	for _, ref := range slots {
+		p.mu.Lock()
+		if sl := &p.slots[ref.i]; sl.gen == ref.gen && sl.srv != nil && sl.c == nil && sl.idle.nc != nil {
+			p.detach(ref.i)
+		}
+		p.mu.Unlock()
 	}
 }
 
+// slotRef names slot i while its generation is gen.
+type slotRef struct{ i, gen uint32 }
+
 // shedOld sheds the conns of the slots marked old by the last sweep, marks
-// the others, and returns the shed conns for recycling.
-func (p *parker) shedOld() []*conn {
+// the others, and returns the shed conns for recycling and the slots
+// that were shed, to detach.
+func (p *parker) shedOld() ([]*conn, []slotRef) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var shed []*conn
+	var slots []slotRef
 	for i := range p.slots {
 		sl := &p.slots[i]
 		switch {
@@ -376,12 +409,13 @@ func (p *parker) shedOld() []*conn {
 		case sl.old:
 			sl.idle = sl.c.idleState()
 			shed = append(shed, sl.c)
+			slots = append(slots, slotRef{uint32(i), sl.gen})
 			sl.c = nil
 		default:
 			sl.old = true
 		}
 	}
-	return shed
+	return shed, slots
 }
 
 // closeParked closes the connections of s that are parked, for Shutdown
@@ -391,8 +425,9 @@ func (s *Server) closeParked() {
 	if p == nil {
 		return
 	}
-	for _, c := range p.take(func(o *Server) bool { return o == s }, 0) {
-		c.finish()
+	taken := p.take(func(o *Server) bool { return o == s }, 0)
+	for i := range taken {
+		taken[i].finish(p)
 	}
 }
 

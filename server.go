@@ -176,23 +176,35 @@ type Server struct {
 
 	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
 	// for its next (or first) request with nothing buffered give up its
-	// goroutine: its socket waits in a
-	// process-wide epoll set, its conn and Ctx go back to a pool after
-	// about a second more, and a goroutine serves it again as before when
-	// it turns readable. Handlers see no difference. Only plain TCP and
-	// Unix connections are parked, not with CancelOnClientClose, and only
-	// when IdleTimeout is none or 2 s or more. A parked connection's
-	// IdleTimeout is checked once per second: it fires up to two seconds
-	// late, never early. Off (false) or on other systems, idle
-	// connections wait in their goroutine.
+	// goroutine: its socket waits in a process-wide epoll set; after
+	// about a second more its conn and Ctx go back to a pool and, unless
+	// ConnState is set, its net.Conn is replaced by its bare fd, made a
+	// net.Conn again (net.FileConn, TCP options kept) when it turns
+	// readable and a goroutine serves it as before. Handlers see no
+	// difference. Only plain TCP and Unix connections are parked, not with
+	// CancelOnClientClose, and only when IdleTimeout is none or 2 s or
+	// more. A parked connection's IdleTimeout is checked once per second:
+	// it fires up to two seconds late, never early. Off (false) or on
+	// other systems, idle connections wait in their goroutine.
 	//
-	// Measured with 9,000 idle connections (bench/idle, server RSS
-	// growth per connection): 8.0 KB off, 2.1 KB on, 1.3 KB with
-	// ParkIdleAfter < 0 (nbio 1.1 KB, fasthttp 16.0 KB). It is off by
-	// default because end-to-end throughput with it on could not be shown
-	// to be no worse (bench/parke2e.sh), although busy connections make
-	// the same system calls per request (bench/parksyscalls.sh: 3.7 on,
-	// 4.0 off on one connection).
+	// Measured (bench/idle, server RSS growth per idle connection, 9,000
+	// and 19,900 connections): 8.4 KB off; 1.01 and 0.82 KB on; 0.91 and
+	// 0.70 KB with ParkIdleAfter < 0; nbio 1.09 and 1.03 KB, fasthttp
+	// 16.1 KB. Of a parked connection, 0.2 KB is brisk's; the rest is the
+	// runtime's: about 0.6 KB of poller state (pollDesc) per fd polled at
+	// once, kept for reuse, and a goroutine descriptor (0.45 KB, never
+	// freed) per goroutine that ever waited at once (see ParkIdleAfter).
+	// Waking a connection from its bare fd costs about 11 µs and 27
+	// system calls more.
+	//
+	// It is off by default: end to end it was not shown to be no worse.
+	// Medians of 6 alternating 2 s rounds (bench/parke2e.sh, server CPU
+	// time per request on/off): 50 connections 1.01, pipelined 0.96,
+	// 950 idle + 50 busy 1.02, 9,950 idle + 50 busy 1.10, 1.01 and 1.03
+	// in three runs (the first worse in every round); req/s and p99 moved
+	// 2x between rounds on the shared machine. Busy connections make the
+	// same system calls per request (bench/parksyscalls.sh, 50
+	// connections: 3.24 on, 3.17 off).
 	ParkIdle bool
 
 	// ParkIdleAfter is how long a connection waits for its next request
@@ -202,7 +214,13 @@ type Server struct {
 	// hand-off to another goroutine that resuming a parked connection
 	// costs: parked at once, one busy connection made 10.5 system calls
 	// per request instead of 4.0 (bench/parksyscalls.sh; with 50 busy
-	// connections the events batch and both make 3.2).
+	// connections the events batch and both make 3.2). When 1,024
+	// connections of the process already wait in their goroutines, more
+	// are parked at once: the memory of a burst of connections then stays
+	// that of parked ones (above), but 2,000 busy connections took 1.11×
+	// and 1.03× the CPU per request of ParkIdle off in two runs (0.92×
+	// and 0.94× without the bound; bench/parke2e.sh c2000, medians of 6
+	// alternating rounds).
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that

@@ -27,7 +27,7 @@ trap '[ -n "$spid" ] && kill $spid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 for conns in "$@"; do
 	for mode in off on now; do
-		port=$((20000 + RANDOM % 20000))
+		port=$((20000 + RANDOM % 12000))
 		flags=()
 		[ $mode = on ] && flags=(-park)
 		[ $mode = now ] && flags=(-park -park-after=-1s)

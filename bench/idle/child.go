@@ -89,14 +89,16 @@ func childServer(name string) (func(net.Listener) error, error) {
 }
 
 // memLine collects garbage, returns freed memory to the OS and reports
-// "mem RSS_KB HEAP_BYTES STACK_BYTES GOROUTINES": VmRSS, and the Go heap
-// and goroutine stacks in use.
+// "mem RSS_KB HEAP_BYTES STACK_BYTES OTHER_BYTES GOROUTINES": VmRSS, the
+// Go heap and goroutine stacks in use, and the runtime's other off-heap
+// memory (MemStats.OtherSys: among others the poller's pollDescs, which
+// the runtime keeps for reuse and never frees).
 func memLine() string {
 	runtime.GC()
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return fmt.Sprintf("mem %d %d %d %d", rssKB(), ms.HeapInuse, ms.StackInuse, runtime.NumGoroutine())
+	return fmt.Sprintf("mem %d %d %d %d %d", rssKB(), ms.HeapInuse, ms.StackInuse, ms.OtherSys, runtime.NumGoroutine())
 }
 
 // rssKB returns VmRSS of this process in KB, or -1.

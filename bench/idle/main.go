@@ -10,7 +10,10 @@
 //  1. warms the server up with a few short connections (so that code pages
 //     and first-use allocations are not counted), then asks the child for a
 //     baseline: after runtime.GC and debug.FreeOSMemory, VmRSS from
-//     /proc/self/status and the Go heap and stack in use;
+//     /proc/self/status, the Go heap and stack in use and the runtime's
+//     other off-heap memory (MemStats.OtherSys, mostly the poller's
+//     pollDescs: about 0.6 KB for each fd the runtime polled at once,
+//     kept for reuse and never freed);
 //  2. opens -n connections, sends one request on each and reads the
 //     response, keeping the connections open and idle;
 //  3. waits -settle, asks for the same figures again, and reports the
@@ -21,7 +24,11 @@
 // a warning) when it still does not fit. Each server's run is bounded by
 // -timeout, after which its child is killed.
 //
-// Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 2s] [-timeout 3m]
+// Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 6s] [-timeout 3m]
+//
+// With -hold ADDR it only opens -n idle keep-alive connections to a
+// running server (one request each), prints "held N" and holds them until
+// stdin ends.
 //
 // -servers also accepts fasthttp-reduce (fasthttp with ReduceMemoryUsage),
 // brisk-park (brisk with Server.ParkIdle), brisk-park-now (the same with
@@ -40,15 +47,23 @@ import (
 
 func main() {
 	server := flag.String("server", "", "run as the child serving with this `server` (internal)")
+	hold := flag.String("hold", "", "only open -n idle connections to this `address` and hold them until stdin ends (for bench/parke2e.sh)")
 	n := flag.Int("n", 9000, "number of idle keep-alive `connections`")
 	servers := flag.String("servers", "brisk,fasthttp,nethttp", "comma-separated `list` of servers to measure")
-	settle := flag.Duration("settle", 2*time.Second, "wait after opening the connections before measuring")
+	settle := flag.Duration("settle", 6*time.Second, "wait after opening the connections before measuring (brisk-park: ParkIdleAfter, then two sweeps)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "bound on each server's run; its child is then killed")
 	flag.Parse()
 	limit := raiseFileLimit()
 	if *server != "" {
 		if err := serveChild(*server); err != nil {
 			fmt.Fprintln(os.Stderr, "idle child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *hold != "" {
+		if err := holdConns(*hold, *n); err != nil {
+			fmt.Fprintln(os.Stderr, "idle -hold:", err)
 			os.Exit(1)
 		}
 		return

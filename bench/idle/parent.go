@@ -19,6 +19,7 @@ import (
 type mem struct {
 	rssKB       int64
 	heap, stack int64 // bytes
+	other       int64 // bytes, MemStats.OtherSys
 	goroutines  int64
 }
 
@@ -131,7 +132,7 @@ func (ch *child) measure() (mem, error) {
 		return mem{}, err
 	}
 	var m mem
-	if _, err := fmt.Sscanf(line, "mem %d %d %d %d", &m.rssKB, &m.heap, &m.stack, &m.goroutines); err != nil {
+	if _, err := fmt.Sscanf(line, "mem %d %d %d %d %d", &m.rssKB, &m.heap, &m.stack, &m.other, &m.goroutines); err != nil {
 		return mem{}, fmt.Errorf("child said %q: %w", line, err)
 	}
 	return m, nil
@@ -149,6 +150,27 @@ func (ch *child) stop() {
 		ch.cmd.Process.Kill()
 		<-done
 	}
+}
+
+// holdConns opens n idle keep-alive connections to addr, says so on
+// stdout and holds them until stdin ends.
+func holdConns(addr string, n int) error {
+	var conns []net.Conn
+	var mu sync.Mutex
+	err := openConnsFunc(context.Background(), addr, n, 32, func(c net.Conn) {
+		mu.Lock()
+		conns = append(conns, c)
+		mu.Unlock()
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("held %d\n", len(conns))
+	io.Copy(io.Discard, os.Stdin)
+	for _, c := range conns {
+		c.Close()
+	}
+	return nil
 }
 
 // openConns opens n connections with workers dialers, each doing one
@@ -242,16 +264,17 @@ func report(w io.Writer, rs []result) {
 			base = per(r)
 		}
 	}
-	fmt.Fprintf(w, "%-16s %7s %12s %12s %13s %11s %9s\n",
-		"server", "conns", "RSS KB/conn", "heap KB/conn", "stack KB/conn", "goroutines", "vs fasthttp")
+	fmt.Fprintf(w, "%-16s %7s %12s %12s %13s %13s %11s %9s\n",
+		"server", "conns", "RSS KB/conn", "heap KB/conn", "stack KB/conn", "other KB/conn", "goroutines", "vs fasthttp")
 	for _, r := range rs {
 		ratio := "-"
 		if base > 0 {
 			ratio = fmt.Sprintf("%.2fx", per(r)/base)
 		}
-		fmt.Fprintf(w, "%-16s %7d %12.2f %12.2f %13.2f %11d %9s\n", r.server, r.conns, per(r),
+		fmt.Fprintf(w, "%-16s %7d %12.2f %12.2f %13.2f %13.2f %11d %9s\n", r.server, r.conns, per(r),
 			float64(r.after.heap-r.base.heap)/1024/float64(r.conns),
 			float64(r.after.stack-r.base.stack)/1024/float64(r.conns),
+			float64(r.after.other-r.base.other)/1024/float64(r.conns),
 			r.after.goroutines-r.base.goroutines, ratio)
 	}
 }

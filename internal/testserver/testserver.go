@@ -14,9 +14,10 @@ import (
 	"github.com/brisk-http/brisk"
 )
 
-// ParkEnv names the environment variable that, set to 1, makes Serve
-// turn on Server.ParkIdle, parking at once (ParkIdleAfter -1), so that a test suite can be run again with
-// parking: BRISK_TEST_PARK=1 go test ./...
+// ParkEnv names the environment variable that, set to 1 (or detach,
+// which the root package's tests also read), makes Serve turn on
+// Server.ParkIdle, parking at once (ParkIdleAfter -1), so that a test
+// suite can be run again with parking: BRISK_TEST_PARK=1 go test ./...
 const ParkEnv = "BRISK_TEST_PARK"
 
 // ShutdownTimeout bounds the graceful Shutdown run when the test ends.
@@ -49,7 +50,7 @@ func Listen(t testing.TB) net.Listener {
 // this one, so they see the server stopped.
 func Serve(t testing.TB, s *brisk.Server, ln net.Listener) {
 	t.Helper()
-	if os.Getenv(ParkEnv) == "1" {
+	if v := os.Getenv(ParkEnv); v == "1" || v == "detach" {
 		s.ParkIdle, s.ParkIdleAfter = true, -1
 	}
 	done := make(chan error, 1)
