@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/limit"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -245,19 +246,19 @@ type clientLimits struct {
 
 func (c *ClientConfig) resolve() clientLimits {
 	return clientLimits{
-		dialTimeout:   timeoutOr(c.DialTimeout, DefaultDialTimeout),
-		timeout:       timeoutOr(c.Timeout, DefaultClientTimeout),
+		dialTimeout:   limit.Timeout(c.DialTimeout, DefaultDialTimeout),
+		timeout:       limit.Timeout(c.Timeout, DefaultClientTimeout),
 		maxConns:      max(nonZeroOr(c.MaxConnsPerHost, DefaultMaxConnsPerHost), 0),
-		idleTimeout:   timeoutOr(c.IdleConnTimeout, DefaultIdleConnTimeout),
+		idleTimeout:   limit.Timeout(c.IdleConnTimeout, DefaultIdleConnTimeout),
 		lifetime:      max(c.MaxConnLifetime, 0),
 		retries:       max(nonZeroOr(c.MaxIdempotentRetries, DefaultMaxIdempotentRetries), 0),
 		maxRedirects:  max(c.MaxRedirects, 0),
-		expectTimeout: timeoutOr(c.ExpectContinueTimeout, DefaultExpectContinueTimeout),
-		maxHeader:     positiveOr(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
-		maxFields:     positiveOr(c.MaxResponseFields, DefaultMaxFields),
+		expectTimeout: limit.Timeout(c.ExpectContinueTimeout, DefaultExpectContinueTimeout),
+		maxHeader:     limit.Count(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
+		maxFields:     limit.Count(c.MaxResponseFields, DefaultMaxFields),
 		maxBody:       nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
-		readBufSize:   positiveOr(c.ReadBufferSize, DefaultReadBufferSize),
-		writeBufSize:  positiveOr(c.WriteBufferSize, DefaultWriteBufferSize),
+		readBufSize:   limit.Count(c.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize:  limit.Count(c.WriteBufferSize, DefaultWriteBufferSize),
 	}
 }
 

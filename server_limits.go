@@ -3,6 +3,7 @@ package brisk
 import (
 	"time"
 
+	"github.com/brisk-http/brisk/internal/limit"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -68,16 +69,16 @@ func coarse(d time.Duration, r minRate) bool {
 
 func (s *Server) resolveFields() limits {
 	return limits{
-		maxRequestLine:     positiveOr(s.MaxRequestLineBytes, DefaultMaxRequestLineBytes),
-		maxHeader:          positiveOr(s.MaxHeaderBytes, DefaultMaxHeaderBytes),
-		maxFields:          positiveOr(s.MaxFields, DefaultMaxFields),
-		maxBody:            bodyLimit(s.MaxBodyBytes),
-		readBufSize:        positiveOr(s.ReadBufferSize, DefaultReadBufferSize),
-		writeBufSize:       positiveOr(s.WriteBufferSize, DefaultWriteBufferSize),
-		readHeaderTimeout:  timeoutOr(s.ReadHeaderTimeout, DefaultReadHeaderTimeout),
-		readTimeout:        timeoutOr(s.ReadTimeout, 0),
-		writeTimeout:       timeoutOr(s.WriteTimeout, 0),
-		idleTimeout:        timeoutOr(s.IdleTimeout, DefaultIdleTimeout),
+		maxRequestLine:     limit.Count(s.MaxRequestLineBytes, DefaultMaxRequestLineBytes),
+		maxHeader:          limit.Count(s.MaxHeaderBytes, DefaultMaxHeaderBytes),
+		maxFields:          limit.Count(s.MaxFields, DefaultMaxFields),
+		maxBody:            limit.Bytes(s.MaxBodyBytes, DefaultMaxBodyBytes),
+		readBufSize:        limit.Count(s.ReadBufferSize, DefaultReadBufferSize),
+		writeBufSize:       limit.Count(s.WriteBufferSize, DefaultWriteBufferSize),
+		readHeaderTimeout:  limit.Timeout(s.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		readTimeout:        limit.Timeout(s.ReadTimeout, 0),
+		writeTimeout:       limit.Timeout(s.WriteTimeout, 0),
+		idleTimeout:        limit.Timeout(s.IdleTimeout, DefaultIdleTimeout),
 		maxConns:           max(s.MaxConns, 0),
 		maxRequestsPerConn: max(s.MaxRequestsPerConn, 0),
 		bodyRate: resolveRate(s.MinRequestBodyRate, s.MinRequestBodyRateGrace,
@@ -85,34 +86,6 @@ func (s *Server) resolveFields() limits {
 		respRate: resolveRate(s.MinResponseRate, s.MinResponseRateGrace,
 			DefaultMinResponseRate, DefaultMinResponseRateGrace),
 	}
-}
-
-func positiveOr(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
-}
-
-func bodyLimit(v int64) int64 {
-	switch {
-	case v == 0:
-		return DefaultMaxBodyBytes
-	case v < 0:
-		return -1
-	}
-	return v
-}
-
-// timeoutOr maps zero to def and a negative duration to "none" (0).
-func timeoutOr(v, def time.Duration) time.Duration {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
 }
 
 // bodyTooLarge reports whether n body bytes exceed the limit.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/limit"
 )
 
 // DefaultTLSHandshakeTimeout is the TLS handshake timeout used when
@@ -135,7 +137,7 @@ func (c *conn) negotiate() bool {
 // c.raw nil; clearing it here states the rule.
 func (c *conn) handshake(tc *tls.Conn) bool {
 	c.raw = nil
-	if d := timeoutOr(c.srv.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout); d > 0 {
+	if d := limit.Timeout(c.srv.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout); d > 0 {
 		tc.SetDeadline(time.Now().Add(d))
 	}
 	err := tc.Handshake()

@@ -20,9 +20,9 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/limit"
 	"golang.org/x/net/http2"
 )
 
@@ -100,15 +100,15 @@ func Configure(srv *brisk.Server, conf Config) error {
 		logger = slog.Default()
 	}
 	s.h1 = http.Server{
-		Handler:        limitBody(conf.Handler, bodyLimit(srv.MaxBodyBytes)),
-		MaxHeaderBytes: positiveOr(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
+		Handler:        limitBody(conf.Handler, limit.Bytes(srv.MaxBodyBytes, brisk.DefaultMaxBodyBytes)),
+		MaxHeaderBytes: limit.Count(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
 		ReadTimeout:    max(srv.ReadTimeout, 0),
 		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	s.h2 = http2.Server{
 		MaxConcurrentStreams: conf.MaxConcurrentStreams,
 		MaxReadFrameSize:     maxFrameSize,
-		IdleTimeout:          timeoutOr(srv.IdleTimeout, brisk.DefaultIdleTimeout),
+		IdleTimeout:          limit.Timeout(srv.IdleTimeout, brisk.DefaultIdleTimeout),
 		WriteByteTimeout:     max(srv.WriteTimeout, 0),
 	}
 	// ConfigureServer ties s.h2's connections to s.h1.Shutdown (GOAWAY).
@@ -173,33 +173,4 @@ func limitBody(h http.Handler, limit int64) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		h.ServeHTTP(w, r)
 	})
-}
-
-// The brisk.Server rules for zero and negative limits.
-
-func positiveOr(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
-}
-
-func bodyLimit(v int64) int64 {
-	switch {
-	case v == 0:
-		return brisk.DefaultMaxBodyBytes
-	case v < 0:
-		return -1
-	}
-	return v
-}
-
-func timeoutOr(v, def time.Duration) time.Duration {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
 }
