@@ -3,8 +3,9 @@ package brisk
 import (
 	"context"
 	"net"
-	"syscall"
 	"testing"
+
+	"github.com/brisk-http/brisk/internal/cputime"
 )
 
 // hookedServer is the benchmark server with both hooks set, doing
@@ -47,7 +48,7 @@ func benchmarkLoopback(b *testing.B, s *Server) {
 	var resp Response
 	req.SetTarget("/")
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0, cpuOK := cputime.Process()
 	b.ResetTimer()
 	for range b.N {
 		if err := hc.Do(&req, &resp); err != nil {
@@ -55,12 +56,7 @@ func benchmarkLoopback(b *testing.B, s *Server) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the process's user and system CPU time, in ns.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	if cpu1, _ := cputime.Process(); cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+	}
 }

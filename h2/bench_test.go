@@ -8,10 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"syscall"
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/cputime"
 	"golang.org/x/net/http2"
 )
 
@@ -101,7 +101,7 @@ func benchH2(b *testing.B, addr string) {
 	}
 	b.ReportAllocs()
 	b.SetParallelism(8)
-	cpu0 := cpuTime()
+	cpu0, cpuOK := cputime.Process()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -112,14 +112,7 @@ func benchH2(b *testing.B, addr string) {
 		}
 	})
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime returns the CPU time (user and system) the process has used,
-// in ns: client and server together, the client's share the same for
-// every server.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	if cpu1, _ := cputime.Process(); cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+	}
 }
