@@ -162,11 +162,7 @@ func (c *conn) requestDone() {
 	m := c.ctx.Request.Method()
 	in.Method = m
 	if len(m) <= len(e.mbuf) {
-		mb := e.mbuf[:len(m)]
-		for i, b := range m { // a few bytes: cheaper than copy's memmove
-			mb[i] = b
-		}
-		in.Method = mb
+		in.Method = e.mbuf[:copy(e.mbuf[:], m)]
 	}
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
