@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/freeport"
 )
 
 // startNginx runs nginx on loopback with a generated configuration:
@@ -23,7 +25,7 @@ func startNginx(t *testing.T, upstream string) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o777)
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	conf := fmt.Sprintf(`daemon off;
 master_process off;
 error_log %[1]s/error.log;

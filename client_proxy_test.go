@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/freeport"
 )
 
 // TestClientProxyWire checks the exact request an HTTP proxy receives for
@@ -187,8 +189,15 @@ func startProcess(t *testing.T, addr, pkg, name string, args ...string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
 	for deadline := time.Now().Add(15 * time.Second); ; {
+		select {
+		case <-exited: // e.g. it could not bind addr: what listens there is not it
+			t.Fatalf("%s exited before listening on %s: %s", name, addr, out)
+		default:
+		}
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			c.Close()
 			return
@@ -198,17 +207,6 @@ func startProcess(t *testing.T, addr, pkg, name string, args ...string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // startSquid runs Squid on loopback with a generated configuration: no
@@ -226,7 +224,7 @@ func startSquid(t *testing.T, auth bool) (string, string) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o777) // Squid started as root runs as the proxy user
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	conf := fmt.Sprintf(`http_port %s
 pid_filename %[2]s/squid.pid
 cache_log %[2]s/cache.log
@@ -323,7 +321,7 @@ func TestClientSquid(t *testing.T) {
 // a *ProxyError.
 func TestClientSOCKS5(t *testing.T) {
 	plain, secure, clientTLS := originServers(t)
-	addr := freeAddr(t)
+	addr := freeport.Addr(t)
 	host, port, _ := net.SplitHostPort(addr)
 	startProcess(t, addr, "microsocks", "microsocks", "-i", host, "-p", port, "-u", "alice", "-P", "s3cret")
 	for _, uri := range []string{plain + "/p", secure + "/s"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/freeport"
 )
 
 // startHAProxy runs HAProxy in HTTP mode on a loopback port, in front of
@@ -16,7 +17,7 @@ import (
 func startHAProxy(t *testing.T, backend string) string {
 	t.Helper()
 	bin := need(t, "haproxy")
-	front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	cfg := writeConfig(t, "haproxy.cfg", fmt.Sprintf(`global
 	maxconn 256
 defaults

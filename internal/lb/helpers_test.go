@@ -40,17 +40,6 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // serveBrisk runs s on a loopback port until the test ends and returns
 // its address.
 func serveBrisk(t *testing.T, s *brisk.Server) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/freeport"
 )
 
 const nginxStreamModule = "/usr/lib/nginx/modules/ngx_stream_module.so"
@@ -37,7 +38,7 @@ func TestNginxStreamProxyProtocol(t *testing.T) {
 	}
 	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
 	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: ipHandler})
-	front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	startNginx(t, front, fmt.Sprintf(`load_module %s;
 events { worker_connections 64; }
 stream {
@@ -74,7 +75,7 @@ func TestNginxXForwardedFor(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			backend := serveBrisk(t, &brisk.Server{TrustedProxies: tc.trusted, Handler: ipHandler})
-			front := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+			front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 			startNginx(t, front, fmt.Sprintf(`events { worker_connections 64; }
 http {
 	access_log off;

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/freeport"
 )
 
 // buildBrisk builds cmd/brisk into the test's directory.
@@ -65,7 +67,7 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 	}
 	need(t, "haproxy")
 	bin := buildBrisk(t)
-	backend := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
 	out := &syncBuffer{}
 	cmd := exec.Command(bin, "serve", "-addr", backend, "-echo", "-proxy-protocol", "127.0.0.1", "-pidfile", pidFile)
@@ -223,7 +225,7 @@ func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
 	need(t, "haproxy")
 	migrateQueuedConnections(t)
 	bin := buildBrisk(t)
-	backend := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	// A short -drain-delay keeps the test well inside its wait for exit.
 	args := []string{"-addr", backend, "-reuseport", "1", "-echo", "-proxy-protocol", "127.0.0.1", "-drain-delay", "1s"}
 	first, firstExited := startServeProcess(t, bin, args...)

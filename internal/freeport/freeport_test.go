@@ -1,0 +1,21 @@
+package freeport
+
+import (
+	"net"
+	"testing"
+)
+
+func TestAddrIsFreeAndBelowEphemeral(t *testing.T) {
+	lo, hi := range_()
+	for range 20 {
+		p := Port(t)
+		if p < lo || p >= hi {
+			t.Fatalf("port %d outside [%d, %d)", p, lo, hi)
+		}
+	}
+	ln, err := net.Listen("tcp", Addr(t))
+	if err != nil {
+		t.Fatalf("the port given is not free: %v", err)
+	}
+	ln.Close()
+}
