@@ -16,13 +16,13 @@ const DefaultDrainDelay = 5 * time.Second
 // (answer readiness checks with it), the server keeps accepting and
 // serving, and every response carries "Connection: close", so each
 // keep-alive connection ends after its next response. Once DrainDelay
-// has passed and no connection is left, or when ctx is done, Drain calls
-// Shutdown(ctx) and returns its result: nil when every connection
-// closed, ctx.Err() when some were still busy (they are left to finish). HTTP/2 connections get a GOAWAY
-// at once (when Server.HTTP2 has a Drain method, as package h2's does) and
-// close once their open streams end. Idle keep-alive connections that
-// send nothing more are closed by that Shutdown, or earlier by
-// IdleTimeout.
+// has passed, idle connections (keep-alive ones waiting for a request,
+// parked ones) are closed, and once no connection is left, or when ctx is
+// done, Drain calls Shutdown(ctx) and returns its result: nil when every
+// connection closed, ctx.Err() when some were still busy (they are left
+// to finish). HTTP/2 connections get a GOAWAY at once (when Server.HTTP2
+// has a Drain method, as package h2's does) and close once their open
+// streams end.
 func (s *Server) Drain(ctx context.Context) error {
 	s.draining.Store(true)
 	notBefore := time.Now().Add(s.drainDelay())
@@ -30,6 +30,10 @@ func (s *Server) Drain(ctx context.Context) error {
 	defer tick.Stop()
 	for s.active.Load() > 0 || time.Now().Before(notBefore) {
 		s.drainConns()
+		if !time.Now().Before(notBefore) {
+			s.closeIdle() // no request is coming that would be told to go
+			s.closeParked()
+		}
 		select {
 		case <-ctx.Done():
 			return s.Shutdown(ctx)

@@ -9,7 +9,7 @@ import (
 
 func TestDrain(t *testing.T) {
 	release := make(chan struct{})
-	s := &Server{DrainDelay: -1} // Drain ends with the last connection
+	s := &Server{DrainDelay: time.Second} // the idle connection is served meanwhile
 	s.Handler = func(c *Ctx) {
 		if string(c.Request.Path()) == "/slow" {
 			<-release
@@ -116,5 +116,27 @@ func TestDrainDelayResolved(t *testing.T) {
 		if got := (&Server{DrainDelay: set}).drainDelay(); got != want {
 			t.Errorf("DrainDelay %v: %v, want %v", set, got, want)
 		}
+	}
+}
+
+// TestDrainIdleConns: a keep-alive connection that sends nothing more
+// does not hold Drain past DrainDelay: it is closed then, and Drain
+// returns nil, well before IdleTimeout or its context.
+func TestDrainIdleConns(t *testing.T) {
+	for _, park := range []bool{false, true} {
+		s := &Server{Handler: helloHandler, DrainDelay: 100 * time.Millisecond, IdleTimeout: time.Minute,
+			ParkIdle: park, ParkIdleAfter: time.Millisecond}
+		ts := startServer(t, "tcp", s)
+		idle := ts.connect()
+		idle.roundTrip(get("/"))
+		time.Sleep(20 * time.Millisecond) // parked, when ParkIdle
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		start := time.Now()
+		err := s.Drain(ctx)
+		cancel()
+		if d := time.Since(start); err != nil || d > 2*time.Second {
+			t.Fatalf("ParkIdle %v: Drain = %v after %v, want nil after about 100ms", park, err, d)
+		}
+		idle.expectClosed()
 	}
 }
