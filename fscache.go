@@ -131,9 +131,12 @@ func (c *fileCache) lookup(p []byte) *cacheEntry {
 	return e
 }
 
-// add enters e, evicting arbitrary entries to stay within the bounds.
+// add enters e, evicting arbitrary entries to stay within the bounds,
+// unless e alone costs more than the cache holds: then it marks e dead,
+// so that the files it opens are closed after use, and leaves it out.
 func (c *fileCache) add(e *cacheEntry) {
 	if e.cost > c.maxBytes {
+		e.dead = true // e is not shared yet: no lock needed
 		return
 	}
 	c.mu.Lock()

@@ -306,3 +306,22 @@ func TestFileCacheReplacedSameStat(t *testing.T) {
 	}
 	expectFile(t, get, "/f.txt", 200, "two")
 }
+
+// TestFileCacheNotEnteredClosesFiles: an entry too costly to enter the
+// cache (here CacheBytes is below one entry's overhead) keeps no open
+// file of its streamed sibling after answering: it is closed, not kept
+// for requests that will never find the entry.
+func TestFileCacheNotEnteredClosesFiles(t *testing.T) {
+	root, dir := rootDir(t)
+	big := bytes.Repeat([]byte("z"), MaxCachedFileSize+1)
+	os.WriteFile(filepath.Join(dir, "big.txt"), big, 0o644)
+	os.WriteFile(filepath.Join(dir, "big.txt.gz"), big, 0o644)
+	fsrv := &FileServer{FS: root.FS(), CacheBytes: 100, Precompressed: true}
+	get := fileGetter(t, fsrv)
+	for range 5 {
+		expectFile(t, get, "/big.txt", 200, string(big), "Accept-Encoding: gzip")
+	}
+	if fc := fsrv.cache(); len(fc.entries) != 0 || fc.idle.Load() != 0 {
+		t.Fatalf("%d entries, %d idle files; want 0 and 0", len(fc.entries), fc.idle.Load())
+	}
+}
