@@ -140,3 +140,34 @@ func TestDrainIdleConns(t *testing.T) {
 		idle.expectClosed()
 	}
 }
+
+// TestDrainNewConnAfterDelay: a connection accepted after DrainDelay,
+// while a busy one holds Drain, is served (with Connection: close), not
+// closed before its request comes.
+func TestDrainNewConnAfterDelay(t *testing.T) {
+	release := make(chan struct{})
+	s := &Server{DrainDelay: 50 * time.Millisecond}
+	s.Handler = func(c *Ctx) {
+		if string(c.Request.Path()) == "/slow" {
+			<-release
+		}
+		helloHandler(c)
+	}
+	ts := startServer(t, "tcp", s)
+	busy := ts.connect()
+	busy.send(get("/slow"))
+	time.Sleep(50 * time.Millisecond) // the handler is running
+	drained := make(chan error, 1)
+	go func() { drained <- s.Drain(context.Background()) }()
+	time.Sleep(150 * time.Millisecond) // past the delay
+	late := ts.connect()
+	time.Sleep(50 * time.Millisecond) // several of Drain's ticks
+	if resp, _ := late.roundTrip(get("/")); resp.StatusCode != 200 || !resp.Close {
+		t.Fatalf("new connection after the delay: %d, close=%v", resp.StatusCode, resp.Close)
+	}
+	close(release)
+	busy.read("GET")
+	if err := <-drained; err != nil {
+		t.Fatalf("Drain: %v", err)
+	}
+}
