@@ -15,21 +15,28 @@ const DefaultDrainDelay = 5 * time.Second
 // to move its clients elsewhere: from the call on, Draining reports true
 // (answer readiness checks with it), the server keeps accepting and
 // serving, and every response carries "Connection: close", so each
-// keep-alive connection ends after its next response. Once DrainDelay
-// has passed and no connection is left, or when ctx is done, Drain calls
-// Shutdown(ctx) and returns its result: nil when every connection
-// closed, ctx.Err() when some were still busy (they are left to finish). HTTP/2 connections get a GOAWAY
-// at once (when Server.HTTP2 has a Drain method, as package h2's does) and
-// close once their open streams end. Idle keep-alive connections that
-// send nothing more are closed by that Shutdown, or earlier by
-// IdleTimeout.
+// keep-alive connection ends after its next response. When DrainDelay
+// has passed, the connections idle then (keep-alive ones waiting for a
+// request, parked ones) are closed; once no connection is left, or when
+// ctx is done, Drain calls Shutdown(ctx) and returns its result: nil
+// when every connection closed, ctx.Err() when some were still busy
+// (they are left to finish). HTTP/2 connections get a GOAWAY at once (when Server.HTTP2
+// has a Drain method, as package h2's does) and close once their open
+// streams end.
 func (s *Server) Drain(ctx context.Context) error {
 	s.draining.Store(true)
 	notBefore := time.Now().Add(s.drainDelay())
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for s.active.Load() > 0 || time.Now().Before(notBefore) {
+	for idleClosed := false; s.active.Load() > 0 || time.Now().Before(notBefore); {
 		s.drainConns()
+		if !idleClosed && !time.Now().Before(notBefore) {
+			// Once: a connection idle later has just been answered with
+			// "Connection: close", or is new and has yet to send.
+			s.closeIdle()
+			s.closeParked()
+			idleClosed = true
+		}
 		select {
 		case <-ctx.Done():
 			return s.Shutdown(ctx)

@@ -9,7 +9,7 @@ import (
 
 func TestDrain(t *testing.T) {
 	release := make(chan struct{})
-	s := &Server{DrainDelay: -1} // Drain ends with the last connection
+	s := &Server{DrainDelay: time.Second} // the idle connection is served meanwhile
 	s.Handler = func(c *Ctx) {
 		if string(c.Request.Path()) == "/slow" {
 			<-release
@@ -116,5 +116,58 @@ func TestDrainDelayResolved(t *testing.T) {
 		if got := (&Server{DrainDelay: set}).drainDelay(); got != want {
 			t.Errorf("DrainDelay %v: %v, want %v", set, got, want)
 		}
+	}
+}
+
+// TestDrainIdleConns: a keep-alive connection that sends nothing more
+// does not hold Drain past DrainDelay: it is closed then, and Drain
+// returns nil, well before IdleTimeout or its context.
+func TestDrainIdleConns(t *testing.T) {
+	for _, park := range []bool{false, true} {
+		s := &Server{Handler: helloHandler, DrainDelay: 100 * time.Millisecond, IdleTimeout: time.Minute,
+			ParkIdle: park, ParkIdleAfter: time.Millisecond}
+		ts := startServer(t, "tcp", s)
+		idle := ts.connect()
+		idle.roundTrip(get("/"))
+		time.Sleep(20 * time.Millisecond) // parked, when ParkIdle
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		start := time.Now()
+		err := s.Drain(ctx)
+		cancel()
+		if d := time.Since(start); err != nil || d > 2*time.Second {
+			t.Fatalf("ParkIdle %v: Drain = %v after %v, want nil after about 100ms", park, err, d)
+		}
+		idle.expectClosed()
+	}
+}
+
+// TestDrainNewConnAfterDelay: a connection accepted after DrainDelay,
+// while a busy one holds Drain, is served (with Connection: close), not
+// closed before its request comes.
+func TestDrainNewConnAfterDelay(t *testing.T) {
+	release := make(chan struct{})
+	s := &Server{DrainDelay: 50 * time.Millisecond}
+	s.Handler = func(c *Ctx) {
+		if string(c.Request.Path()) == "/slow" {
+			<-release
+		}
+		helloHandler(c)
+	}
+	ts := startServer(t, "tcp", s)
+	busy := ts.connect()
+	busy.send(get("/slow"))
+	time.Sleep(50 * time.Millisecond) // the handler is running
+	drained := make(chan error, 1)
+	go func() { drained <- s.Drain(context.Background()) }()
+	time.Sleep(150 * time.Millisecond) // past the delay
+	late := ts.connect()
+	time.Sleep(50 * time.Millisecond) // several of Drain's ticks
+	if resp, _ := late.roundTrip(get("/")); resp.StatusCode != 200 || !resp.Close {
+		t.Fatalf("new connection after the delay: %d, close=%v", resp.StatusCode, resp.Close)
+	}
+	close(release)
+	busy.read("GET")
+	if err := <-drained; err != nil {
+		t.Fatalf("Drain: %v", err)
 	}
 }

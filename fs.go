@@ -103,9 +103,10 @@ type FileServer struct {
 	// CacheCheck is how long a cached file is answered from memory before
 	// the file system is asked again: a stat of the file (and of its
 	// siblings, with Precompressed). A file changed (in size,
-	// modification time or mode), replaced, removed, or made unreachable
-	// (a link now pointing out of an os.Root) is noticed within that
-	// time, and the request that notices it is answered as if the file
+	// modification time or mode; on Linux also in inode or status change
+	// time, so a file rewritten with its times kept), replaced, removed,
+	// or made unreachable (a link now pointing out of an os.Root) is
+	// noticed within that time, and the request that notices it is answered as if the file
 	// had never been cached. A CacheCheck of a second or more is
 	// measured with the Server's clock of one-second resolution, so the
 	// change is noticed within CacheCheck plus a second. Zero means

@@ -73,6 +73,7 @@ type cachedFile struct {
 	size     int64
 	mode     fs.FileMode
 	modtime  time.Time
+	id       fileID // device, inode and status change time, where known
 	lastMod  []byte // modtime as an HTTP-date, nil when unknown
 	etag     []byte
 	ctype    string
@@ -82,9 +83,10 @@ type cachedFile struct {
 // exists reports whether the variant is a file.
 func (f *cachedFile) exists() bool { return f.name != "" }
 
-// same reports whether fi has the size, mode and modification time of f.
+// same reports whether fi has the size, mode, modification time and, where
+// the system gives them, the device, inode and status change time of f.
 func (f *cachedFile) same(fi fs.FileInfo) bool {
-	return fi.Size() == f.size && fi.Mode() == f.mode && fi.ModTime().Equal(f.modtime)
+	return fi.Size() == f.size && fi.Mode() == f.mode && fi.ModTime().Equal(f.modtime) && idOf(fi) == f.id
 }
 
 // newFileCache returns the cache s's fields describe, or nil when off.
@@ -129,9 +131,12 @@ func (c *fileCache) lookup(p []byte) *cacheEntry {
 	return e
 }
 
-// add enters e, evicting arbitrary entries to stay within the bounds.
+// add enters e, evicting arbitrary entries to stay within the bounds,
+// unless e alone costs more than the cache holds: then it marks e dead,
+// so that the files it opens are closed after use, and leaves it out.
 func (c *fileCache) add(e *cacheEntry) {
 	if e.cost > c.maxBytes {
+		e.dead = true // e is not shared yet: no lock needed
 		return
 	}
 	c.mu.Lock()
@@ -320,7 +325,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 // read error, and for a large file without a modification time (its
 // ETag would be a hash of the whole).
 func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool {
-	v.name, v.size, v.mode, v.modtime = name, fi.Size(), fi.Mode(), fi.ModTime()
+	v.name, v.size, v.mode, v.modtime, v.id = name, fi.Size(), fi.Mode(), fi.ModTime(), idOf(fi)
 	rep := representation{modtime: v.modtime}
 	v.streamed = v.size > MaxCachedFileSize
 	switch {

@@ -286,3 +286,42 @@ func TestFileCacheCheckCoarse(t *testing.T) {
 	time.Sleep(2*time.Second + 200*time.Millisecond)
 	expectFile(t, get, "/in.txt", 200, "changed")
 }
+
+// TestFileCacheReplacedSameStat: a cached file replaced by one of the same
+// size, mode and modification time (a Nix store, cp -p, rsync -t) is
+// answered as it is on disk at the next check.
+func TestFileCacheReplacedSameStat(t *testing.T) {
+	root, dir := rootDir(t)
+	get := fileGetter(t, &FileServer{FS: root.FS(), CacheCheck: -1})
+	name := filepath.Join(dir, "f.txt")
+	t0 := time.Unix(1, 0) // as a Nix store sets every file's
+	os.WriteFile(name, []byte("one"), 0o644)
+	os.Chtimes(name, t0, t0)
+	expectFile(t, get, "/f.txt", 200, "one")
+	tmp := filepath.Join(dir, "f.tmp")
+	os.WriteFile(tmp, []byte("two"), 0o644)
+	os.Chtimes(tmp, t0, t0)
+	if err := os.Rename(tmp, name); err != nil {
+		t.Fatal(err)
+	}
+	expectFile(t, get, "/f.txt", 200, "two")
+}
+
+// TestFileCacheNotEnteredClosesFiles: an entry too costly to enter the
+// cache (here CacheBytes is below one entry's overhead) keeps no open
+// file of its streamed sibling after answering: it is closed, not kept
+// for requests that will never find the entry.
+func TestFileCacheNotEnteredClosesFiles(t *testing.T) {
+	root, dir := rootDir(t)
+	big := bytes.Repeat([]byte("z"), MaxCachedFileSize+1)
+	os.WriteFile(filepath.Join(dir, "big.txt"), big, 0o644)
+	os.WriteFile(filepath.Join(dir, "big.txt.gz"), big, 0o644)
+	fsrv := &FileServer{FS: root.FS(), CacheBytes: 100, Precompressed: true}
+	get := fileGetter(t, fsrv)
+	for range 5 {
+		expectFile(t, get, "/big.txt", 200, string(big), "Accept-Encoding: gzip")
+	}
+	if fc := fsrv.cache(); len(fc.entries) != 0 || fc.idle.Load() != 0 {
+		t.Fatalf("%d entries, %d idle files; want 0 and 0", len(fc.entries), fc.idle.Load())
+	}
+}

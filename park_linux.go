@@ -182,6 +182,9 @@ func (c *conn) park() bool {
 		err := c.waitReadable()
 		parkWaiting.Add(-1)
 		if err == nil || !isTimeout(err) {
+			// A read past the deadline fails even with input there:
+			// bytes that came as the wait ended are read by the idle one.
+			c.setReadDeadlineNs(idleAt)
 			return c.readFirst(err) != nil
 		}
 	}

@@ -477,3 +477,47 @@ func TestParkMaxWaiting(t *testing.T) {
 		t.Fatalf("body %q", body)
 	}
 }
+
+// TestParkRequestAsWaitEnds: a request that comes as the ParkIdleAfter
+// wait ends is served: its read is not refused for the wait's deadline
+// (the connection was reset, the request lost). With a wait of 1 ms,
+// requests sent 0 to 1.5 ms apart on 50 connections hit that moment.
+func TestParkRequestAsWaitEnds(t *testing.T) {
+	s := &Server{ParkIdleAfter: time.Millisecond}
+	ts := startParking(t, s)
+	errs := make(chan error, 50)
+	for range 50 {
+		go func() {
+			nc, err := ts.dial()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer nc.Close()
+			nc.SetDeadline(time.Now().Add(10 * time.Second))
+			br := bufio.NewReader(nc)
+			for j := range 20 {
+				time.Sleep(time.Duration(j%4) * 500 * time.Microsecond)
+				if _, err := io.WriteString(nc, get("/a")); err != nil {
+					errs <- err
+					return
+				}
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- fmt.Errorf("request %d: %w", j, err)
+					return
+				}
+				if b, err := io.ReadAll(resp.Body); err != nil || string(b) != "/a" {
+					errs <- fmt.Errorf("request %d: body %q, %v", j, b, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 50 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

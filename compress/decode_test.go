@@ -31,6 +31,9 @@ func encode(t *testing.T, coding string, data []byte) []byte {
 	return b.Bytes()
 }
 
+// truncated returns b without its last byte.
+func truncated(b []byte) []byte { return b[:len(b)-1] }
+
 // TestBodyReader decodes request bodies and refuses bombs (413) and
 // unknown codings (415).
 func TestBodyReader(t *testing.T) {
@@ -54,6 +57,14 @@ func TestBodyReader(t *testing.T) {
 		{"unsupported", "deflate", plain, 415, nil},
 		{"two_codings", "gzip, gzip", encode(t, Gzip, encode(t, Gzip, plain)), 415, nil},
 		{"malformed", Gzip, []byte("not gzip at all"), 400, nil},
+		{"br_malformed", Brotli, []byte("not brotli at all"), 400, nil},
+		{"br_truncated", Brotli, truncated(encode(t, Brotli, plain)), 400, nil},
+		{"br_trailing", Brotli, append(encode(t, Brotli, plain), "junk"...), 400, nil},
+		{"gzip_truncated", Gzip, truncated(encode(t, Gzip, plain)), 400, nil},
+		{"gzip_trailing", Gzip, append(encode(t, Gzip, plain), "junk"...), 400, nil},
+		{"zstd_truncated", Zstd, truncated(encode(t, Zstd, plain)), 400, nil},
+		{"zstd_trailing", Zstd, append(encode(t, Zstd, plain), "junk"...), 400, nil},
+		{"br_empty", Brotli, nil, 400, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
