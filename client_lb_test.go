@@ -46,13 +46,26 @@ type loggedConn struct {
 	net.Conn
 	log  *sendLog
 	addr string
+	fail *atomic.Int64 // the time of the first I/O error of any logged conn
 }
 
 func (c *loggedConn) Write(p []byte) (int, error) {
 	c.log.mu.Lock()
 	c.log.writes[c.addr] = append(c.log.writes[c.addr], time.Now())
 	c.log.mu.Unlock()
-	return c.Conn.Write(p)
+	n, err := c.Conn.Write(p)
+	if err != nil {
+		c.fail.CompareAndSwap(0, time.Now().UnixNano())
+	}
+	return n, err
+}
+
+func (c *loggedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil {
+		c.fail.CompareAndSwap(0, time.Now().UnixNano())
+	}
+	return n, err
 }
 
 // TestLBClient balances GETs over three brisk servers, one killed
@@ -78,7 +91,10 @@ func TestLBClient(t *testing.T) {
 	}
 	log := &sendLog{writes: map[string][]time.Time{}}
 	var d net.Dialer
-	var firstFail atomic.Int64 // the first dial refused: the server is marked down right after
+	// firstFail is the first failure seen talking to the killed server (a
+	// dial refused, a write or read failing): the server is marked down
+	// right after it.
+	var firstFail atomic.Int64
 	lb := &LBClient{Addrs: addrs, HealthPenalty: time.Minute, ClientConfig: ClientConfig{
 		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			log.mu.Lock() // a dial attempt counts as a send: the port may be closed
@@ -90,7 +106,7 @@ func TestLBClient(t *testing.T) {
 				return nil, err
 			}
 			// Unwrapped net.Conn: the client uses Write, not the raw path.
-			return &loggedConn{Conn: nc, log: log, addr: addr}, nil
+			return &loggedConn{Conn: nc, log: log, addr: addr, fail: &firstFail}, nil
 		},
 	}}
 	const workers, perWorker, killAt = 4, 250, 300
@@ -119,7 +135,7 @@ func TestLBClient(t *testing.T) {
 		t.Fatal("the killed server was never put in its penalty period")
 	}
 	if firstFail.Load() == 0 {
-		t.Fatal("no dial to the killed server failed")
+		t.Fatal("nothing sent to the killed server failed")
 	}
 	markedAt := time.Unix(0, firstFail.Load())
 	late := 0
@@ -130,11 +146,13 @@ func TestLBClient(t *testing.T) {
 	}
 	t.Logf("served %d %d %d; %d dials and writes to the dead server, %d after its penalty began",
 		served[0].Load(), served[1].Load(), served[2].Load(), len(log.writes[addrs[1]]), late)
-	// Only requests that chose the server before it was marked down (at
-	// most one per other worker) may reach it after the first failure.
-	if late > workers-1 || failed.Load() > 0 {
+	// After the first failure only the failed request's own redial (a GET
+	// cut off on a kept-alive connection is retried by its HostClient)
+	// and the requests that chose the server before it was marked down
+	// (at most one per other worker) may reach it.
+	if late > workers || failed.Load() > 0 {
 		t.Errorf("%d dials or writes to the dead server after its first failure, %d requests failed; want <= %d, 0",
-			late, failed.Load(), workers-1)
+			late, failed.Load(), workers)
 	}
 	// A GET the dead server's handler ran but whose response the kill cut
 	// off is retried elsewhere and served twice: at most one per other
@@ -144,7 +162,7 @@ func TestLBClient(t *testing.T) {
 		t.Errorf("served %d, want %d to %d", total, workers*perWorker, workers*perWorker+workers-1)
 	}
 	for _, i := range []int{0, 2} {
-		if served[i].Load() < workers*perWorker/5 {
+		if served[i].Load() < workers*perWorker/10 { // least pending, not round robin
 			t.Errorf("server %d served %d: not balanced", i, served[i].Load())
 		}
 	}
