@@ -49,7 +49,7 @@ type bridgeExchange struct {
 	r   *http.Request
 	buf []byte // request bytes still to read are out, in buf's storage
 
-	local net.Addr
+	local net.Addr             // r's local address, looked up when first asked for
 	raddr stringAddr           // r.RemoteAddr, boxed only when asked for
 	tls   *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
 
@@ -121,7 +121,7 @@ func newBridgeExchange(maxTrailers int) *bridgeExchange {
 // reset prepares e for r, to be answered through w.
 func (e *bridgeExchange) reset(w http.ResponseWriter, r *http.Request) {
 	e.w, e.rc, e.r = w, *http.NewResponseController(w), r
-	e.local, e.raddr = bridgedLocal(r), stringAddr(r.RemoteAddr)
+	e.local, e.raddr = nil, stringAddr(r.RemoteAddr)
 	e.tls = r.TLS
 	e.out = e.writeHead(e.buf[:0])
 	e.body, e.left, e.rerr = nil, 0, nil
@@ -220,8 +220,17 @@ func appendBridgedField(b []byte, name, value string) []byte {
 	return append(b, "\r\n"...)
 }
 
-func (c bridgedConn) LocalAddr() net.Addr  { return c.local }
 func (c bridgedConn) RemoteAddr() net.Addr { return c.raddr }
+
+// LocalAddr returns the request's http.LocalAddrContextKey, found in
+// its context at the first call (a walk up the context chain that most
+// requests never need).
+func (c bridgedConn) LocalAddr() net.Addr {
+	if c.local == nil {
+		c.local = bridgedLocal(c.r)
+	}
+	return c.local
+}
 
 // Read returns the request's head, then its body, then waits for the end
 // of the exchange (see bridgeExchange).

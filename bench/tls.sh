@@ -9,7 +9,9 @@
 #   hs   handshakes: h2load --h1 -c HS -n HS (one request per connection;
 #        HS is 1000, or the -c value)
 # Servers: brisk (HTTP/2 with an http.Handler: x/net/http2's own cost),
-# bridge (h2 only: brisk's handler through the net/http adaptor), nethttp.
+# bridge (h2 only: brisk's handler through the net/http adaptor), xnet
+# (h2 only: the http.Handler on x/net/http2's Server alone, no brisk:
+# brisk against xnet is the hand-over's cost), nethttp.
 # For each run it prints req/s and the server's CPU time per request
 # (utime+stime from /proc/PID/stat, 10 ms ticks): on a shared machine, and
 # with h2load often the bottleneck, the CPU time is the figure to compare.
@@ -24,7 +26,7 @@ secs=5 rounds=3 count= hs=1000 modes="h1 h2 hs"
 while getopts "d:n:c:r:m:" o; do
 	case $o in
 	d) secs=$OPTARG ;; n) count=$OPTARG ;; c) hs=$OPTARG ;; r) rounds=$OPTARG ;; m) modes=$OPTARG ;;
-	*) sed -n '2,21p' "$0"; exit 2 ;;
+	*) sed -n '2,22p' "$0"; exit 2 ;;
 	esac
 done
 bound=(-D "$secs")
@@ -81,7 +83,7 @@ for r in $(seq "$rounds"); do
 	echo "round $r"
 	for m in $modes; do
 		case $m in
-		h2) servers="brisk bridge nethttp" ;;
+		h2) servers="brisk bridge xnet nethttp" ;;
 		*) servers="brisk nethttp" ;;
 		esac
 		for s in $servers; do run "$s" "$m"; done

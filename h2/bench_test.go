@@ -31,9 +31,11 @@ func benchBrisk(c *brisk.Ctx) {
 // BenchmarkServerH2 measures one HTTP/2 GET (h2c prior knowledge over
 // loopback, x/net/http2's client, many streams on one connection) served
 // by: bridge, brisk's own handler through Configure's bridge; http,
-// brisk with an http.Handler (x/net/http2's own cost); nethttp,
-// net/http.Server with the same http.Handler. bridge against nethttp is
-// the adaptor's cost (issue 19 asks for it within 10 %). On a shared
+// brisk with an http.Handler (x/net/http2's own cost); xnet, the same
+// http.Handler on x/net/http2's Server alone, without brisk (http against
+// xnet is the hand-over's cost); nethttp, net/http.Server with the same
+// http.Handler (its bundled copy of x/net/http2). bridge against nethttp
+// is the adaptor's cost (issue 19 asks for it within 10 %). On a shared
 // machine compare cpu-ns/op (the process's CPU time, client included),
 // not ns/op.
 func BenchmarkServerH2(b *testing.B) {
@@ -42,6 +44,9 @@ func BenchmarkServerH2(b *testing.B) {
 	})
 	b.Run("http", func(b *testing.B) {
 		benchH2(b, briskH2(b, Config{Handler: http.HandlerFunc(benchHTTP)}))
+	})
+	b.Run("xnet", func(b *testing.B) {
+		benchH2(b, xnetH2(b, http.HandlerFunc(benchHTTP)))
 	})
 	b.Run("nethttp", func(b *testing.B) {
 		ln := listen(b)
@@ -60,6 +65,28 @@ func listen(b *testing.B) net.Listener {
 		b.Fatal(err)
 	}
 	return ln
+}
+
+// xnetH2 starts an h2c server of x/net/http2 alone for h and returns its
+// address: each accepted connection goes to http2.Server.ServeConn.
+func xnetH2(b *testing.B, h http.Handler) string {
+	ln := listen(b)
+	var s http2.Server
+	opts := &http2.ServeConnOpts{BaseConfig: &http.Server{ErrorLog: log.New(io.Discard, "", 0)}, Handler: h}
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				s.ServeConn(nc, opts)
+			}()
+		}
+	}()
+	b.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
 }
 
 // briskH2 starts a brisk h2c server with conf and returns its address.
