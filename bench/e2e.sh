@@ -22,28 +22,8 @@ while getopts "d:r:c:p:" o; do
 	esac
 done
 
-bench=$(cd "$(dirname "$0")" && pwd)
-out=$bench/results
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 servers=(brisk fasthttp nethttp)
-declare -A pid port
-cleanup() {
-	for s in "${!pid[@]}"; do kill "${pid[$s]}" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-
-if ! command -v wrk >/dev/null; then
-	echo "installing wrk" >&2
-	(apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
-fi
-srvpin=() loadpin=()
-if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-	srvpin=(taskset -c 0) loadpin=(taskset -c 1)
-else
-	echo "warning: fewer than 2 cores or no taskset: server and load are not pinned" >&2
-fi
 
 base=$((20000 + RANDOM % 20000))
 for i in "${!servers[@]}"; do
@@ -61,8 +41,6 @@ for s in "${servers[@]}"; do
 done
 
 
-# cputicks PID: utime+stime of the process, in clock ticks.
-cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 
 # measure MODE SERVER ROUND: one wrk run; appends "mode server round rps cpu_us_per_req".

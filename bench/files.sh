@@ -27,27 +27,7 @@ while getopts "d:c:r:" o; do
 	esac
 done
 
-bench=$(cd "$(dirname "$0")" && pwd)
-out=$bench/results
-tmp=$(mktemp -d)
-declare -A pid port
-cleanup() {
-	for s in "${!pid[@]}"; do kill "${pid[$s]}" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-
-if ! command -v wrk >/dev/null; then
-	echo "installing wrk" >&2
-	(apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
-fi
-srvpin=() loadpin=()
-if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-	srvpin=(taskset -c 0) loadpin=(taskset -c 1)
-else
-	echo "warning: fewer than 2 cores or no taskset: server and load are not pinned" >&2
-fi
+. "$(dirname "$0")/lib.sh"
 
 # The files: 1 KiB and 64 KiB of JSON records, 1 MiB of random bytes.
 root=$tmp/root
@@ -95,7 +75,6 @@ for s in brisk-gzip fasthttp-gzip; do
 	check "$s" /f64k.json --compressed
 done
 
-cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 cat >"$tmp/gzip.lua" <<'LUA'
 wrk.headers["Accept-Encoding"] = "gzip"

@@ -21,23 +21,7 @@ while getopts "d:r:c:" o; do
 	esac
 done
 
-bench=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-declare -A pid port
-cleanup() {
-	for s in "${!pid[@]}"; do kill "${pid[$s]}" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-
-command -v wrk >/dev/null || { echo "installing wrk" >&2; apt-get install -y -qq wrk >/dev/null; }
-srvpin=() loadpin=()
-if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-	srvpin=(taskset -c 0) loadpin=(taskset -c 1)
-else
-	echo "warning: fewer than 2 cores or no taskset: server and load are not pinned" >&2
-fi
+. "$(dirname "$0")/lib.sh"
 
 (cd "$bench" && go build -o "$tmp/server" ./routerserver)
 base=$((20000 + RANDOM % 20000))
@@ -56,8 +40,6 @@ for s in norouter router; do
 	[ "$(curl -fs "$url")" = "Hello, World!" ] || { echo "$s does not answer $target" >&2; cat "$tmp/$s.log" >&2; exit 1; }
 done
 
-# cputicks PID: utime+stime of the process, in clock ticks.
-cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 
 for round in $(seq "$rounds"); do
