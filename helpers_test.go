@@ -149,3 +149,25 @@ func echoPath(c *Ctx) {
 	c.Response.Header.Set("Content-Type", "text/plain")
 	c.Response.Write(c.Request.Path())
 }
+
+// tcpPair returns the two ends of a loopback TCP connection, both closed
+// when the test ends.
+func tcpPair(tb testing.TB) (client, server net.Conn) {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { client.Close() })
+	server, err = ln.Accept()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { server.Close() })
+	return client, server
+}

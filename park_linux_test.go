@@ -431,21 +431,7 @@ func TestParkSlowloris(t *testing.T) {
 // epoll_ctl MOD under p.mu): the most an edge-triggered registration,
 // made once per connection, could save.
 func BenchmarkParkArm(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	cc, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cc.Close()
-	sc, err := ln.Accept()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sc.Close()
+	_, sc := tcpPair(b)
 	p := getParker()
 	c := &conn{srv: &Server{}}
 	c.attach(sc)

@@ -251,21 +251,7 @@ func TestParkConnStateNotDetached(t *testing.T) {
 // adds: the dup and options read of detach, then reattach (net.FileConn
 // and the options put back) and the close of the new net.Conn.
 func BenchmarkParkReattach(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	cc, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cc.Close()
-	sc, err := ln.Accept()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sc.Close()
+	_, sc := tcpPair(b)
 	p := getParker()
 	rc, _ := sc.(*net.TCPConn).SyscallConn()
 	for b.Loop() {

@@ -29,20 +29,7 @@ func TestPeekSocket(t *testing.T) {
 		}
 		return r
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	s, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, s := tcpPair(t)
 	rc, err := c.(*net.TCPConn).SyscallConn()
 	if err != nil {
 		t.Fatal(err)
