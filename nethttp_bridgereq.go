@@ -1,0 +1,147 @@
+package brisk
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// writeHead appends r's head: request line, Host, the fields sorted by
+// name (as http.Header.Write sends them) but those describing the
+// framing, then Content-Length or Transfer-Encoding and the Trailer
+// declaration when there is a body. Expect is left out: net/http sends
+// "100 Continue" itself when the body is read.
+func (e *bridgeExchange) writeHead(b []byte) []byte {
+	r := e.r
+	target := r.RequestURI
+	if target == "" {
+		target = r.URL.RequestURI()
+	}
+	if r.Method == "CONNECT" && r.URL.Path == "" {
+		target = r.Host
+	}
+	b = append(append(append(append(b, r.Method...), ' '), target...), " HTTP/1.1\r\nHost: "...)
+	b = append(append(b, r.Host...), "\r\n"...)
+	e.keys = e.keys[:0]
+	for k := range r.Header {
+		switch k {
+		case "Host", "Content-Length", "Transfer-Encoding", "Expect", "Trailer":
+		default:
+			e.keys = append(e.keys, k)
+		}
+	}
+	slices.Sort(e.keys)
+	for _, k := range e.keys {
+		for _, v := range r.Header[k] {
+			b = appendBridgedField(b, k, v)
+		}
+	}
+	hasBody := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+	switch {
+	case hasBody && r.ContentLength < 0:
+		b = append(b, "Transfer-Encoding: chunked\r\n"...)
+		for k := range r.Trailer {
+			b = appendBridgedField(b, "Trailer", k)
+		}
+	case hasBody:
+		b = append(b, "Content-Length: "...)
+		b = append(strconv.AppendInt(b, r.ContentLength, 10), "\r\n"...)
+	}
+	return append(b, "\r\n"...)
+}
+
+// appendBridgedField appends "name: value" and CRLF, the value's CR and
+// LF replaced with SP, as http.Header.Write does.
+func appendBridgedField(b []byte, name, value string) []byte {
+	b = append(append(b, name...), ": "...)
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if c == '\r' || c == '\n' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
+	return append(b, "\r\n"...)
+}
+
+// Read returns the request's head, then its body, then waits for the end
+// of the exchange (see bridgeExchange).
+func (c bridgedConn) Read(p []byte) (int, error) {
+	e := c.bridgeExchange
+	if e.gone.Load() {
+		return 0, net.ErrClosed
+	}
+	if len(e.out) > 0 {
+		n := copy(p, e.out)
+		e.out = e.out[n:]
+		return n, nil
+	}
+	if e.body != nil {
+		return e.readBody(p)
+	}
+	if e.rerr != nil {
+		return 0, e.rerr
+	}
+	if sbr, err := e.awaitEnd(); sbr != nil {
+		return sbr.Read(p)
+	} else {
+		return 0, err
+	}
+}
+
+// readBody reads from r.Body, under the read deadline brisk set: into p
+// for a Content-Length body, else into a chunk in buf.
+func (e *bridgeExchange) readBody(p []byte) (int, error) {
+	e.mu.Lock()
+	if !e.rdl.Equal(e.rsent) {
+		e.rsent = e.rdl
+		e.rc.SetReadDeadline(e.rdl)
+	}
+	e.mu.Unlock()
+	if e.left >= 0 {
+		n, err := e.body.Read(p[:int(min(int64(len(p)), e.left))])
+		e.left -= int64(n)
+		if e.left == 0 {
+			e.body, err = nil, nil
+		} else if err != nil {
+			e.body, e.rerr = nil, err
+		}
+		return n, err
+	}
+	b := e.buf[:cap(e.buf)]
+	n, err := e.body.Read(b[chunkHeadLen : len(b)-2])
+	switch {
+	case n > 0:
+		const hex = "0123456789abcdef"
+		for i := range 8 {
+			b[i] = hex[n>>(28-4*i)&0xf]
+		}
+		b[8], b[9] = '\r', '\n'
+		b = append(b[:chunkHeadLen+n], "\r\n"...)
+		e.out = b
+		if err == io.EOF {
+			err = nil // the last chunk comes with the next read
+		}
+	case err == io.EOF:
+		e.body = nil
+		e.out = e.lastChunk(b[:0])
+		err = nil
+	}
+	if err != nil {
+		e.body, e.rerr = nil, err
+	}
+	return bridgedConn{e}.Read(p)
+}
+
+// lastChunk appends the last chunk and r.Trailer (RFC 9112 §7.1).
+func (e *bridgeExchange) lastChunk(b []byte) []byte {
+	b = append(b, "0\r\n"...)
+	for k, vv := range e.r.Trailer {
+		for _, v := range vv {
+			b = appendBridgedField(b, k, v)
+		}
+	}
+	return append(b, "\r\n"...)
+}
