@@ -197,12 +197,12 @@ type Server struct {
 	// Waking a connection from its bare fd costs about 11 µs and 27
 	// system calls more.
 	//
-	// It is off by default: end to end it was not shown to be no worse.
-	// Medians of 6 alternating 2 s rounds (bench/parke2e.sh, server CPU
-	// time per request on/off): 50 connections 1.01, pipelined 0.96,
-	// 950 idle + 50 busy 1.02, 9,950 idle + 50 busy 1.10, 1.01 and 1.03
-	// in three runs (the first worse in every round); req/s and p99 moved
-	// 2x between rounds on the shared machine. Busy connections make the
+	// It is off by default: end to end it measures worse with many busy
+	// connections. Medians of 6 alternating 2 s rounds on a quiet machine
+	// (bench/parke2e.sh, on/off, server CPU time per request and req/s):
+	// 50 connections 0.99 and 1.01, pipelined ×16 0.97 and 0.95, 950 idle
+	// + 50 busy 1.01 and 1.00, 9,950 idle + 50 busy 1.02 and 1.00, 2,000
+	// busy 1.25 and 0.85 (see ParkIdleAfter). Busy connections make the
 	// same system calls per request (bench/parksyscalls.sh, 50
 	// connections: 3.24 on, 3.17 off).
 	ParkIdle bool
@@ -217,10 +217,10 @@ type Server struct {
 	// connections the events batch and both make 3.2). When 1,024
 	// connections of the process already wait in their goroutines, more
 	// are parked at once: the memory of a burst of connections then stays
-	// that of parked ones (above), but 2,000 busy connections took 1.11×
-	// and 1.03× the CPU per request of ParkIdle off in two runs (0.92×
-	// and 0.94× without the bound; bench/parke2e.sh c2000, medians of 6
-	// alternating rounds).
+	// that of parked ones (above), but 2,000 busy connections took 1.25×
+	// the CPU per request of ParkIdle off on a quiet machine (1.11× and
+	// 1.03× in two runs on a loaded one, 0.92× and 0.94× there without
+	// the bound; bench/parke2e.sh c2000, medians of 6 alternating rounds).
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that
