@@ -1,5 +1,5 @@
 // Package pipe is a buffered in-memory net.Conn pair: the transport of
-// brisktest.Listener and of brisk.ToHTTP.
+// brisktest.Listener.
 package pipe
 
 import (
