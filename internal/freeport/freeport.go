@@ -20,7 +20,7 @@ import (
 // Addr returns "127.0.0.1:PORT" with a port that was free a moment ago.
 func Addr(t testing.TB) string {
 	t.Helper()
-	lo, hi := range_()
+	lo, hi := portRange()
 	for range 200 {
 		addr := fmt.Sprintf("127.0.0.1:%d", lo+rand.IntN(hi-lo))
 		if ln, err := net.Listen("tcp", addr); err == nil {
@@ -40,10 +40,10 @@ func Port(t testing.TB) int {
 	return n
 }
 
-// range_ is the half-open range ports are drawn from: the 12,000 ports
+// portRange is the half-open range ports are drawn from: the 12,000 ports
 // below the ephemeral range (Linux: ip_local_port_range, 32768 by
 // default), never below 1024.
-func range_() (lo, hi int) {
+func portRange() (lo, hi int) {
 	hi = 32768
 	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
 		if f := strings.Fields(string(b)); len(f) == 2 {

@@ -6,7 +6,7 @@ import (
 )
 
 func TestAddrIsFreeAndBelowEphemeral(t *testing.T) {
-	lo, hi := range_()
+	lo, hi := portRange()
 	for range 20 {
 		p := Port(t)
 		if p < lo || p >= hi {
