@@ -322,8 +322,7 @@ func (c *Client) DoDeadline(req *Request, resp *Response, t time.Time) error {
 // an error satisfying errors.Is(err, context.Canceled); the connection is
 // then closed.
 func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) error {
-	t, ok := ctx.Deadline()
-	return c.do(exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok})
+	return c.do(ctxExchange(ctx, req, resp))
 }
 
 // DoStream sends req and reads the response head into resp, leaving the
@@ -334,8 +333,8 @@ func (c *Client) DoContext(ctx context.Context, req *Request, resp *Response) er
 // Redirects are not followed. The body is not limited by
 // MaxResponseBodyBytes.
 func (c *Client) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
-	t, ok := ctx.Deadline()
-	x := exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok, stream: true, client: c}
+	x := ctxExchange(ctx, req, resp)
+	x.stream, x.client = true, c
 	return x.run()
 }
 

@@ -132,13 +132,7 @@ func decodedLimitError(limit int64) error {
 func readDecoded(d io.Reader, dst []byte, limit int64) ([]byte, error) {
 	for {
 		if len(dst) == cap(dst) {
-			n := max(2*cap(dst), 4096)
-			if limit >= 0 && int64(n) > limit+1 {
-				n = int(limit + 1)
-			}
-			nb := make([]byte, len(dst), n)
-			copy(nb, dst)
-			dst = nb
+			dst = growTo(dst, int64(max(2*cap(dst), 4096)), limit)
 		}
 		n, err := d.Read(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+n]

@@ -117,14 +117,8 @@ func (d *DNSCache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
 	now := time.Now()
 	d.mu.Lock()
 	e := d.entries[host]
-	if e != nil {
-		select {
-		case <-e.done:
-			if now.After(e.expires) || e.err != nil {
-				e = nil // stale: look up again
-			}
-		default: // in flight: wait for it
-		}
+	if e != nil && e.resolved() && (now.After(e.expires) || e.err != nil) {
+		e = nil // stale: look up again (one in flight is waited for)
 	}
 	if e == nil {
 		e = &dnsEntry{done: make(chan struct{})}

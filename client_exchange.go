@@ -23,6 +23,13 @@ type exchange struct {
 	host         *HostClient // when client is nil: the only host, which follows redirects to its own origin only
 }
 
+// ctxExchange is the exchange of a call bounded by ctx (DoContext,
+// DoStream): ctx's deadline, if it has one, is the call's.
+func ctxExchange(ctx context.Context, req *Request, resp *Response) exchange {
+	t, ok := ctx.Deadline()
+	return exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok}
+}
+
 // run sends x.req, one exchange per redirect followed (RFC 9110 §15.4),
 // each through the HostClient and to the target that route gives, up to
 // maxRedirects; a redirect beyond is ErrTooManyRedirects. For a stream it

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"net/url"
+	"slices"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/wire"
@@ -53,13 +54,7 @@ func addJarCookies(jar CookieJar, t *target) {
 // storeJarCookies gives the Set-Cookie fields of resp, received from t,
 // to jar.
 func storeJarCookies(jar CookieJar, t *target, resp *Response) {
-	var values [][]byte
-	for name, v := range resp.Header.All() {
-		if ascii.EqualFold(name, "Set-Cookie") {
-			values = append(values, v)
-		}
-	}
-	if len(values) > 0 {
+	if values := slices.Collect(resp.Header.Values("Set-Cookie")); len(values) > 0 {
 		jar.StoreSetCookies(jarURL(t), values)
 	}
 }

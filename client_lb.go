@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/limit"
 )
 
 // DefaultHealthPenalty is how long LBClient sends no request to a server
@@ -56,10 +58,7 @@ type lbServer struct {
 }
 
 func (lb *LBClient) init() {
-	lb.penalty = lb.HealthPenalty
-	if lb.penalty == 0 {
-		lb.penalty = DefaultHealthPenalty
-	}
+	lb.penalty = limit.Timeout(lb.HealthPenalty, DefaultHealthPenalty)
 	for _, a := range lb.Addrs {
 		lb.servers = append(lb.servers, &lbServer{hc: &HostClient{ClientConfig: lb.ClientConfig, Addr: a, TLS: lb.TLS}})
 	}

@@ -242,18 +242,25 @@ func ioOrCtx(ctx context.Context, err error) error {
 // proxyFor asks choose (ClientConfig.Proxy) for the proxy of the target
 // addr (host:port), with TLS or not: nil for a direct connection.
 func proxyFor(choose func(*url.URL) (*url.URL, error), tlsTarget bool, addr string) (*proxyRoute, error) {
+	u, err := chooseProxy(choose, tlsTarget, addr)
+	if err != nil || u == nil {
+		return nil, err
+	}
+	return newProxyRoute(u, tlsTarget, addr)
+}
+
+// chooseProxy asks choose for the proxy URL of the target addr: nil for a
+// direct connection, a *ProxyError for choose's error.
+func chooseProxy(choose func(*url.URL) (*url.URL, error), tlsTarget bool, addr string) (*url.URL, error) {
 	scheme := "http"
 	if tlsTarget {
 		scheme = "https"
 	}
 	u, err := choose(&url.URL{Scheme: scheme, Host: addr})
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, &ProxyError{Proxy: "(ClientConfig.Proxy)", Target: addr, Err: err}
-	case u == nil:
-		return nil, nil
 	}
-	return newProxyRoute(u, tlsTarget, addr)
+	return u, nil
 }
 
 // proxyKey identifies the HostClient of a target reached through a proxy.
@@ -264,7 +271,8 @@ type proxyKey struct {
 }
 
 // proxiedHost returns the HostClient for t when Proxy is set: one per
-// target and the proxy Proxy chooses for it, created on first use.
+// target and the proxy Proxy chooses for it, created (and its proxy URL
+// checked) on first use.
 func (c *Client) proxiedHost(t *target) (*HostClient, error) {
 	if !wire.ValidHost(t.authority, false) {
 		return nil, ErrInvalidURI
@@ -274,16 +282,22 @@ func (c *Client) proxiedHost(t *target) (*HostClient, error) {
 		port = "443"
 	}
 	addr := withPort(string(t.authority), port)
-	p, err := proxyFor(c.Proxy, t.https, addr)
+	u, err := chooseProxy(c.Proxy, t.https, addr)
 	if err != nil {
 		return nil, err
 	}
 	key := proxyKey{https: t.https, authority: string(t.authority)}
-	if p != nil {
-		key.proxy = p.url.String()
+	if u != nil {
+		key.proxy = u.String()
 	}
 	if hc, ok := c.proxied.Load(key); ok {
 		return hc.(*HostClient), nil
+	}
+	var p *proxyRoute
+	if u != nil {
+		if p, err = newProxyRoute(u, t.https, addr); err != nil {
+			return nil, err
+		}
 	}
 	hc := &HostClient{ClientConfig: c.ClientConfig, Addr: key.authority, TLS: t.https, proxy: p, proxySet: true}
 	v, _ := c.proxied.LoadOrStore(key, hc)

@@ -128,6 +128,13 @@ func (cc *clientConn) growBody(b []byte, limit int64) []byte {
 	if rem := cc.body.Remaining(); rem >= 0 && rem < n-int64(len(b)) {
 		n = int64(len(b)) + rem
 	}
+	return growTo(b, n, limit)
+}
+
+// growTo returns a copy of b with capacity n, but no more than one byte
+// past limit (negative: none), so that a body over the limit is seen
+// without buffering more of it.
+func growTo(b []byte, n, limit int64) []byte {
 	if limit >= 0 && n > limit+1 {
 		n = limit + 1
 	}

@@ -256,3 +256,13 @@ func removeDotSegments(p []byte) []byte {
 	}
 	return out
 }
+
+// hasCTL reports whether b holds a control byte (%x00-1F, DEL).
+func hasCTL(b []byte) bool {
+	for _, c := range b {
+		if isCTL(c) {
+			return true
+		}
+	}
+	return false
+}

@@ -62,16 +62,6 @@ func appendTarget(dst, o []byte) ([]byte, bool) {
 	return append(dst, o[done:]...), true
 }
 
-// hasCTL reports whether b holds a control byte (%x00-1F, DEL).
-func hasCTL(b []byte) bool {
-	for _, c := range b {
-		if isCTL(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // validHostBytes reports whether b, a Host field value, holds no
 // whitespace, control byte or DEL (RFC 9112 §3.2).
 func validHostBytes(b []byte) bool {

@@ -85,15 +85,14 @@ func (hc *HostClient) DoDeadline(req *Request, resp *Response, t time.Time) erro
 
 // DoContext is Do bounded by ctx; see Client.DoContext.
 func (hc *HostClient) DoContext(ctx context.Context, req *Request, resp *Response) error {
-	t, ok := ctx.Deadline()
-	return hc.do(exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok})
+	return hc.do(ctxExchange(ctx, req, resp))
 }
 
 // DoStream sends req and returns the response body as a stream; see
 // Client.DoStream.
 func (hc *HostClient) DoStream(ctx context.Context, req *Request, resp *Response) (*BodyStream, error) {
-	t, ok := ctx.Deadline()
-	x := exchange{ctx: ctx, req: req, resp: resp, deadline: t, explicit: ok, stream: true, host: hc}
+	x := ctxExchange(ctx, req, resp)
+	x.stream, x.host = true, hc
 	return x.run()
 }
 

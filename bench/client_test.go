@@ -167,9 +167,16 @@ func benchNethttp(b *testing.B, ep endpoint) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 1024, DialContext: ep.dial}
 	c := &http.Client{Transport: tr}
 	defer tr.CloseIdleConnections()
-	runClient(b, ep, func() (clientDo, error) {
-		req, err := http.NewRequest("GET", ep.uri, nil)
-		buf := make([]byte, 64)
+	runClient(b, ep, nethttpDo(c, ep.uri, 64))
+}
+
+// nethttpDo returns a newDo for runClient and runGzip: each clientDo GETs
+// uri with c and reads the body to EOF into its own reused buffer of
+// bufSize bytes (io.ErrShortBuffer if the body does not fit).
+func nethttpDo(c *http.Client, uri string, bufSize int) func() (clientDo, error) {
+	return func() (clientDo, error) {
+		req, err := http.NewRequest("GET", uri, nil)
+		buf := make([]byte, bufSize)
 		return func() (int, []byte, error) {
 			resp, err := c.Do(req)
 			if err != nil {
@@ -179,7 +186,7 @@ func benchNethttp(b *testing.B, ep endpoint) {
 			resp.Body.Close()
 			return resp.StatusCode, buf[:n], err
 		}, err
-	})
+	}
 }
 
 // replayConn is a client connection to a fake server: every write (one

@@ -55,19 +55,7 @@ func BenchmarkClientGetGzip(b *testing.B) {
 		tr := &http.Transport{MaxIdleConnsPerHost: 1024}
 		c := &http.Client{Transport: tr}
 		defer tr.CloseIdleConnections()
-		runGzip(b, func() (clientDo, error) {
-			req, err := http.NewRequest("GET", uri, nil)
-			buf := make([]byte, len(gzipJSON)+1)
-			return func() (int, []byte, error) {
-				resp, err := c.Do(req)
-				if err != nil {
-					return 0, nil, err
-				}
-				n, err := readBody(resp.Body, buf)
-				resp.Body.Close()
-				return resp.StatusCode, buf[:n], err
-			}, err
-		})
+		runGzip(b, nethttpDo(c, uri, len(gzipJSON)+1))
 	})
 }
 
