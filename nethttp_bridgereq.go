@@ -52,18 +52,11 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 	return append(b, "\r\n"...)
 }
 
-// appendBridgedField appends "name: value" and CRLF, the value's CR and
-// LF replaced with SP, as http.Header.Write does.
+// appendBridgedField appends "name: value" and CRLF, the value treated
+// as http.Header.Write does (sanitizeFieldValue).
 func appendBridgedField(b []byte, name, value string) []byte {
 	b = append(append(b, name...), ": "...)
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if c == '\r' || c == '\n' {
-			c = ' '
-		}
-		b = append(b, c)
-	}
-	return append(b, "\r\n"...)
+	return append(append(b, sanitizeFieldValue(value)...), "\r\n"...)
 }
 
 // Read returns the request's head, then its body, then waits for the end
