@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // writeHead appends r's head: request line, Host, the fields sorted by
@@ -107,13 +109,11 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 	n, err := e.body.Read(b[chunkHeadLen : len(b)-2])
 	switch {
 	case n > 0:
-		const hex = "0123456789abcdef"
-		for i := range 8 {
-			b[i] = hex[n>>(28-4*i)&0xf]
-		}
-		b[8], b[9] = '\r', '\n'
-		b = append(b[:chunkHeadLen+n], "\r\n"...)
-		e.out = b
+		var size [chunkHeadLen]byte
+		line := wire.AppendChunkSize(size[:0], n)
+		start := chunkHeadLen - len(line) // the chunk-size line ends where the data begins
+		copy(b[start:], line)
+		e.out = append(b[start:chunkHeadLen+n], "\r\n"...)
 		if err == io.EOF {
 			err = nil // the last chunk comes with the next read
 		}
