@@ -98,8 +98,8 @@ const (
 // or once it failed.
 var errBridgeDone = errors.New("brisk: bridged response already complete")
 
-// chunkHeadLen is the length of the chunk-size line the bridge writes
-// before each chunk of a request body: 8 hex digits and CRLF.
+// chunkHeadLen is the room the bridge keeps before each chunk of a
+// request body for its chunk-size line: 8 hex digits and CRLF at most.
 const chunkHeadLen = 10
 
 // bridgeBufSize is the size of a bridged request's head and chunk buffer.

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // writeHead appends r's head: request line, Host, the fields sorted by
@@ -52,18 +54,11 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 	return append(b, "\r\n"...)
 }
 
-// appendBridgedField appends "name: value" and CRLF, the value's CR and
-// LF replaced with SP, as http.Header.Write does.
+// appendBridgedField appends "name: value" and CRLF, the value treated
+// as http.Header.Write does (sanitizeFieldValue).
 func appendBridgedField(b []byte, name, value string) []byte {
 	b = append(append(b, name...), ": "...)
-	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if c == '\r' || c == '\n' {
-			c = ' '
-		}
-		b = append(b, c)
-	}
-	return append(b, "\r\n"...)
+	return append(append(b, sanitizeFieldValue(value)...), "\r\n"...)
 }
 
 // Read returns the request's head, then its body, then waits for the end
@@ -114,13 +109,11 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 	n, err := e.body.Read(b[chunkHeadLen : len(b)-2])
 	switch {
 	case n > 0:
-		const hex = "0123456789abcdef"
-		for i := range 8 {
-			b[i] = hex[n>>(28-4*i)&0xf]
-		}
-		b[8], b[9] = '\r', '\n'
-		b = append(b[:chunkHeadLen+n], "\r\n"...)
-		e.out = b
+		var size [chunkHeadLen]byte
+		line := wire.AppendChunkSize(size[:0], n)
+		start := chunkHeadLen - len(line) // the chunk-size line ends where the data begins
+		copy(b[start:], line)
+		e.out = append(b[start:chunkHeadLen+n], "\r\n"...)
 		if err == io.EOF {
 			err = nil // the last chunk comes with the next read
 		}

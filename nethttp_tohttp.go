@@ -53,7 +53,6 @@ type httpBridge struct {
 }
 
 func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	growStack(r.ProtoMajor)
 	e := b.pool.Get().(*bridgeExchange)
 	e.reset(w, r)
 	if r.ProtoMajor == 1 { // HTTP/2 is full duplex; asking costs an error's allocations
@@ -81,23 +80,4 @@ func bridgedLocal(r *http.Request) net.Addr {
 		return a
 	}
 	return stringAddr("")
-}
-
-// bridgeStack is the stack, in bytes, growStack reserves: net/http and
-// x/net/http2 call each handler on a new goroutine, whose stack starts
-// at 2 KiB and would be grown, copied, twice down brisk's connection loop
-// (each copy walks every frame on it). Reserving this much at the top
-// of ServeHTTP grows it once, to 4 KiB, while it holds a few frames: the
-// path of BenchmarkServerH2 then fits, and a handler needing more grows
-// it as usual. A larger reserve (a 16 KiB stack) costs more: a stack of
-// that order is rarely in the per-P stack cache.
-const bridgeStack = 5 << 9
-
-// growStack grows the goroutine's stack to hold bridgeStack bytes more;
-// i, any value, keeps the frame from being optimized away.
-//
-//go:noinline
-func growStack(i int) byte {
-	var buf [bridgeStack]byte
-	return buf[uint(i)%uint(len(buf))]
 }

@@ -285,3 +285,20 @@ func TestToHTTPHijackKept(t *testing.T) {
 		t.Errorf("next request: %d %q, want 200 \"ok\"", w2.Code, w2.Body.String())
 	}
 }
+
+// TestToHTTPFieldNewlines: a field value holding CR or LF, which an
+// http.Handler can be called with directly, reaches the brisk handler
+// with each turned into a space (as http.Header.Write sends it), not as
+// a second field line.
+func TestToHTTPFieldNewlines(t *testing.T) {
+	h := ToHTTP(func(c *Ctx) {
+		fmt.Fprintf(&c.Response, "%q %q", c.Request.Header.Get("X-In"), c.Request.Header.Get("X-Smuggled"))
+	})
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header["X-In"] = []string{"a\r\nX-Smuggled: 1\nb"}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if got, want := w.Body.String(), `"a  X-Smuggled: 1 b" ""`; w.Code != 200 || got != want {
+		t.Errorf("%d %s, want 200 %s", w.Code, got, want)
+	}
+}
