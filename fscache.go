@@ -230,7 +230,7 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 		if i > 0 {
 			name += precompressed[i-1].ext
 		}
-		fi, err := s.stat(name)
+		fi, err := fs.Stat(s.FS, name)
 		switch {
 		case err != nil && !v.exists() && errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -244,19 +244,6 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 		}
 	}
 	return true
-}
-
-// stat returns the FileInfo of name, without opening it on a StatFS.
-func (s *FileServer) stat(name string) (fs.FileInfo, error) {
-	if sfs, ok := s.FS.(fs.StatFS); ok {
-		return sfs.Stat(name)
-	}
-	f, err := s.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Stat()
 }
 
 // fill describes the regular file name (open as f) and, with
