@@ -71,7 +71,7 @@ func parseRange(v []byte, size int64, maxRanges int, dst []byteRange) ([]byteRan
 	n := 0
 	for len(v) > 0 {
 		var spec []byte
-		spec, v = cutByte(v, ',')
+		spec, v, _ = bytes.Cut(v, []byte{','})
 		spec = ascii.TrimOWS(spec)
 		if len(spec) == 0 {
 			continue // empty list elements are allowed (RFC 9110 §5.6.1)
@@ -181,14 +181,4 @@ func disjointWithin(rs []byteRange, size int64) bool {
 		}
 	}
 	return true
-}
-
-// cutByte splits b at the first sep.
-func cutByte(b []byte, sep byte) (before, after []byte) {
-	for i, c := range b {
-		if c == sep {
-			return b[:i], b[i+1:]
-		}
-	}
-	return b, b[len(b):]
 }
