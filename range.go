@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -173,7 +174,7 @@ func disjointWithin(rs []byteRange, size int64) bool {
 	}
 	if !sorted {
 		rs = slices.Clone(rs)
-		slices.SortFunc(rs, func(a, b byteRange) int { return int(min(max(a.start-b.start, -1), 1)) })
+		slices.SortFunc(rs, func(a, b byteRange) int { return cmp.Compare(a.start, b.start) })
 	}
 	for i := 1; i < len(rs); i++ {
 		if rs[i].start < rs[i-1].start+rs[i-1].length {
