@@ -413,11 +413,17 @@ func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 		}
 	}
 	if !identityOK {
-		c.Response.setError(406)
-		c.Response.Header.Set("Vary", "Accept-Encoding")
+		answerNotAcceptable(c)
 		return true
 	}
 	return false
+}
+
+// answerNotAcceptable answers 406 to a request whose Accept-Encoding
+// rules out identity and every coding of a sibling that exists.
+func answerNotAcceptable(c *Ctx) {
+	c.Response.setError(406)
+	c.Response.Header.Set("Vary", "Accept-Encoding")
 }
 
 // codingOrder returns the indexes in precompressed of the codings the

@@ -370,8 +370,7 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 			}
 		}
 		if !found && !identityOK {
-			c.Response.setError(406)
-			c.Response.Header.Set("Vary", "Accept-Encoding")
+			answerNotAcceptable(c)
 			return true
 		}
 	}
