@@ -419,6 +419,16 @@ func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 	return false
 }
 
+// siblingType returns the media type of a precompressed sibling of name:
+// that of name's extension, else application/octet-stream, as encoded
+// bytes cannot be sniffed.
+func siblingType(name string) string {
+	if t := TypeByExtension(name); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
 // answerNotAcceptable answers 406 to a request whose Accept-Encoding
 // rules out identity and every coding of a sibling that exists.
 func answerNotAcceptable(c *Ctx) {
@@ -472,9 +482,7 @@ func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
 	}
 	rep.name, rep.coding = name, p.coding
 	rep.etag = encodedETag(rep.etag, p.coding)
-	if rep.ctype = TypeByExtension(name); rep.ctype == "" {
-		rep.ctype = "application/octet-stream"
-	}
+	rep.ctype = siblingType(name)
 	serveRepresentation(c, &rep, s.MaxRanges)
 	return true
 }

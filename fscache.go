@@ -294,9 +294,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 			ok = describeVariant(v, base.name+p.ext, f, fi)
 			v.etag = encodedETag(v.etag, p.coding)
 			v.coding = p.coding
-			if v.ctype = TypeByExtension(base.name); v.ctype == "" {
-				v.ctype = "application/octet-stream"
-			}
+			v.ctype = siblingType(base.name)
 		}
 		f.Close()
 		if !ok {
