@@ -131,7 +131,15 @@ var precompressed = [...]struct{ coding, ext string }{
 	{"br", ".br"}, {"zstd", ".zst"}, {"gzip", ".gz"},
 }
 
-var precompressedCodings = []string{"br", "zstd", "gzip"}
+// precompressedCodings holds the codings of precompressed, in its order:
+// the offers codingOrder weighs.
+var precompressedCodings = func() []string {
+	cs := make([]string, len(precompressed))
+	for i, p := range precompressed {
+		cs[i] = p.coding
+	}
+	return cs
+}()
 
 // Handle is the FileServer's Handler.
 func (s *FileServer) Handle(c *Ctx) {
