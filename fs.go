@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -315,7 +316,7 @@ func isRootEscape(err error) bool {
 func redirectToDir(c *Ctx) {
 	loc := "./"
 	if base := path.Base(string(c.Request.Path())); base != "/" {
-		loc += escapePathElement(base) + "/"
+		loc += url.PathEscape(base) + "/"
 	}
 	if q := c.Request.Query(); q != nil {
 		loc += "?" + string(q)
