@@ -190,8 +190,9 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 	}
 	r := &c.Response
 	body := r.Body()
-	if string(c.Request.Method()) == "HEAD" || len(body) < m.minSize {
-		if string(c.Request.Method()) == "HEAD" || len(body) > 0 {
+	head := string(c.Request.Method()) == "HEAD"
+	if head || len(body) < m.minSize {
+		if head || len(body) > 0 {
 			addVary(&r.Header)
 		}
 		return
