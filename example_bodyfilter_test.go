@@ -1,15 +1,11 @@
 package brisk_test
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"net/http"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/brisktest"
 )
 
 // upper is a BodyFilter that sends a streamed body in upper case.
@@ -25,27 +21,21 @@ func (u *upper) Flush() error                { return nil }
 // ExampleBodyWriter_SetFilter transforms a streamed body with a
 // BodyFilter, as package compress does.
 func ExampleBodyWriter_SetFilter() {
-	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+	do, stop := exampleClient(func(c *brisk.Ctx) {
 		w := c.BodyWriter()
 		w.SetFilter(&upper{})
 		c.Response.Header.Set("Content-Type", "text/plain")
 		w.WriteString("hello, ")
 		w.Flush()
 		w.WriteString("filter")
-	}}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	})
+	defer stop()
 
-	conn, _ := ln.Dial()
-	defer conn.Close()
-	go io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	_, body, err := do("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	body, _ := io.ReadAll(resp.Body)
 	fmt.Println(string(body))
 	// Output:
 	// HELLO, FILTER

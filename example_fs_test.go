@@ -20,20 +20,14 @@ import (
 func ExampleFileServer() {
 	files := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
 	fsrv := &brisk.FileServer{FS: files, Prefix: "/static/", Nosniff: true}
-	srv := &brisk.Server{Handler: fsrv.Handle}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	do, stop := exampleClient(fsrv.Handle)
+	defer stop()
 
-	conn, _ := ln.Dial()
-	defer conn.Close()
-	go io.WriteString(conn, "GET /static/hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=7-\r\n\r\n")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, body, err := do("GET /static/hello.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=7-\r\n\r\n")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	body, _ := io.ReadAll(resp.Body)
 	fmt.Println(resp.Status)
 	fmt.Println(resp.Header.Get("Content-Range"), resp.Header.Get("Content-Type"))
 	fmt.Println(resp.Header.Get("Last-Modified"))
@@ -49,17 +43,10 @@ func ExampleFileServer() {
 // validators and ranges.
 func ExampleServeContent() {
 	modified := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
-		ServeReport(c, modified)
-	}}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	do, stop := exampleClient(func(c *brisk.Ctx) { ServeReport(c, modified) })
+	defer stop()
 
-	conn, _ := ln.Dial()
-	defer conn.Close()
-	go io.WriteString(conn, "GET /report HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: Tue, 02 Jan 2024 03:04:05 GMT\r\n\r\n")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, _, err := do("GET /report HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: Tue, 02 Jan 2024 03:04:05 GMT\r\n\r\n")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -88,25 +75,19 @@ func ExampleTypeByExtension() {
 // io.Copy; copied from an *os.File, it ends in ReadFrom, which sends the
 // file by sendfile on TCP.
 func ExampleBodyWriter_ReadFrom() {
-	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+	do, stop := exampleClient(func(c *brisk.Ctx) {
 		content := strings.NewReader("streamed, not buffered\n")
 		c.Response.Header.Set("Content-Type", "text/plain")
 		c.Response.Header.Set("Content-Length", fmt.Sprint(content.Len()))
 		io.Copy(c.BodyWriter(), content)
-	}}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	})
+	defer stop()
 
-	conn, _ := ln.Dial()
-	defer conn.Close()
-	go io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, body, err := do("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	body, _ := io.ReadAll(resp.Body)
 	fmt.Print(resp.ContentLength, " ", string(body))
 	// Output:
 	// 23 streamed, not buffered
@@ -119,22 +100,15 @@ func ExampleBodyWriter_ReadFrom() {
 func ExampleFileServer_cache() {
 	files := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
 	fsrv := &brisk.FileServer{FS: files, CacheBytes: 1 << 20, CacheCheck: -1}
-	srv := &brisk.Server{Handler: fsrv.Handle}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
+	do, stop := exampleClient(fsrv.Handle)
+	defer stop()
 
-	conn, _ := ln.Dial()
-	defer conn.Close()
-	br := bufio.NewReader(conn)
 	get := func() {
-		go io.WriteString(conn, "GET /v.txt HTTP/1.1\r\nHost: x\r\n\r\n")
-		resp, err := http.ReadResponse(br, nil)
+		resp, body, err := do("GET /v.txt HTTP/1.1\r\nHost: x\r\n\r\n")
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		body, _ := io.ReadAll(resp.Body)
 		fmt.Println(resp.Header.Get("ETag"), string(body))
 	}
 	get()
@@ -145,4 +119,30 @@ func ExampleFileServer_cache() {
 	// "3-de0b6b3a7640000" one
 	// "3-de0b6b3a7640000" one
 	// "4-de0b6b3e2feca00" two!
+}
+
+// exampleClient serves h over an in-memory listener, as a test would
+// (ExampleServer shows the steps), and returns do, which sends request,
+// a whole raw request, on one connection and returns the response with
+// its body read, and stop, which closes the connection and the server.
+func exampleClient(h brisk.Handler) (do func(request string) (*http.Response, []byte, error), stop func()) {
+	srv := &brisk.Server{Handler: h}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	conn, _ := ln.Dial()
+	br := bufio.NewReader(conn)
+	do = func(request string) (*http.Response, []byte, error) {
+		go io.WriteString(conn, request)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		return resp, body, err
+	}
+	stop = func() {
+		conn.Close()
+		srv.Shutdown(context.Background())
+	}
+	return do, stop
 }

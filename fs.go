@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -131,7 +132,15 @@ var precompressed = [...]struct{ coding, ext string }{
 	{"br", ".br"}, {"zstd", ".zst"}, {"gzip", ".gz"},
 }
 
-var precompressedCodings = []string{"br", "zstd", "gzip"}
+// precompressedCodings holds the codings of precompressed, in its order:
+// the offers codingOrder weighs.
+var precompressedCodings = func() []string {
+	cs := make([]string, len(precompressed))
+	for i, p := range precompressed {
+		cs[i] = p.coding
+	}
+	return cs
+}()
 
 // Handle is the FileServer's Handler.
 func (s *FileServer) Handle(c *Ctx) {
@@ -307,7 +316,7 @@ func isRootEscape(err error) bool {
 func redirectToDir(c *Ctx) {
 	loc := "./"
 	if base := path.Base(string(c.Request.Path())); base != "/" {
-		loc += escapePathElement(base) + "/"
+		loc += url.PathEscape(base) + "/"
 	}
 	if q := c.Request.Query(); q != nil {
 		loc += "?" + string(q)
@@ -413,11 +422,27 @@ func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 		}
 	}
 	if !identityOK {
-		c.Response.setError(406)
-		c.Response.Header.Set("Vary", "Accept-Encoding")
+		answerNotAcceptable(c)
 		return true
 	}
 	return false
+}
+
+// siblingType returns the media type of a precompressed sibling of name:
+// that of name's extension, else application/octet-stream, as encoded
+// bytes cannot be sniffed.
+func siblingType(name string) string {
+	if t := TypeByExtension(name); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// answerNotAcceptable answers 406 to a request whose Accept-Encoding
+// rules out identity and every coding of a sibling that exists.
+func answerNotAcceptable(c *Ctx) {
+	c.Response.setError(406)
+	c.Response.Header.Set("Vary", "Accept-Encoding")
 }
 
 // codingOrder returns the indexes in precompressed of the codings the
@@ -466,9 +491,7 @@ func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
 	}
 	rep.name, rep.coding = name, p.coding
 	rep.etag = encodedETag(rep.etag, p.coding)
-	if rep.ctype = TypeByExtension(name); rep.ctype == "" {
-		rep.ctype = "application/octet-stream"
-	}
+	rep.ctype = siblingType(name)
 	serveRepresentation(c, &rep, s.MaxRanges)
 	return true
 }

@@ -230,7 +230,7 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 		if i > 0 {
 			name += precompressed[i-1].ext
 		}
-		fi, err := s.stat(name)
+		fi, err := fs.Stat(s.FS, name)
 		switch {
 		case err != nil && !v.exists() && errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -244,19 +244,6 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 		}
 	}
 	return true
-}
-
-// stat returns the FileInfo of name, without opening it on a StatFS.
-func (s *FileServer) stat(name string) (fs.FileInfo, error) {
-	if sfs, ok := s.FS.(fs.StatFS); ok {
-		return sfs.Stat(name)
-	}
-	f, err := s.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Stat()
 }
 
 // fill describes the regular file name (open as f) and, with
@@ -307,9 +294,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 			ok = describeVariant(v, base.name+p.ext, f, fi)
 			v.etag = encodedETag(v.etag, p.coding)
 			v.coding = p.coding
-			if v.ctype = TypeByExtension(base.name); v.ctype == "" {
-				v.ctype = "application/octet-stream"
-			}
+			v.ctype = siblingType(base.name)
 		}
 		f.Close()
 		if !ok {
@@ -383,8 +368,7 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 			}
 		}
 		if !found && !identityOK {
-			c.Response.setError(406)
-			c.Response.Header.Set("Vary", "Accept-Encoding")
+			answerNotAcceptable(c)
 			return true
 		}
 	}

@@ -46,11 +46,8 @@ func (s *FileServer) list(c *Ctx, name string, d fs.File) {
 		if e.IsDir() {
 			slash = "/"
 		}
-		r.WriteString("<li><a href=\"./" + html.EscapeString(escapePathElement(n)) + slash + "\">" +
+		r.WriteString("<li><a href=\"./" + html.EscapeString(url.PathEscape(n)) + slash + "\">" +
 			html.EscapeString(n) + slash + "</a></li>\n")
 	}
 	r.WriteString("</ul>\n")
 }
-
-// escapePathElement percent-encodes one path element for a URL.
-func escapePathElement(name string) string { return url.PathEscape(name) }

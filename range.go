@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -71,7 +72,7 @@ func parseRange(v []byte, size int64, maxRanges int, dst []byteRange) ([]byteRan
 	n := 0
 	for len(v) > 0 {
 		var spec []byte
-		spec, v = cutByte(v, ',')
+		spec, v, _ = bytes.Cut(v, []byte{','})
 		spec = ascii.TrimOWS(spec)
 		if len(spec) == 0 {
 			continue // empty list elements are allowed (RFC 9110 §5.6.1)
@@ -173,7 +174,7 @@ func disjointWithin(rs []byteRange, size int64) bool {
 	}
 	if !sorted {
 		rs = slices.Clone(rs)
-		slices.SortFunc(rs, func(a, b byteRange) int { return int(min(max(a.start-b.start, -1), 1)) })
+		slices.SortFunc(rs, func(a, b byteRange) int { return cmp.Compare(a.start, b.start) })
 	}
 	for i := 1; i < len(rs); i++ {
 		if rs[i].start < rs[i-1].start+rs[i-1].length {
@@ -181,14 +182,4 @@ func disjointWithin(rs []byteRange, size int64) bool {
 		}
 	}
 	return true
-}
-
-// cutByte splits b at the first sep.
-func cutByte(b []byte, sep byte) (before, after []byte) {
-	for i, c := range b {
-		if c == sep {
-			return b[:i], b[i+1:]
-		}
-	}
-	return b, b[len(b):]
 }

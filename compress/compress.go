@@ -190,8 +190,9 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 	}
 	r := &c.Response
 	body := r.Body()
-	if string(c.Request.Method()) == "HEAD" || len(body) < m.minSize {
-		if string(c.Request.Method()) == "HEAD" || len(body) > 0 {
+	head := string(c.Request.Method()) == "HEAD"
+	if head || len(body) < m.minSize {
+		if head || len(body) > 0 {
 			addVary(&r.Header)
 		}
 		return
@@ -214,9 +215,14 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 func setEncoded(h *brisk.Header, coding string) {
 	h.Set("Content-Encoding", coding)
 	if tag := h.Get("ETag"); len(tag) > 0 && tag[0] == '"' {
-		var b [128]byte
-		h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
+		setWeakETag(h, tag)
 	}
+}
+
+// setWeakETag sets ETag to W/tag, the weak form of the strong tag.
+func setWeakETag(h *brisk.Header, tag []byte) {
+	var b [128]byte
+	h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
 }
 
 // addVary adds "Accept-Encoding" to the Vary field, unless it lists it

@@ -59,8 +59,8 @@ func serve(t *testing.T, cfg Config, h brisk.Handler) func(raw string) (*http.Re
 	}
 }
 
-// decode decodes body by coding.
-func decode(t *testing.T, coding string, body []byte) []byte {
+// decodeBody decodes body by coding.
+func decodeBody(t *testing.T, coding string, body []byte) []byte {
 	t.Helper()
 	var r io.Reader
 	switch coding {
@@ -131,7 +131,7 @@ func TestNegotiation(t *testing.T) {
 			if ce != tc.want {
 				t.Fatalf("Content-Encoding %q, want %q", ce, tc.want)
 			}
-			if !bytes.Equal(decode(t, ce, got), body) {
+			if !bytes.Equal(decodeBody(t, ce, got), body) {
 				t.Fatalf("decoded body differs")
 			}
 			if v := resp.Header.Get("Vary"); v != "Accept-Encoding" {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/decode"
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -14,11 +15,6 @@ import (
 
 // DefaultMaxDecoded is the default limit on a decoded request body.
 const DefaultMaxDecoded = 16 << 20
-
-// maxZstdWindow bounds the memory a zstd request body can make the decoder
-// use, whatever its frame header asks for: a larger window fails the read
-// with ErrDecodedTooLarge.
-const maxZstdWindow = 8 << 20
 
 var (
 	// ErrDecodedTooLarge is returned by a read from a BodyReader past its
@@ -72,7 +68,7 @@ func BodyReader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
 		dec = zr
 	case ascii.EqualFold(coding, Zstd):
 		zr, err := zstd.NewReader(body, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(uint64(max(maxDecoded+1, maxZstdWindow))))
+			zstd.WithDecoderMaxWindow(decode.MaxZstdWindow), zstd.WithDecoderMaxMemory(uint64(max(maxDecoded+1, decode.MaxZstdWindow))))
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +109,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 // isZstdTooLarge reports the zstd decoder's refusal of a frame that
-// declares a larger size than allowed, or a window past maxZstdWindow.
+// declares a larger size than allowed, or a window past
+// decode.MaxZstdWindow (RFC 8878 §3.1.1.1.2's 8 MiB).
 func isZstdTooLarge(err error) bool {
 	return errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded)
 }

@@ -33,8 +33,7 @@ func matchNotModified(c *brisk.Ctx) {
 	if !weak || strong {
 		return
 	}
-	var b [128]byte
-	h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
+	setWeakETag(h, tag)
 	addVary(h)
 }
 
