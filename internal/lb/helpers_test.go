@@ -1,7 +1,6 @@
 package lb
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // need returns the path of a program, or skips the test.
@@ -64,30 +64,12 @@ func serveBrisk(t *testing.T, s *brisk.Server) string {
 	return ln.Addr().String()
 }
 
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // startProcess runs a load balancer until the test ends and waits until
 // it accepts connections on addr.
 func startProcess(t *testing.T, addr, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
-	out := &syncBuffer{}
+	out := &testserver.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
