@@ -191,12 +191,7 @@ func TestParkDetachClientCloses(t *testing.T) {
 		ts := startParking(t, s)
 		base := openFDs(t)
 		const n = 10
-		var cs []*client
-		for range n {
-			c := ts.connect()
-			c.roundTrip(get("/"))
-			cs = append(cs, c)
-		}
+		cs := connectServed(ts, n)
 		parkAndDetach(t, s, n)
 		for _, c := range cs {
 			if reset {
