@@ -2,7 +2,6 @@ package lb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -40,28 +39,14 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// serveBrisk runs s on a loopback port until the test ends and returns
-// its address.
+// serveBrisk runs s on a loopback port until the test ends, its log
+// discarded unless s has a Logger, and returns its address.
 func serveBrisk(t *testing.T, s *brisk.Server) string {
 	t.Helper()
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s.Shutdown(ctx)
-		if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return ln.Addr().String()
+	return testserver.Start(t, s)
 }
 
 // startProcess runs a load balancer until the test ends and waits until
