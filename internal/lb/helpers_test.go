@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -140,8 +139,6 @@ func (kc *keepAliveClient) localAddr() string {
 	defer kc.mu.Unlock()
 	return kc.local
 }
-
-func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
 
 // newRequest is GET url with an X-Forwarded-For field.
 func newRequest(url, xff string) (*http.Request, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/brisk-http/brisk"
@@ -102,7 +103,7 @@ http {
 			}
 			defer resp.Body.Close()
 			body := readAll(t, resp)
-			if !hasPrefix(body, tc.want+" ") {
+			if !strings.HasPrefix(body, tc.want+" ") {
 				t.Fatalf("%d %q, want %q...", resp.StatusCode, body, tc.want)
 			}
 		})
