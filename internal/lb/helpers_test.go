@@ -122,7 +122,13 @@ func newClient() *keepAliveClient {
 // get returns the status and body of GET url.
 func (kc *keepAliveClient) get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := kc.Get(url)
+	return kc.do(t, newRequest(t, url, ""))
+}
+
+// do sends r and returns the status and body of its response.
+func (kc *keepAliveClient) do(t *testing.T, r *http.Request) (int, string) {
+	t.Helper()
+	resp, err := kc.Do(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,20 +146,16 @@ func (kc *keepAliveClient) localAddr() string {
 	return kc.local
 }
 
-// newRequest is GET url with an X-Forwarded-For field.
-func newRequest(url, xff string) (*http.Request, error) {
-	r, err := http.NewRequest("GET", url, nil)
-	if err == nil && xff != "" {
-		r.Header.Set("X-Forwarded-For", xff)
-	}
-	return r, err
-}
-
-func readAll(t *testing.T, resp *http.Response) string {
+// newRequest is GET url with an X-Forwarded-For field unless xff is
+// empty.
+func newRequest(t *testing.T, url, xff string) *http.Request {
 	t.Helper()
-	b, err := io.ReadAll(resp.Body)
+	r, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	if xff != "" {
+		r.Header.Set("X-Forwarded-For", xff)
+	}
+	return r
 }
