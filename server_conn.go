@@ -418,13 +418,17 @@ func (c *conn) recoverHandler() {
 // finishBody makes the connection ready for the next request: a body the
 // handler did not read is drained up to maxDrainBytes, else the connection
 // is closed. A failed body read closes it too, and turns the response into
-// the error's status (bodyErrorStatus) when it has not been sent.
+// the error's status (ErrorStatus) when it has not been sent: 408 after a
+// read timeout (RFC 9110 §15.5.9), 400 to a body cut short by the client
+// (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8), 413 or 400 to
+// the wire kinds. Whatever the handler set is replaced: it cannot have
+// answered a request it did not receive.
 func (c *conn) finishBody() {
 	b := &c.body
 	if b.err != nil {
 		c.keepAlive = false
 		if !c.ctx.bw.started {
-			c.ctx.Response.setError(bodyErrorStatus(b.err))
+			c.ctx.Response.setError(ErrorStatus(b.err))
 		}
 		return
 	}
@@ -435,14 +439,6 @@ func (c *conn) finishBody() {
 		c.keepAlive = false
 	}
 }
-
-// bodyErrorStatus is the status answering a request whose body could not
-// be read, from the error table: 408 after a read timeout (RFC 9110
-// §15.5.9), 400 to a body cut short by the client (io.ErrUnexpectedEOF: an
-// incomplete message, RFC 9112 §8), 413 or 400 to the wire kinds. Whatever
-// the handler set is replaced: it cannot have answered a request it did
-// not receive.
-func bodyErrorStatus(err error) int { return statusForError(err).code }
 
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
