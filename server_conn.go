@@ -514,23 +514,15 @@ const coarseTimeout = 2 * time.Second
 // the deadline is not reset within the same second: a keep-alive request
 // then costs neither a clock read nor a deadline update.
 func (c *conn) setReadTimeout(d time.Duration) {
-	var dl time.Time
-	if d > 0 {
-		dl = c.timeoutAt(d)
-	}
-	c.setReadDeadline(dl)
-}
-
-// setReadDeadline sets the read deadline dl (zero: none) unless it is set.
-func (c *conn) setReadDeadline(dl time.Time) {
 	var ns int64
-	if !dl.IsZero() {
-		ns = dl.UnixNano()
+	if d > 0 {
+		ns = c.timeoutAtNs(d)
 	}
 	c.setReadDeadlineNs(ns)
 }
 
-// setReadDeadlineNs is setReadDeadline in Unix ns (0: none).
+// setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
+// unless it is set.
 func (c *conn) setReadDeadlineNs(ns int64) {
 	if ns == c.deadline {
 		return
