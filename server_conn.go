@@ -535,21 +535,13 @@ func (c *conn) setReadDeadlineNs(ns int64) {
 	c.deadline = ns
 }
 
-// timeoutAtNs is timeoutAt in Unix ns, cheaper.
+// timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
+// now: from the coarse clock, a second later, for d >= coarseTimeout.
 func (c *conn) timeoutAtNs(d time.Duration) int64 {
 	if d >= coarseTimeout {
 		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
 	}
 	return time.Now().UnixNano() + int64(d)
-}
-
-// timeoutAt returns the deadline for a timeout d > 0 from now: from the
-// coarse clock, a second later, for d >= coarseTimeout.
-func (c *conn) timeoutAt(d time.Duration) time.Time {
-	if d >= coarseTimeout {
-		return c.srv.date.coarseNow().Add(d + time.Second)
-	}
-	return time.Now().Add(d)
 }
 
 // finish closes the connection and recycles c.
