@@ -25,8 +25,7 @@ type dateCache struct {
 // which doubles as a coarse clock for long timeouts.
 type dateValue struct {
 	text [dateLen]byte
-	now  time.Time
-	ns   int64 // now, Unix ns
+	ns   int64 // the time of the refresh, Unix ns
 }
 
 // start formats the current date and begins refreshing it every second
@@ -59,7 +58,7 @@ func (d *dateCache) halt() {
 }
 
 func (d *dateCache) refresh(now time.Time) {
-	v := &dateValue{now: now, ns: now.UnixNano()}
+	v := &dateValue{ns: now.UnixNano()}
 	now.UTC().AppendFormat(v.text[:0], dateLayout)
 	d.cur.Store(v)
 }
@@ -74,19 +73,11 @@ func (d *dateCache) get() []byte {
 	return p.text[:]
 }
 
-// coarseUnixNano is coarseNow in Unix ns.
+// coarseUnixNano returns the time of the last refresh, in Unix ns: at
+// most about a second behind time.Now, and much cheaper.
 func (d *dateCache) coarseUnixNano() int64 {
 	if p := d.cur.Load(); p != nil {
 		return p.ns
 	}
 	return time.Now().UnixNano()
-}
-
-// coarseNow returns the time of the last refresh: at most about a second
-// behind time.Now, and much cheaper.
-func (d *dateCache) coarseNow() time.Time {
-	if p := d.cur.Load(); p != nil {
-		return p.now
-	}
-	return time.Now()
 }

@@ -3,6 +3,8 @@ package brisk
 import (
 	"context"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/limit"
 )
 
 // DefaultDrainDelay is the least time Drain serves before it shuts down
@@ -48,13 +50,7 @@ func (s *Server) Drain(ctx context.Context) error {
 
 // drainDelay resolves DrainDelay.
 func (s *Server) drainDelay() time.Duration {
-	switch {
-	case s.DrainDelay == 0:
-		return DefaultDrainDelay
-	case s.DrainDelay < 0:
-		return 0
-	}
-	return s.DrainDelay
+	return limit.Timeout(s.DrainDelay, DefaultDrainDelay)
 }
 
 // Draining reports whether Drain (or Shutdown) was called: the server

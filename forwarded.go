@@ -119,7 +119,7 @@ func forwardedFor(elem []byte) []byte {
 			pair, elem = elem, nil
 		}
 		name, value, ok := bytes.Cut(ascii.TrimOWS(pair), []byte("="))
-		if ok && len(name) == 3 && (name[0]|0x20) == 'f' && (name[1]|0x20) == 'o' && (name[2]|0x20) == 'r' {
+		if ok && ascii.EqualFoldLower(name, "for") {
 			if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 				value = value[1 : len(value)-1]
 			}

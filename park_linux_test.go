@@ -76,6 +76,17 @@ func startParking(t *testing.T, s *Server) *testServer {
 	return startServer(t, "tcp", s)
 }
 
+// connectServed opens n connections to ts and completes one request on
+// each, leaving them idle.
+func connectServed(ts *testServer, n int) []*client {
+	cs := make([]*client, n)
+	for i := range cs {
+		cs[i] = ts.connect()
+		cs[i].roundTrip(get("/"))
+	}
+	return cs
+}
+
 // TestParkServesAgain: idle connections are parked (their goroutines
 // gone) and each is served again, in order, when its next request comes.
 func TestParkServesAgain(t *testing.T) {
@@ -171,12 +182,7 @@ func TestParkClientCloses(t *testing.T) {
 	ts := startParking(t, s)
 	base := openFDs(t)
 	const n = 20
-	var cs []*client
-	for range n {
-		c := ts.connect()
-		c.roundTrip(get("/"))
-		cs = append(cs, c)
-	}
+	cs := connectServed(ts, n)
 	waitUntil(t, "all connections parked", func() bool { return parkedConns(s) == n })
 	if got := openFDs(t); got < base+2*n {
 		t.Fatalf("%d fds open with %d connections, baseline %d", got, n, base)
@@ -407,11 +413,7 @@ func TestParkSlowloris(t *testing.T) {
 	s := &Server{ReadHeaderTimeout: 300 * time.Millisecond}
 	ts := startParking(t, s)
 	base := openFDs(t)
-	cs := make([]*client, n)
-	for i := range cs {
-		cs[i] = ts.connect()
-		cs[i].roundTrip(get("/"))
-	}
+	cs := connectServed(ts, n)
 	waitUntil(t, "all parked", func() bool { return parkedConns(s) == n })
 	for _, c := range cs {
 		c.sendSync("GET /slow HTTP/1.1\r\nHost: x\r\n")

@@ -36,9 +36,7 @@ func TestParkShedServesAgain(t *testing.T) {
 	for i, wantClose := range []bool{false, false, true} {
 		if i > 0 {
 			waitUntil(t, "parked", func() bool { return parkedConns(s) == 1 })
-			p := theParker.p.Load()
-			p.sweep(time.Now()) // marks it old
-			p.sweep(time.Now()) // sheds it
+			sweepTwice()
 			if n := shedConns(s); n != 1 {
 				t.Fatalf("request %d: %d connections shed, want 1", i+1, n)
 			}
@@ -58,9 +56,7 @@ func TestParkShedShutdown(t *testing.T) {
 	c := ts.connect()
 	c.roundTrip(get("/"))
 	waitUntil(t, "parked", func() bool { return parkedConns(s) == 1 })
-	p := theParker.p.Load()
-	p.sweep(time.Now())
-	p.sweep(time.Now())
+	sweepTwice()
 	if shedConns(s) != 1 {
 		t.Fatal("not shed")
 	}
@@ -129,14 +125,21 @@ func detachedConns(s *Server) []int {
 	return fds
 }
 
+// sweepTwice runs the two sweeps that take a connection parked before
+// them out of the parker: the first marks it old, the second sheds its
+// conn or detaches it.
+func sweepTwice() {
+	p := theParker.p.Load()
+	p.sweep(time.Now())
+	p.sweep(time.Now())
+}
+
 // parkAndDetach waits until n connections of s are parked and runs the
 // two sweeps that detach them.
 func parkAndDetach(t *testing.T, s *Server, n int) []int {
 	t.Helper()
 	waitUntil(t, "parked", func() bool { return parkedConns(s) == n })
-	p := theParker.p.Load()
-	p.sweep(time.Now())
-	p.sweep(time.Now())
+	sweepTwice()
 	fds := detachedConns(s)
 	if len(fds) != n {
 		t.Fatalf("%d connections detached, want %d", len(fds), n)
@@ -191,12 +194,7 @@ func TestParkDetachClientCloses(t *testing.T) {
 		ts := startParking(t, s)
 		base := openFDs(t)
 		const n = 10
-		var cs []*client
-		for range n {
-			c := ts.connect()
-			c.roundTrip(get("/"))
-			cs = append(cs, c)
-		}
+		cs := connectServed(ts, n)
 		parkAndDetach(t, s, n)
 		for _, c := range cs {
 			if reset {
@@ -233,9 +231,7 @@ func TestParkConnStateNotDetached(t *testing.T) {
 	c := ts.connect()
 	c.roundTrip(get("/"))
 	waitUntil(t, "parked", func() bool { return parkedConns(s) == 1 })
-	p := theParker.p.Load()
-	p.sweep(time.Now())
-	p.sweep(time.Now())
+	sweepTwice()
 	if shedConns(s) != 1 || len(detachedConns(s)) != 0 {
 		t.Fatalf("%d shed, %d detached; want 1 shed, none detached", shedConns(s), len(detachedConns(s)))
 	}

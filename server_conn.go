@@ -418,13 +418,17 @@ func (c *conn) recoverHandler() {
 // finishBody makes the connection ready for the next request: a body the
 // handler did not read is drained up to maxDrainBytes, else the connection
 // is closed. A failed body read closes it too, and turns the response into
-// the error's status (bodyErrorStatus) when it has not been sent.
+// the error's status (ErrorStatus) when it has not been sent: 408 after a
+// read timeout (RFC 9110 §15.5.9), 400 to a body cut short by the client
+// (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8), 413 or 400 to
+// the wire kinds. Whatever the handler set is replaced: it cannot have
+// answered a request it did not receive.
 func (c *conn) finishBody() {
 	b := &c.body
 	if b.err != nil {
 		c.keepAlive = false
 		if !c.ctx.bw.started {
-			c.ctx.Response.setError(bodyErrorStatus(b.err))
+			c.ctx.Response.setError(ErrorStatus(b.err))
 		}
 		return
 	}
@@ -435,14 +439,6 @@ func (c *conn) finishBody() {
 		c.keepAlive = false
 	}
 }
-
-// bodyErrorStatus is the status answering a request whose body could not
-// be read, from the error table: 408 after a read timeout (RFC 9110
-// §15.5.9), 400 to a body cut short by the client (io.ErrUnexpectedEOF: an
-// incomplete message, RFC 9112 §8), 413 or 400 to the wire kinds. Whatever
-// the handler set is replaced: it cannot have answered a request it did
-// not receive.
-func bodyErrorStatus(err error) int { return statusForError(err).code }
 
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
@@ -518,23 +514,15 @@ const coarseTimeout = 2 * time.Second
 // the deadline is not reset within the same second: a keep-alive request
 // then costs neither a clock read nor a deadline update.
 func (c *conn) setReadTimeout(d time.Duration) {
-	var dl time.Time
-	if d > 0 {
-		dl = c.timeoutAt(d)
-	}
-	c.setReadDeadline(dl)
-}
-
-// setReadDeadline sets the read deadline dl (zero: none) unless it is set.
-func (c *conn) setReadDeadline(dl time.Time) {
 	var ns int64
-	if !dl.IsZero() {
-		ns = dl.UnixNano()
+	if d > 0 {
+		ns = c.timeoutAtNs(d)
 	}
 	c.setReadDeadlineNs(ns)
 }
 
-// setReadDeadlineNs is setReadDeadline in Unix ns (0: none).
+// setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
+// unless it is set.
 func (c *conn) setReadDeadlineNs(ns int64) {
 	if ns == c.deadline {
 		return
@@ -547,21 +535,13 @@ func (c *conn) setReadDeadlineNs(ns int64) {
 	c.deadline = ns
 }
 
-// timeoutAtNs is timeoutAt in Unix ns, cheaper.
+// timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
+// now: from the coarse clock, a second later, for d >= coarseTimeout.
 func (c *conn) timeoutAtNs(d time.Duration) int64 {
 	if d >= coarseTimeout {
 		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
 	}
 	return time.Now().UnixNano() + int64(d)
-}
-
-// timeoutAt returns the deadline for a timeout d > 0 from now: from the
-// coarse clock, a second later, for d >= coarseTimeout.
-func (c *conn) timeoutAt(d time.Duration) time.Time {
-	if d >= coarseTimeout {
-		return c.srv.date.coarseNow().Add(d + time.Second)
-	}
-	return time.Now().Add(d)
 }
 
 // finish closes the connection and recycles c.

@@ -215,12 +215,12 @@ func appendChunk(dst, data []byte) []byte {
 }
 
 // armWriteDeadline sets the write deadline for one write under
-// WriteTimeout, as conn.write does.
+// WriteTimeout, measured as conn.write measures it (MinResponseRate does
+// not apply: sendfile's timeouts are not judged by afterWriteTimeout).
 func (c *conn) armWriteDeadline() {
 	if d := c.lim.writeTimeout; d > 0 {
-		if dl := c.timeoutAt(d); dl.UnixNano() != c.wdeadline {
-			c.nc.SetWriteDeadline(dl)
-			c.wdeadline = dl.UnixNano()
+		if dl := c.timeoutAtNs(d); dl != c.wdeadline {
+			c.setWriteDeadline(dl)
 		}
 	}
 }

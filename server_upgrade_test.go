@@ -54,18 +54,7 @@ func TestUpgrade(t *testing.T) {
 					got, _ := readFull(nc, buffered, len("first frame"))
 					nc.Write(append([]byte("owner:"), got...))
 				}})
-				c := ts.connect()
-				c.send(tt.request)
-				raw, err := io.ReadAll(c.br)
-				if err != nil {
-					t.Fatalf("reading until EOF: %v (got %q)", err, raw)
-				}
-				if err := <-errs; !errors.Is(err, tt.err) || (tt.err == nil) != (err == nil) {
-					t.Errorf("Upgrade: %v, want %v", err, tt.err)
-				}
-				if got := stripDate(string(raw)); got != tt.want {
-					t.Errorf("connection got\n%q\nwant\n%q", got, tt.want)
-				}
+				checkSwitch(t, ts, tt.request, "Upgrade", errs, tt.err, tt.want)
 			})
 		})
 	}
@@ -110,18 +99,27 @@ func TestTunnel(t *testing.T) {
 				got, _ := readFull(nc, buffered, len("client hello"))
 				nc.Write(append([]byte("owner:"), got...))
 			}})
-			c := ts.connect()
-			c.send(tt.request)
-			raw, err := io.ReadAll(c.br)
-			if err != nil {
-				t.Fatalf("reading until EOF: %v (got %q)", err, raw)
-			}
-			if err := <-errs; !errors.Is(err, tt.err) || (tt.err == nil) != (err == nil) {
-				t.Errorf("Tunnel: %v, want %v", err, tt.err)
-			}
-			if got := stripDate(string(raw)); got != tt.want {
-				t.Errorf("connection got\n%q\nwant\n%q", got, tt.want)
-			}
+			checkSwitch(t, ts, tt.request, "Tunnel", errs, tt.err, tt.want)
 		})
+	}
+}
+
+// checkSwitch sends request on a new connection to ts, reads until the
+// server closes it, and checks the error the handler's switch (named by
+// what) sent on errs against wantErr and the bytes read, Date removed,
+// against want.
+func checkSwitch(t *testing.T, ts *testServer, request, what string, errs <-chan error, wantErr error, want string) {
+	t.Helper()
+	c := ts.connect()
+	c.send(request)
+	raw, err := io.ReadAll(c.br)
+	if err != nil {
+		t.Fatalf("reading until EOF: %v (got %q)", err, raw)
+	}
+	if err := <-errs; !errors.Is(err, wantErr) || (wantErr == nil) != (err == nil) {
+		t.Errorf("%s: %v, want %v", what, err, wantErr)
+	}
+	if got := stripDate(string(raw)); got != want {
+		t.Errorf("connection got\n%q\nwant\n%q", got, want)
 	}
 }

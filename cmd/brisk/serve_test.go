@@ -8,28 +8,14 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
-// syncBuffer is a bytes.Buffer safe for one writer goroutine and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	sb strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.sb.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.sb.String()
-}
+// syncBuffer collects serve's output while a test reads it.
+type syncBuffer = testserver.SyncBuffer
 
 // startServe runs serve with o in the background. It returns the base URL
 // printed on stdout, stderr, and a stop function that cancels the context

@@ -54,7 +54,7 @@ func TestHAProxySendProxyV2(t *testing.T) {
 	for i := range 5 {
 		code, body := kc.get(t, "http://"+front+"/")
 		want := "remote=" + kc.localAddr() + " peer=127.0.0.1:"
-		if code != 200 || !hasPrefix(body, want) {
+		if code != 200 || !strings.HasPrefix(body, want) {
 			t.Fatalf("request %d: %d %q, want 200 %q...", i, code, body, want)
 		}
 		if strings.HasPrefix(body, "remote="+backend) {

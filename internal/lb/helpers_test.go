@@ -1,9 +1,7 @@
 package lb
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,12 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/testserver"
 )
 
 // need returns the path of a program, or skips the test.
@@ -40,46 +38,14 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// serveBrisk runs s on a loopback port until the test ends and returns
-// its address.
+// serveBrisk runs s on a loopback port until the test ends, its log
+// discarded unless s has a Logger, and returns its address.
 func serveBrisk(t *testing.T, s *brisk.Server) string {
 	t.Helper()
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s.Shutdown(ctx)
-		if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return ln.Addr().String()
-}
-
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	return testserver.Start(t, s)
 }
 
 // startProcess runs a load balancer until the test ends and waits until
@@ -87,7 +53,7 @@ func (b *syncBuffer) String() string {
 func startProcess(t *testing.T, addr, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
-	out := &syncBuffer{}
+	out := &testserver.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -156,7 +122,13 @@ func newClient() *keepAliveClient {
 // get returns the status and body of GET url.
 func (kc *keepAliveClient) get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := kc.Get(url)
+	return kc.do(t, newRequest(t, url, ""))
+}
+
+// do sends r and returns the status and body of its response.
+func (kc *keepAliveClient) do(t *testing.T, r *http.Request) (int, string) {
+	t.Helper()
+	resp, err := kc.Do(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,22 +146,16 @@ func (kc *keepAliveClient) localAddr() string {
 	return kc.local
 }
 
-func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
-
-// newRequest is GET url with an X-Forwarded-For field.
-func newRequest(url, xff string) (*http.Request, error) {
-	r, err := http.NewRequest("GET", url, nil)
-	if err == nil && xff != "" {
-		r.Header.Set("X-Forwarded-For", xff)
-	}
-	return r, err
-}
-
-func readAll(t *testing.T, resp *http.Response) string {
+// newRequest is GET url with an X-Forwarded-For field unless xff is
+// empty.
+func newRequest(t *testing.T, url, xff string) *http.Request {
 	t.Helper()
-	b, err := io.ReadAll(resp.Body)
+	r, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	if xff != "" {
+		r.Header.Set("X-Forwarded-For", xff)
+	}
+	return r
 }

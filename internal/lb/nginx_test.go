@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/brisk-http/brisk"
@@ -92,18 +93,13 @@ http {
 }`, backend, front))
 			kc := newClient()
 			req := "http://" + front + "/"
-			r, _ := newRequest(req, tc.xff)
+			r := newRequest(t, req, tc.xff)
 			if tc.fwd != "" {
 				r.Header.Set("Forwarded", tc.fwd)
 			}
-			resp, err := kc.Do(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body := readAll(t, resp)
-			if !hasPrefix(body, tc.want+" ") {
-				t.Fatalf("%d %q, want %q...", resp.StatusCode, body, tc.want)
+			code, body := kc.do(t, r)
+			if !strings.HasPrefix(body, tc.want+" ") {
+				t.Fatalf("%d %q, want %q...", code, body, tc.want)
 			}
 		})
 	}
