@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +176,84 @@ func TestMinResponseRate(t *testing.T) {
 			t.Fatal("connection still open 3 s after the write failed")
 		}
 	})
+}
+
+// TestMinResponseRateSendfile: a file body sent by sendfile (TCP, larger
+// than the write buffer) to a client that reads nothing fails with
+// ErrResponseTooSlow after the grace period, as buffered writes do, and
+// the connection is closed.
+func TestMinResponseRateSendfile(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 256 << 20 // more than loopback socket buffers hold
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	writeErr := make(chan error, 1)
+	ts := startServer(t, "tcp", &Server{
+		MinResponseRate: testRate, MinResponseRateGrace: testGrace,
+		Handler: func(c *Ctx) {
+			f, err := os.Open(name)
+			if err != nil {
+				writeErr <- err
+				return
+			}
+			defer f.Close()
+			c.Response.Header.Set("Content-Length", strconv.Itoa(size))
+			_, err = c.BodyWriter().ReadFrom(f)
+			writeErr <- err
+		},
+	})
+	c := ts.connect()
+	c.sendSync(get("/"))
+	select {
+	case err := <-writeErr:
+		if !errors.Is(err, ErrResponseTooSlow) {
+			t.Fatalf("ReadFrom error %v, want ErrResponseTooSlow", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("sendfile to a client that reads nothing did not fail within 5 s")
+	}
+	c.nc.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, err := io.Copy(io.Discard, c.br); isTimeout(err) {
+		t.Fatal("connection still open 3 s after the write failed")
+	}
+}
+
+// TestMinResponseRateSendfileSlowReader: a client reading a file sent by
+// sendfile slowly but far above the rate gets it whole, over many grace
+// periods.
+func TestMinResponseRateSendfileSlowReader(t *testing.T) {
+	const size = 16 << 20
+	name := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(name, bytes.Repeat([]byte("0123456789abcdef"), size/16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, "tcp", &Server{
+		MinResponseRate: testRate, MinResponseRateGrace: testGrace,
+		Handler: func(c *Ctx) {
+			f, err := os.Open(name)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer f.Close()
+			c.Response.Header.Set("Content-Length", strconv.Itoa(size))
+			if _, err := c.BodyWriter().ReadFrom(f); err != nil {
+				t.Errorf("ReadFrom: %v", err)
+			}
+		},
+	})
+	c := ts.connect()
+	c.sendSync(get("/"))
+	n, err := readSlowly(c, 64<<10, 3*time.Millisecond) // about 20 MB/s
+	if err != nil || n != size {
+		t.Fatalf("read %d of %d bytes of body: %v", n, size, err)
+	}
 }
 
 // TestMinResponseRateSlowReader: a client that reads slowly but far above

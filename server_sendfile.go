@@ -130,7 +130,8 @@ func isFile(r io.Reader) bool {
 
 // sendFile flushes the head and buffered bytes, then sends up to limit
 // bytes of the file r (an *os.File or an *io.LimitedReader of one) by the
-// socket's ReadFrom, in chunks of sendfileChunk each under WriteTimeout.
+// socket's ReadFrom, in chunks of sendfileChunk each under WriteTimeout
+// and MinResponseRate.
 // It returns io.EOF when r ends before limit.
 func (c *conn) sendFile(tc *net.TCPConn, r io.Reader, limit int64) (int64, error) {
 	if c.flush() != nil {
@@ -146,10 +147,8 @@ func (c *conn) sendFile(tc *net.TCPConn, r io.Reader, limit int64) (int64, error
 	for total < limit {
 		lr.N = min(limit-total, sendfileChunk)
 		want := lr.N
-		c.armWriteDeadline()
-		n, werr := tc.ReadFrom(lr)
+		n, werr := c.sendChunk(tc, lr)
 		total += n
-		c.nwritten += n // for RequestInfo.BytesWritten
 		if werr != nil {
 			c.werr = werr
 			break
@@ -214,13 +213,26 @@ func appendChunk(dst, data []byte) []byte {
 	return append(dst, "\r\n"...)
 }
 
-// armWriteDeadline sets the write deadline for one write under
-// WriteTimeout, measured as conn.write measures it (MinResponseRate does
-// not apply: sendfile's timeouts are not judged by afterWriteTimeout).
-func (c *conn) armWriteDeadline() {
-	if d := c.lim.writeTimeout; d > 0 {
-		if dl := c.timeoutAtNs(d); dl != c.wdeadline {
-			c.setWriteDeadline(dl)
+// sendChunk sends lr by the socket's ReadFrom (sendfile) as one write
+// under the deadlines conn.write keeps: WriteTimeout and MinResponseRate
+// (a timeout is judged by afterWriteTimeout, and the rest of lr is sent
+// when the client is keeping up).
+func (c *conn) sendChunk(tc *net.TCPConn, lr *io.LimitedReader) (int64, error) {
+	c.writes++
+	c.armWrite()
+	var sent int64
+	for {
+		n, err := tc.ReadFrom(lr)
+		sent += n
+		c.nwritten += n // for RequestInfo.BytesWritten
+		if err == nil || !isTimeout(err) {
+			return sent, err
+		}
+		if err = c.afterWriteTimeout(int(n), err); err != nil {
+			return sent, err
+		}
+		if lr.N == 0 {
+			return sent, nil
 		}
 	}
 }
