@@ -25,7 +25,7 @@ const (
 	attackWarmup      = 1100 * time.Millisecond
 	minRateRatio      = 0.90 // attacked rate / unloaded rate
 	maxQuietSpread    = 1.25 // unloaded neighbours further apart: inconclusive pair
-	rateAttempts      = 5
+	rateAttempts      = 10
 )
 
 // TestSlowloris keeps 300 connections trickling an endless request head
@@ -42,7 +42,7 @@ const (
 // drift weighs on both sides alike. A pair whose two A differ by more than
 // 25 % measures the machine, not the server, and does not count. An
 // attempt passes when the median of its counted pair ratios is at least
-// 90 %, and is inconclusive with fewer than two counted pairs; up to 5
+// 90 %, and is inconclusive with fewer than two counted pairs; up to 10
 // attempts are made. The test skips, saying so, when no attempt was
 // conclusive, and fails when conclusive attempts all stayed under 90 %.
 // Under the race detector only the timeouts are checked.
