@@ -178,11 +178,11 @@ func (c *conn) requestDone() {
 	c.deliver(c.werr) // what the flush did not: nothing of it is left to write
 }
 
-// written delivers, after the flush of the write buffer ended with err,
-// the completions whose responses are now written (all of them when err
-// is set: nothing more will be written). Only that flush writes the
-// bytes of responses already complete: the others (sendBytes, sendFile)
-// flush first.
+// written delivers, after a write of the write buffer (flush, or
+// sendBytes with the body that follows it) ended with err, the
+// completions whose responses are now written (all of them when err is
+// set: nothing more will be written). Only such a write carries bytes of
+// responses already complete: sendFile flushes first.
 func (c *conn) written(err error) {
 	if c.done != nil && c.done.n != 0 {
 		c.deliver(err)

@@ -56,7 +56,9 @@ type conn struct {
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (datarate.go)
-	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
+	iov       [2][]byte  // writeOnce's gathered write
+	iovs      net.Buffers
+	hijacked  bool // the handler took the connection over (Ctx.Hijack)
 }
 
 func newConn(s *Server) *conn {
@@ -462,17 +464,20 @@ func (c *conn) writeBuf() *buffer {
 }
 
 // sendBytes appends p to the write buffer when it fits in the free space,
-// else flushes the buffer and writes p straight from its storage: no
-// copy, and one write for a large body.
+// else writes the buffer and p, straight from its storage, together: no
+// copy, and one system call on a connection that gathers writes (TCP).
 func (c *conn) sendBytes(p []byte) {
 	w := c.writeBuf()
 	if len(p) <= cap(w.b)-len(w.b) {
 		w.b = append(w.b, p...)
 		return
 	}
-	if c.flush() == nil {
-		c.werr = c.write(p)
+	if c.werr != nil {
+		return
 	}
+	c.werr = c.write(w.b, p)
+	w.b = w.b[:0]
+	c.written(c.werr)
 }
 
 // flush writes the pending response bytes.
@@ -480,20 +485,20 @@ func (c *conn) flush() error {
 	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {
 		return c.werr
 	}
-	c.werr = c.write(c.wbuf.b)
+	c.werr = c.write(c.wbuf.b, nil)
 	c.wbuf.b = c.wbuf.b[:0]
 	c.written(c.werr) // OnRequestDone for the responses now written
 	return c.werr
 }
 
-// write writes p to the connection under WriteTimeout and
-// MinResponseRate (armWrite, afterWriteTimeout in datarate.go), measured
-// like the read timeouts (see setReadTimeout).
-func (c *conn) write(p []byte) error {
+// write writes p, then q (nil for none), to the connection under
+// WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout in
+// datarate.go), measured like the read timeouts (see setReadTimeout).
+func (c *conn) write(p, q []byte) error {
 	c.writes++
 	c.armWrite()
 	for {
-		n, err := c.nc.Write(p)
+		n, err := c.writeOnce(p, q)
 		c.nwritten += int64(n)
 		if err == nil || !isTimeout(err) {
 			return err
@@ -501,8 +506,28 @@ func (c *conn) write(p []byte) error {
 		if err = c.afterWriteTimeout(n, err); err != nil {
 			return err
 		}
-		p = p[n:]
+		if n < len(p) {
+			p = p[n:]
+		} else {
+			p, q = q[n-len(p):], nil
+		}
 	}
+}
+
+// writeOnce makes one Write of p, or, with q, one gathering write of p and
+// q (net.Buffers: writev on TCP, successive Writes elsewhere).
+func (c *conn) writeOnce(p, q []byte) (int, error) {
+	if len(q) == 0 || len(p) == 0 {
+		if len(p) == 0 {
+			p = q
+		}
+		return c.nc.Write(p)
+	}
+	c.iov = [2][]byte{p, q}
+	c.iovs = c.iov[:] // in c: WriteTo's receiver escapes
+	n, err := c.iovs.WriteTo(c.nc)
+	c.iov = [2][]byte{}
+	return int(n), err
 }
 
 // coarseTimeout is the shortest timeout measured with the coarse clock.
