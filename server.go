@@ -85,8 +85,12 @@ type Server struct {
 	ReadBufferSize int
 
 	// WriteBufferSize is the size of a connection's write buffer, in
-	// bytes; larger bodies are written straight from the response. Zero or
-	// negative means DefaultWriteBufferSize (4 KiB).
+	// bytes: a connection holds one while it has a response to write, and
+	// none while it waits for a request. Responses to pipelined requests
+	// are batched into it, so a larger one means fewer writes for them; a
+	// body that does not fit is written straight from the response, in one
+	// system call with what the buffer holds on TCP. Zero or negative
+	// means DefaultWriteBufferSize (4 KiB).
 	WriteBufferSize int
 
 	// Read and write timeouts, and the grace periods of the minimum data
