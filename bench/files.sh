@@ -6,6 +6,7 @@
 # and runs one wrk run per server and case:
 #   1k    a 1 KiB text file                       (target: brisk req/s >= 1.2x fasthttp)
 #   1kp   the same, pipelined 16 deep (bench/pipeline.lua)
+#   8k    an 8 KiB text file: a body larger than a 4 KiB write buffer
 #   1m    a 1 MiB binary file                      (target: brisk CPU/byte <= 0.8x fasthttp)
 #   gzip  a 64 KiB JSON file, Accept-Encoding: gzip, compressed on the fly
 #         at level 6 (brisk compress, fasthttp CompressHandlerLevel; no
@@ -29,7 +30,7 @@ done
 
 . "$(dirname "$0")/lib.sh"
 
-# The files: 1 KiB and 64 KiB of JSON records, 1 MiB of random bytes.
+# The files: 1, 8 and 64 KiB of JSON records, 1 MiB of random bytes.
 root=$tmp/root
 mkdir -p "$root"
 for ((i = 0; ; i++)); do
@@ -38,6 +39,7 @@ for ((i = 0; ; i++)); do
 	[ "$i" -ge 1200 ] && break
 done >"$tmp/records"
 head -c 1024 "$tmp/records" >"$root/f1k.txt"
+head -c 8192 "$tmp/records" >"$root/f8k.txt"
 head -c 65536 "$tmp/records" >"$root/f64k.json"
 head -c 1048576 /dev/urandom >"$root/f1m.bin"
 
@@ -68,7 +70,7 @@ check() {
 	curl -fs "$@" "http://127.0.0.1:${port[$s]}$p" -o "$tmp/got" || { echo "$s $p: curl failed" >&2; cat "$tmp/$s.log" >&2; exit 1; }
 	cmp -s "$tmp/got" "$root$p" || { echo "$s $p: body differs from the file" >&2; exit 1; }
 }
-for s in brisk fasthttp nethttp; do check "$s" /f1k.txt; check "$s" /f1m.bin; done
+for s in brisk fasthttp nethttp; do check "$s" /f1k.txt; check "$s" /f8k.txt; check "$s" /f1m.bin; done
 for s in brisk-gzip fasthttp-gzip; do
 	enc=$(curl -fs -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:${port[$s]}/f64k.json" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}')
 	[ "$enc" = gzip ] || { echo "$s: Content-Encoding \"$enc\", want gzip" >&2; exit 1; }
@@ -100,6 +102,7 @@ measure() {
 for _ in $(seq "$rounds"); do
 	for s in brisk fasthttp nethttp; do measure 1k "$s" /f1k.txt; done
 	for s in brisk fasthttp nethttp; do measure 1kp "$s" /f1k.txt -s "$bench/pipeline.lua" -- 16; done
+	for s in brisk fasthttp nethttp; do measure 8k "$s" /f8k.txt; done
 	for s in brisk fasthttp nethttp; do measure 1m "$s" /f1m.bin; done
 	for s in brisk-gzip fasthttp-gzip; do measure gzip "$s" /f64k.json -s "$tmp/gzip.lua"; done
 done
@@ -109,13 +112,13 @@ awk -v conns="$conns" -v secs="$secs" -v rounds="$rounds" -v host="$(uname -srm)
 	-v date="$(date -u +%Y-%m-%d)" '
 { k = $1 " " $2; n[k]++; rps[k] += $3; mbs[k] += $4; cpu[k] += $5 }
 END {
-	split("1k 1kp 1m gzip", cases, " "); split("brisk fasthttp nethttp", srv, " ")
-	title["1k"] = "1 KiB file"; title["1kp"] = "1 KiB file, pipelined 16"; title["1m"] = "1 MiB file"; title["gzip"] = "64 KiB JSON, gzip on the fly"
+	split("1k 1kp 8k 1m gzip", cases, " "); split("brisk fasthttp nethttp", srv, " ")
+	title["1k"] = "1 KiB file"; title["1kp"] = "1 KiB file, pipelined 16"; title["8k"] = "8 KiB file"; title["1m"] = "1 MiB file"; title["gzip"] = "64 KiB JSON, gzip on the fly"
 	print "# End-to-end file serving\n"
 	print "wrk (1 thread, " conns " connections) on core 1, server on core 0; " rounds " round(s) x " secs " s per server and case. " host ", " date ".\n"
 	print "| case | server | req/s | ratio to fasthttp | MB/s | CPU µs/request | CPU ratio to fasthttp |"
 	print "|---|---|---:|---:|---:|---:|---:|"
-	for (ci = 1; ci <= 4; ci++) for (i = 1; i <= 3; i++) {
+	for (ci = 1; ci <= 5; ci++) for (i = 1; i <= 3; i++) {
 		k = cases[ci] " " srv[i]; f = cases[ci] " fasthttp"
 		if (!(k in n)) continue
 		printf "| %s | %s | %.0f | %.2f | %.1f | %.2f | %.2f |\n", title[cases[ci]], srv[i], rps[k] / n[k],
