@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"github.com/brisk-http/brisk/internal/ascii"
 )
@@ -346,35 +345,11 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 	}
 }
 
-// sendMemory sends p, bytes of a cached file. One shorter than the write
-// buffer is copied into it, flushing it when full, so that pipelined
-// responses go out in full buffers; a longer one is written from its own
-// storage. p is never modified, which makes it safe to view as a string.
-// When less than headRoom is left after it, the buffer is flushed.
-func sendMemory(c *Ctx, p []byte) error {
-	if len(p) == 0 || len(p) >= cap(c.bw.c.writeBuf().b) {
-		_, err := c.bw.Write(p)
-		return err
-	}
-	_, err := c.bw.WriteString(unsafe.String(&p[0], len(p)))
-	if w := c.bw.c.wbuf; err == nil && !c.bw.filtering && w != nil && cap(w.b)-len(w.b) < headRoom {
-		err = c.bw.Flush()
-	}
-	return err
-}
-
-// headRoom is the free space in the write buffer under which sendMemory
-// flushes it: the head of the next (pipelined) response appended to a
-// fuller buffer would make the connection grow it, an allocation that is
-// not pooled. Measured with wrk, 16 pipelined GETs of a 1 KiB file:
-// filling the buffer to the brim cost 1.3-1.5 us of user CPU per request,
-// flushing at 512 bytes free 0.8-1.0 us.
-const headRoom = 512
-
 // sendSection sends r.length bytes of rep from r.start.
 func sendSection(c *Ctx, rep *representation, r byteRange) error {
 	if rep.content == nil {
-		return sendMemory(c, rep.data[r.start:r.start+r.length])
+		_, err := c.bw.Write(rep.data[r.start : r.start+r.length])
+		return err
 	}
 	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
 		return err

@@ -56,7 +56,7 @@ type conn struct {
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (datarate.go)
-	iov       [2][]byte  // writeOnce's gathered write
+	iov       [2][]byte  // writev's gathered write
 	iovs      net.Buffers
 	hijacked  bool // the handler took the connection over (Ctx.Hijack)
 }
@@ -498,7 +498,13 @@ func (c *conn) write(p, q []byte) error {
 	c.writes++
 	c.armWrite()
 	for {
-		n, err := c.writeOnce(p, q)
+		var n int
+		var err error
+		if len(q) == 0 {
+			n, err = c.nc.Write(p)
+		} else {
+			n, err = c.writev(p, q)
+		}
 		c.nwritten += int64(n)
 		if err == nil || !isTimeout(err) {
 			return err
@@ -514,17 +520,11 @@ func (c *conn) write(p, q []byte) error {
 	}
 }
 
-// writeOnce makes one Write of p, or, with q, one gathering write of p and
-// q (net.Buffers: writev on TCP, successive Writes elsewhere).
-func (c *conn) writeOnce(p, q []byte) (int, error) {
-	if len(q) == 0 || len(p) == 0 {
-		if len(p) == 0 {
-			p = q
-		}
-		return c.nc.Write(p)
-	}
+// writev writes p and q in one gathering write (net.Buffers: writev on
+// TCP, successive Writes elsewhere).
+func (c *conn) writev(p, q []byte) (int, error) {
 	c.iov = [2][]byte{p, q}
-	c.iovs = c.iov[:] // in c: WriteTo's receiver escapes
+	c.iovs = c.iov[:] // in c: WriteTo's receiver escapes; an empty p is skipped
 	n, err := c.iovs.WriteTo(c.nc)
 	c.iov = [2][]byte{}
 	return int(n), err

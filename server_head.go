@@ -82,24 +82,45 @@ func (c *conn) checkedScan(r *Response) wire.OutgoingFields {
 	return fs
 }
 
-// minHeadRoom is the free write-buffer space below which pending responses
-// are flushed before a new head is encoded.
-const minHeadRoom = 1024
-
 // writeBuffered encodes a buffered response: head, then body. A body larger
 // than the write buffer's free space is written straight from r.body.
 func (c *conn) writeBuffered(r *Response) {
 	p := c.planBuffered(r, c.checkedScan(r))
-	w := c.writeBuf()
-	if cap(w.b)-len(w.b) < minHeadRoom {
-		c.flush() // batched pipelined responses: keep the buffer from growing
-	}
+	w := c.headBuf(r, &p)
 	w.b = c.appendHead(w.b, r, &p)
 	if p.framing == wire.FramingNone || p.omitBody || len(r.body) == 0 {
 		return
 	}
 	c.sendBytes(r.body)
 }
+
+// headBuf returns the write buffer with room for the head of r: the
+// responses it batches are written first when the head might not fit, so
+// that encoding it never grows the pooled buffer.
+func (c *conn) headBuf(r *Response, p *headPlan) *buffer {
+	w := c.writeBuf()
+	if len(w.b) > 0 && cap(w.b)-len(w.b) < c.headBound(r, p) {
+		c.flush()
+	}
+	return w
+}
+
+// headBound is the most bytes appendHead appends for r and p.
+func (c *conn) headBound(r *Response, p *headPlan) int {
+	n := len("HTTP/1.1 200 \r\n") + max(len(r.reason), maxStatusTextLen) +
+		len("Server: \r\n") + len(c.srv.Name) + len("Date: \r\n") + dateLen +
+		len("Content-Length: \r\n") + maxDecimalLen + len("Connection: keep-alive\r\n") + len("\r\n")
+	for i := range r.Header.fields {
+		f := &r.Header.fields[i]
+		n += len(f.Name) + len(": \r\n") + len(f.Value)
+	}
+	return n
+}
+
+const (
+	maxDecimalLen    = 19 // the longest int64 in decimal
+	maxStatusTextLen = 31 // the longest wire.StatusText (TestHeadBound)
+)
 
 // appendHead appends the status line, the server's fields, the handler's
 // fields and the framing fields.
