@@ -90,9 +90,8 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"proxyStore": "storage of proxy, which is carried: recycle drops it",
 		"done":       "per conn object; empty while parked: the flush before park delivers it",
 		"wclock":     "describes the write in progress: none while parked; attach clears its tick",
-		"iov":        "per write (writev), cleared after it", "iovs": "per write (writev)",
-		"startRead": "per read (beginHook): a new conn object takes a new start",
-		"start":     "per read (beginHook)", "respBegin": "per request (beginHook)",
+		"startRead":  "per read (beginHook): a new conn object takes a new start",
+		"start":      "per read (beginHook)", "respBegin": "per request (beginHook)",
 	}
 	typ := reflect.TypeFor[conn]()
 	for _, f := range reflect.VisibleFields(typ) {

@@ -56,9 +56,7 @@ type conn struct {
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (datarate.go)
-	iov       [2][]byte  // writev's gathered write
-	iovs      net.Buffers
-	hijacked  bool // the handler took the connection over (Ctx.Hijack)
+	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
 
 func newConn(s *Server) *conn {
@@ -523,10 +521,11 @@ func (c *conn) write(p, q []byte) error {
 // writev writes p and q in one gathering write (net.Buffers: writev on
 // TCP, successive Writes elsewhere).
 func (c *conn) writev(p, q []byte) (int, error) {
-	c.iov = [2][]byte{p, q}
-	c.iovs = c.iov[:] // in c: WriteTo's receiver escapes; an empty p is skipped
-	n, err := c.iovs.WriteTo(c.nc)
-	c.iov = [2][]byte{}
+	w := c.writeBuf() // its iovs: WriteTo's receiver escapes
+	w.iov = [2][]byte{p, q}
+	w.iovs = w.iov[:] // an empty p is skipped
+	n, err := w.iovs.WriteTo(c.nc)
+	w.iov = [2][]byte{}
 	return int(n), err
 }
 

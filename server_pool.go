@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"net"
 	"sync"
 
 	"github.com/brisk-http/brisk/wire"
@@ -25,6 +26,8 @@ type buffer struct {
 	b        []byte
 	fields   []wire.Field // head field storage, cap lim.maxFields
 	trailers []wire.Field // trailer storage, allocated on first use
+	iov      [2][]byte    // a write buffer's gathered write (conn.writev)
+	iovs     net.Buffers
 }
 
 func (p *pools) init(l *limits) {
