@@ -1,18 +1,18 @@
 package brisk
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 func TestPanicIs500AndCloses(t *testing.T) {
 	forTransports(t, func(t *testing.T, tr string) {
-		var logs syncBuffer
+		var logs syncbuf.Buffer
 		ts := startServer(t, tr, &Server{
 			Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 			Handler: func(c *Ctx) {
@@ -198,22 +198,4 @@ func TestCancelOnClientClosePipelined(t *testing.T) {
 			t.Fatalf("body %q, want %q", body, want)
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
