@@ -1,12 +1,13 @@
 package load
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"os"
+
+	"github.com/brisk-http/brisk/internal/basicauth"
 )
 
 // Sending the load through an HTTP proxy (Config.Proxy), and bodies read
@@ -34,9 +35,7 @@ func applyProxy(p *plan, c Config, u *url.URL) (target string, fields []string, 
 		abs.Path = "/"
 	}
 	if pu.User != nil {
-		pw, _ := pu.User.Password()
-		cred := base64.StdEncoding.EncodeToString([]byte(pu.User.Username() + ":" + pw))
-		fields = append(fields, "Proxy-Authorization: Basic "+cred)
+		fields = append(fields, "Proxy-Authorization: "+basicauth.FromUserinfo(pu.User))
 	}
 	return abs.String(), fields, nil
 }
