@@ -43,18 +43,6 @@ func TestFromHTTPAllocs(t *testing.T) {
 	}
 }
 
-// allocRecorder is a ResponseWriter that keeps its header map and
-// records nothing, so that only the bridge's allocations are counted.
-type allocRecorder struct {
-	h    http.Header
-	code int
-	n    int
-}
-
-func (w *allocRecorder) Header() http.Header         { return w.h }
-func (w *allocRecorder) WriteHeader(code int)        { w.code = code }
-func (w *allocRecorder) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
-
 // TestToHTTPAllocs is the allocation budget of a GET served through
 // Server.HTTPHandler (the brisk handler sets a field and a 13-byte body,
 // as bench/tls.sh's) from an HTTP/2 request: 2 per request, the string
