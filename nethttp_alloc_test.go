@@ -59,23 +59,7 @@ func TestToHTTPAllocs(t *testing.T) {
 		{"content_type", []string{"Content-Type"}},
 		{"uncommon", []string{"Content-Type", "X-Request-Id", "Strict-Transport-Security"}},
 	} {
-		s := &Server{Handler: func(c *Ctx) {
-			for _, f := range tt.fields {
-				c.Response.Header.Set(f, "text/plain")
-			}
-			c.Response.SetBodyString("Hello, World!")
-		}}
-		h := s.HTTPHandler()
-		r, _ := http.NewRequest("GET", "http://example.com/plaintext", nil)
-		r.RequestURI, r.RemoteAddr = "/plaintext", "192.0.2.1:1234"
-		r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/2.0", 2, 0
-		r.Header = http.Header{"Accept": {"*/*"}, "User-Agent": {"h2load"}}
-		w := &allocRecorder{h: make(http.Header)}
-		serve := func() {
-			clear(w.h)
-			w.n = 0
-			h.ServeHTTP(w, r)
-		}
+		w, serve := toHTTPGet(tt.fields)
 		serve()
 		if w.code != 200 || w.n != 13 || w.h.Get("Content-Length") != "13" || w.h.Get(tt.fields[len(tt.fields)-1]) != "text/plain" {
 			t.Fatalf("%s: response %d, %d body bytes, header %v", tt.name, w.code, w.n, w.h)
