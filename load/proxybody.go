@@ -3,7 +3,6 @@ package load
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 
@@ -25,10 +24,7 @@ func applyProxy(p *plan, c Config, u *url.URL) (target string, fields []string, 
 	if err != nil || pu.Scheme != "http" || pu.Host == "" {
 		return "", nil, ErrProxy
 	}
-	p.addr = pu.Host
-	if pu.Port() == "" {
-		p.addr = net.JoinHostPort(pu.Hostname(), "80")
-	}
+	p.addr = dialAddr(pu)
 	abs := *u
 	abs.Fragment, abs.RawFragment, abs.User = "", "", nil
 	if abs.Path == "" {
