@@ -2,7 +2,6 @@ package brisk
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 	"golang.org/x/net/proxy"
 
+	"github.com/brisk-http/brisk/internal/basicauth"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -98,9 +98,7 @@ func newProxyRoute(u *url.URL, tlsTarget bool, target string) (*proxyRoute, erro
 	}
 	p.addr = withPort(u.Host, port)
 	if u.User != nil && !p.socks {
-		pw, _ := u.User.Password()
-		cred := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pw))
-		p.auth = []byte("Basic " + cred)
+		p.auth = []byte(basicauth.FromUserinfo(u.User))
 	}
 	p.forward = !p.socks && !tlsTarget
 	return p, nil

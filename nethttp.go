@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -249,26 +250,37 @@ var plainURLPath = func() (t [256]bool) {
 	return t
 }()
 
-// fillHeader fills e.header from the field lines: canonical keys, values
-// in wire order, all sharing one string copy of the field section.
+// fillHeader fills e.header from the field lines (see addFields), the
+// values backed by e.values.
 func (e *httpExchange) fillHeader(q *Request) {
 	clear(e.header)
 	fields := q.Header.fields
 	if cap(e.values) < len(fields) {
 		e.values = make([]string, len(fields))
 	}
-	raw := q.Header.raw
+	addFields(e.header, fields, q.Header.raw, e.values[:len(fields)], nil)
+}
+
+// addFields adds fields, whose names and values lie in raw, to h under
+// their canonical keys (textproto.CanonicalMIMEHeaderKey), values in wire
+// order, but for those whose key is in skip. Keys and values are
+// substrings of one string copy of raw, and vals (one per field) backs
+// the value slices: h keeps both. It allocates that copy, and a key for
+// a name neither canonical nor common.
+func addFields(h http.Header, fields []wire.Field, raw []byte, vals []string, skip []string) {
 	s := string(raw)
 	for i := range fields {
 		f := &fields[i]
 		key := textproto.CanonicalMIMEHeaderKey(substring(s, raw, f.Name))
-		v := substring(s, raw, f.Value)
-		if vv, ok := e.header[key]; ok {
-			e.header[key] = append(vv, v)
+		if slices.Contains(skip, key) {
 			continue
 		}
-		e.values[i] = v
-		e.header[key] = e.values[i : i+1 : i+1]
+		vals[i] = substring(s, raw, f.Value)
+		if vv, ok := h[key]; ok {
+			h[key] = append(vv, vals[i])
+		} else {
+			h[key] = vals[i : i+1 : i+1]
+		}
 	}
 }
 

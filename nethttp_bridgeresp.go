@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"slices"
+	"net/textproto"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -128,65 +128,18 @@ func (e *bridgeExchange) handHead(raw []byte) error {
 // connection, not the response.
 var hopByHop = [...]string{"Connection", "Keep-Alive", "Transfer-Encoding", "Trailer"}
 
-// setFields adds the head's fields but hopByHop to w's header; the
-// values share one string copy of the field section and one slice.
+// setFields adds the head's fields but hopByHop to w's header.
 func (e *bridgeExchange) setFields() {
-	h, fs := e.w.Header(), e.head.Fields
-	raw := e.head.Raw
-	s := string(raw)
-	vals := make([]string, len(fs)) // w's header keeps them: not pooled
-	for i := range fs {
-		key := bridgedKey(fs[i].Name)
-		if slices.Contains(hopByHop[:], key) {
-			continue
-		}
-		vals[i] = substring(s, raw, fs[i].Value)
-		if vv, ok := h[key]; ok {
-			h[key] = append(vv, vals[i])
-		} else {
-			h[key] = vals[i : i+1 : i+1]
-		}
-	}
+	fs := e.head.Fields
+	addFields(e.w.Header(), fs, e.head.Raw, make([]string, len(fs)), hopByHop[:]) // w's header keeps them: not pooled
 }
 
 // unsetFields removes the interim head's fields from w's header.
 func (e *bridgeExchange) unsetFields() {
 	h := e.w.Header()
 	for _, f := range e.head.Fields {
-		delete(h, bridgedKey(f.Name))
+		delete(h, textproto.CanonicalMIMEHeaderKey(string(f.Name)))
 	}
-}
-
-// bridgedKey returns the canonical form of a field name brisk wrote,
-// without allocating for the common ones.
-func bridgedKey(name []byte) string {
-	switch string(name) {
-	case "Content-Type":
-		return "Content-Type"
-	case "Content-Length":
-		return "Content-Length"
-	case "Date":
-		return "Date"
-	case "Server":
-		return "Server"
-	case "Connection":
-		return "Connection"
-	case "Transfer-Encoding":
-		return "Transfer-Encoding"
-	case "Cache-Control":
-		return "Cache-Control"
-	case "Content-Encoding":
-		return "Content-Encoding"
-	case "Vary":
-		return "Vary"
-	case "Location":
-		return "Location"
-	case "Set-Cookie":
-		return "Set-Cookie"
-	case "Last-Modified":
-		return "Last-Modified"
-	}
-	return http.CanonicalHeaderKey(string(name))
 }
 
 // takeBody passes the body data at the start of p to w and returns the
@@ -262,7 +215,7 @@ func (e *bridgeExchange) sendWriteDeadline() {
 func (e *bridgeExchange) setTrailers() {
 	h := e.w.Header()
 	for _, f := range e.dec.Chunked.Trailers {
-		k := http.TrailerPrefix + bridgedKey(f.Name)
+		k := http.TrailerPrefix + textproto.CanonicalMIMEHeaderKey(string(f.Name))
 		h[k] = append(h[k], string(f.Value))
 	}
 }

@@ -266,16 +266,5 @@ func rawExchange(t *testing.T, dial func() (net.Conn, error), raw string) (strin
 	nc.SetReadDeadline(time.Now().Add(wait))
 	_, err = br.ReadByte()
 	open := err != nil && isTimeout(err)
-	return blankDate(got.String()), open
-}
-
-// blankDate replaces the value of every Date field line with "-".
-func blankDate(raw string) string {
-	lines := strings.Split(raw, "\r\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "Date: ") {
-			lines[i] = "Date: -"
-		}
-	}
-	return strings.Join(lines, "\r\n")
+	return noDate(got.String()), open
 }

@@ -1,7 +1,6 @@
 package brisk
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 // TestFromHTTPBodyStreams checks that Body reads from the connection as
@@ -243,7 +244,7 @@ func TestFromHTTPWriteHeaderCode(t *testing.T) {
 // response is cut short by closing the connection and nothing is logged,
 // as net/http does.
 func TestFromHTTPAbortHandler(t *testing.T) {
-	var logged bytes.Buffer
+	var logged syncbuf.Buffer
 	logger := slog.New(slog.NewTextHandler(&logged, nil))
 	ts := startServer(t, "tcp", &Server{Logger: logger, Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "100")
@@ -260,7 +261,7 @@ func TestFromHTTPAbortHandler(t *testing.T) {
 	if !strings.HasSuffix(string(raw), "\r\n\r\npartial") || !strings.Contains(string(raw), "Content-Length: 100") {
 		t.Errorf("got %q, want the head and the partial body, then the close", raw)
 	}
-	if logged.Len() != 0 {
+	if logged.String() != "" {
 		t.Errorf("logged %q", logged.String())
 	}
 }

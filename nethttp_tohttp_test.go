@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ func TestToHTTP(t *testing.T) {
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
 	io.WriteString(nc, "GET /up HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nhi\n")
 	raw, _ := io.ReadAll(nc)
-	if got := stripDate(string(raw)); got != "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho hi\n" {
+	if got := noDate(string(raw)); got != "HTTP/1.1 101 Switching Protocols\r\nDate: D\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho hi\n" {
 		t.Errorf("upgrade got %q", got)
 	}
 }
@@ -300,5 +301,45 @@ func TestToHTTPFieldNewlines(t *testing.T) {
 	h.ServeHTTP(w, r)
 	if got, want := w.Body.String(), `"a  X-Smuggled: 1 b" ""`; w.Code != 200 || got != want {
 		t.Errorf("%d %s, want 200 %s", w.Code, got, want)
+	}
+}
+
+// TestToHTTPFields: the response's fields reach the ResponseWriter's
+// header under canonical keys, repeated ones in wire order, without the
+// fields of brisk's in-memory connection (Connection, Keep-Alive,
+// Transfer-Encoding, Trailer); a trailer field's key is canonical too.
+func TestToHTTPFields(t *testing.T) {
+	h := (&Server{Handler: func(c *Ctx) {
+		c.Response.Header.Add("x-trace", "1")
+		c.Response.Header.Add("X-Multi", "b")
+		c.Response.Header.Add("x-multi", "a")
+		c.Response.Header.Add("Keep-Alive", "timeout=5")
+		c.Response.Header.Add("Connection", "close")
+		if string(c.Request.Path()) == "/chunked" {
+			w := c.BodyWriter()
+			w.WriteString("part")
+			w.Flush()
+			c.Response.Trailer.Set("grpc-status", "0")
+			return
+		}
+		c.Response.SetBodyString("Hello, World!")
+	}}).HTTPHandler()
+	for _, tt := range []struct {
+		target string
+		want   http.Header
+	}{
+		{"/", http.Header{"X-Trace": {"1"}, "X-Multi": {"b", "a"}, "Content-Length": {"13"}}},
+		{"/chunked", http.Header{"X-Trace": {"1"}, "X-Multi": {"b", "a"}, "Trailer:Grpc-Status": {"0"}}},
+	} {
+		r := httptest.NewRequest("GET", tt.target, nil)
+		w := &allocRecorder{h: make(http.Header)}
+		h.ServeHTTP(w, r)
+		if len(w.h["Date"]) != 1 {
+			t.Errorf("%s: Date %q, want one", tt.target, w.h["Date"])
+		}
+		delete(w.h, "Date")
+		if w.code != 200 || !reflect.DeepEqual(w.h, tt.want) {
+			t.Errorf("%s: %d %v, want 200 %v", tt.target, w.code, w.h, tt.want)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 // TestResponseCutShort: a streamed response whose handler panics after
@@ -85,7 +87,7 @@ func TestResponseCutShortCloseDelimited(t *testing.T) {
 // target and a stack trace naming the panicking function, bounded by
 // maxPanicStack however deep the stack.
 func TestPanicLogged(t *testing.T) {
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	ts := startServer(t, "inmemory", &Server{
 		Logger:  slog.New(slog.NewJSONHandler(&logs, nil)),
 		Handler: func(c *Ctx) { deepPanic(500) },

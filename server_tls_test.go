@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/certs"
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 // testPKI is one CA with a server certificate for 127.0.0.1 and
@@ -315,44 +316,15 @@ func TestTLSCertificateReload(t *testing.T) {
 	}
 }
 
-// debugLog collects the messages logged at debug level.
-type debugLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (l *debugLog) Enabled(context.Context, slog.Level) bool { return true }
-func (l *debugLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
-func (l *debugLog) WithGroup(string) slog.Handler            { return l }
-func (l *debugLog) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if r.Level == slog.LevelDebug {
-		l.msgs = append(l.msgs, r.Message)
-	}
-	return nil
-}
-
-func (l *debugLog) has(msg string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, m := range l.msgs {
-		if m == msg {
-			return true
-		}
-	}
-	return false
-}
-
 // TestTLSHandshakeTimeout: a client that connects and sends nothing is
 // closed after TLSHandshakeTimeout, logged at debug level, handler unrun.
 func TestTLSHandshakeTimeout(t *testing.T) {
 	p := getPKI(t)
-	log := &debugLog{}
+	var log syncbuf.Buffer
 	var served atomic.Bool
 	addr := serveTLS(t, &Server{
 		Handler:             func(c *Ctx) { served.Store(true) },
-		Logger:              slog.New(log),
+		Logger:              slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		TLSConfig:           &tls.Config{Certificates: []tls.Certificate{p.server}},
 		TLSHandshakeTimeout: 300 * time.Millisecond,
 	}, "", "")
@@ -371,8 +343,8 @@ func TestTLSHandshakeTimeout(t *testing.T) {
 	if elapsed < 250*time.Millisecond || elapsed > 3*time.Second {
 		t.Fatalf("closed after %v, want about 300ms", elapsed)
 	}
-	if !log.has("brisk: TLS handshake failed") {
-		t.Fatalf("debug log %q lacks the handshake failure", log.msgs)
+	if !strings.Contains(log.String(), `level=DEBUG msg="brisk: TLS handshake failed"`) {
+		t.Fatalf("debug log %q lacks the handshake failure", log.String())
 	}
 	if served.Load() {
 		t.Fatal("handler ran")

@@ -20,17 +20,17 @@ func TestUpgrade(t *testing.T) {
 		want    string
 	}{
 		{"websocket", offer + "\r\nfirst frame", false, nil,
-			"HTTP/1.1 101 Switching Protocols\r\nX-Kept: 1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nowner:first frame"},
+			"HTTP/1.1 101 Switching Protocols\r\nDate: D\r\nX-Kept: 1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nowner:first frame"},
 		{"body_read_first", "POST /ws HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nContent-Length: 2\r\n\r\nhifirst frame", true, nil,
-			"HTTP/1.1 101 Switching Protocols\r\nX-Kept: 1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nowner:first frame"},
+			"HTTP/1.1 101 Switching Protocols\r\nDate: D\r\nX-Kept: 1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nowner:first frame"},
 		{"body_unread", "POST /ws HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nContent-Length: 2\r\n\r\nhi", false, ErrSwitchState,
-			"HTTP/1.1 426 Upgrade Required\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 426 Upgrade Required\r\nDate: D\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 		{"no_connection_option", "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: close\r\n\r\n", false, ErrNoUpgrade,
-			"HTTP/1.1 426 Upgrade Required\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 426 Upgrade Required\r\nDate: D\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 		{"other_protocol", "GET /ws HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: h2c\r\nConnection: close\r\n\r\n", false, ErrNoUpgrade,
-			"HTTP/1.1 426 Upgrade Required\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 426 Upgrade Required\r\nDate: D\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 		{"http10_ignored", "GET /ws HTTP/1.0\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n", false, ErrNoUpgrade,
-			"HTTP/1.1 426 Upgrade Required\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 426 Upgrade Required\r\nDate: D\r\nX-Kept: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,13 +70,13 @@ func TestTunnel(t *testing.T) {
 		want          string
 	}{
 		{"connect", "CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\nclient hello", 0, nil,
-			"HTTP/1.1 200 OK\r\nX-Via: t\r\n\r\nowner:client hello"},
+			"HTTP/1.1 200 OK\r\nDate: D\r\nX-Via: t\r\n\r\nowner:client hello"},
 		{"connect_reason", "CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\nclient hello", 200, nil,
-			"HTTP/1.1 200 Connection Established\r\nX-Via: t\r\n\r\nowner:client hello"},
+			"HTTP/1.1 200 Connection Established\r\nDate: D\r\nX-Via: t\r\n\r\nowner:client hello"},
 		{"not_connect", "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", 0, ErrNotConnect,
-			"HTTP/1.1 405 Method Not Allowed\r\nX-Via: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 405 Method Not Allowed\r\nDate: D\r\nX-Via: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 		{"refused_status", "CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\nConnection: close\r\n\r\n", 403, ErrSwitchResponse,
-			"HTTP/1.1 405 Method Not Allowed\r\nX-Via: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
+			"HTTP/1.1 405 Method Not Allowed\r\nDate: D\r\nX-Via: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +119,7 @@ func checkSwitch(t *testing.T, ts *testServer, request, what string, errs <-chan
 	if err := <-errs; !errors.Is(err, wantErr) || (wantErr == nil) != (err == nil) {
 		t.Errorf("%s: %v, want %v", what, err, wantErr)
 	}
-	if got := stripDate(string(raw)); got != want {
+	if got := noDate(string(raw)); got != want {
 		t.Errorf("connection got\n%q\nwant\n%q", got, want)
 	}
 }

@@ -139,10 +139,7 @@ func newPlan(c Config) (*plan, error) {
 	if err != nil || u.Scheme != "http" || u.Host == "" || u.User != nil {
 		return nil, ErrURL
 	}
-	p.addr = u.Host
-	if u.Port() == "" {
-		p.addr = net.JoinHostPort(u.Hostname(), "80")
-	}
+	p.addr = dialAddr(u)
 	method := c.Method
 	if method == "" {
 		method = DefaultMethod
@@ -165,4 +162,13 @@ func newPlan(c Config) (*plan, error) {
 	p.request = req
 	p.batch = []byte(strings.Repeat(string(req), p.pipeline))
 	return p, nil
+}
+
+// dialAddr returns the host:port to connect to for the http URL u: its
+// host, with port 80 when it names none.
+func dialAddr(u *url.URL) string {
+	if u.Port() == "" {
+		return net.JoinHostPort(u.Hostname(), "80")
+	}
+	return u.Host
 }

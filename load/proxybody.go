@@ -1,12 +1,12 @@
 package load
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
+
+	"github.com/brisk-http/brisk/internal/basicauth"
 )
 
 // Sending the load through an HTTP proxy (Config.Proxy), and bodies read
@@ -24,19 +24,14 @@ func applyProxy(p *plan, c Config, u *url.URL) (target string, fields []string, 
 	if err != nil || pu.Scheme != "http" || pu.Host == "" {
 		return "", nil, ErrProxy
 	}
-	p.addr = pu.Host
-	if pu.Port() == "" {
-		p.addr = net.JoinHostPort(pu.Hostname(), "80")
-	}
+	p.addr = dialAddr(pu)
 	abs := *u
 	abs.Fragment, abs.RawFragment, abs.User = "", "", nil
 	if abs.Path == "" {
 		abs.Path = "/"
 	}
 	if pu.User != nil {
-		pw, _ := pu.User.Password()
-		cred := base64.StdEncoding.EncodeToString([]byte(pu.User.Username() + ":" + pw))
-		fields = append(fields, "Proxy-Authorization: Basic "+cred)
+		fields = append(fields, "Proxy-Authorization: "+basicauth.FromUserinfo(pu.User))
 	}
 	return abs.String(), fields, nil
 }

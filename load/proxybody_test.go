@@ -31,6 +31,26 @@ func TestProxyRequest(t *testing.T) {
 	}
 }
 
+// TestDialAddr: connections go to the host:port of the URL, or of the
+// proxy, port 80 when the URL names none.
+func TestDialAddr(t *testing.T) {
+	for _, tt := range []struct{ url, proxy, want string }{
+		{"http://example.test/", "", "example.test:80"},
+		{"http://example.test:8080/", "", "example.test:8080"},
+		{"http://[::1]/", "", "[::1]:80"},
+		{"http://example.test:8080/", "http://proxy.test", "proxy.test:80"},
+		{"http://example.test/", "http://[::1]:3128", "[::1]:3128"},
+	} {
+		p, err := newPlan(Config{URL: tt.url, Proxy: tt.proxy, Requests: 1})
+		if err != nil {
+			t.Fatalf("URL %s, proxy %q: %v", tt.url, tt.proxy, err)
+		}
+		if p.addr != tt.want {
+			t.Errorf("URL %s, proxy %q: address %q, want %q", tt.url, tt.proxy, p.addr, tt.want)
+		}
+	}
+}
+
 // TestBodyFile streams a 1 MiB file as the body of 20 requests over 2
 // connections; the server reads each whole body with net/http's parser.
 func TestBodyFile(t *testing.T) {

@@ -10,10 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 // waitLog waits up to 5 s for stderr to match re and returns the match.
-func waitLog(t *testing.T, stderr *syncBuffer, re *regexp.Regexp) []string {
+func waitLog(t *testing.T, stderr *syncbuf.Buffer, re *regexp.Regexp) []string {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := re.FindStringSubmatch(stderr.String()); m != nil {

@@ -11,19 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
-
-// syncBuffer collects serve's output while a test reads it.
-type syncBuffer = testserver.SyncBuffer
 
 // startServe runs serve with o in the background. It returns the base URL
 // printed on stdout, stderr, and a stop function that cancels the context
 // and returns the exit status.
-func startServe(t *testing.T, o serveOptions) (url string, stderr *syncBuffer, stop func() int) {
+func startServe(t *testing.T, o serveOptions) (url string, stderr *syncbuf.Buffer, stop func() int) {
 	t.Helper()
 	pr, pw := io.Pipe()
-	stderr = new(syncBuffer)
+	stderr = new(syncbuf.Buffer)
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
 	go func() {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/certs"
+	"github.com/brisk-http/brisk/internal/syncbuf"
 	"golang.org/x/net/http2"
 )
 
@@ -26,7 +27,7 @@ func startServeLines(t *testing.T, o serveOptions, n int) (lines []string, stop 
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	go func() {
 		exit <- serve(ctx, o, pw, &stderr)
 		pw.Close()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/syncbuf"
 	"github.com/brisk-http/brisk/internal/testserver"
 )
 
@@ -53,7 +54,7 @@ func serveBrisk(t *testing.T, s *brisk.Server) string {
 func startProcess(t *testing.T, addr, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
-	out := &testserver.SyncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

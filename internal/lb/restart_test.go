@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/freeport"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/syncbuf"
 )
 
 // buildBrisk builds cmd/brisk into the test's directory.
@@ -70,7 +70,7 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
-	out := &testserver.SyncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd := exec.Command(bin, "serve", "-addr", backend, "-echo", "-proxy-protocol", "127.0.0.1", "-pidfile", pidFile)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -181,7 +181,7 @@ func (kc *keepAliveClient) echo(url string) error {
 func startServeProcess(t *testing.T, bin string, args ...string) (pid int, exited <-chan struct{}) {
 	t.Helper()
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
-	out := &testserver.SyncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "-pidfile", pidFile)...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
