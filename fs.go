@@ -31,7 +31,9 @@ import (
 // HEAD are answered 405 with "Allow: GET, HEAD". A missing file, one that
 // is not a regular file or directory, or a directory path without an index
 // file or listing is answered 404, a permission error 403 and other errors
-// 500 (logged).
+// 500 (logged). Error answers have a text/plain body (the reason phrase)
+// and keep the fields set before the FileServer was called, except the
+// validators, Content-Encoding and Cache-Control, as net/http's do.
 type FileServer struct {
 	// FS is the file system served. Files that implement io.Seeker are
 	// served (those of os, embed and testing/fstest do); others are
@@ -61,8 +63,9 @@ type FileServer struct {
 	// ".git/config"); off, they are answered 404.
 	Dotfiles bool
 
-	// Nosniff adds "X-Content-Type-Options: nosniff" to every file
-	// response, so browsers keep to the Content-Type sent.
+	// Nosniff adds "X-Content-Type-Options: nosniff" to every response
+	// of the FileServer, errors and redirects included, so browsers keep
+	// to the Content-Type sent.
 	Nosniff bool
 
 	// Precompressed serves "name.br", "name.zst" or "name.gz" instead of
@@ -70,9 +73,10 @@ type FileServer struct {
 	// accepts its coding (q-values, "*", "identity;q=0"; RFC 9110
 	// §12.5.3), in that order of preference at equal q-values, with
 	// Content-Encoding, an ETag of its own ("-br", "-zstd" or "-gzip"
-	// appended), and ranges counted in the encoded bytes. Every file
-	// response (200, 206, 304, 412, 416, 406) then carries
-	// "Vary: Accept-Encoding". When the client rules out
+	// appended), and ranges counted in the encoded bytes. Every response
+	// of the FileServer, errors and redirects included, then carries
+	// "Vary: Accept-Encoding" (RFC 9110 §12.5.5), so that a cache keeps
+	// a 406 or an encoded 200 for the Accept-Encoding it answered. When the client rules out
 	// identity and no sibling it accepts exists, the answer is 406, even
 	// behind a middleware that would have encoded the file (package
 	// compress): there give each compressible file the siblings clients
@@ -144,28 +148,26 @@ var precompressedCodings = func() []string {
 
 // Handle is the FileServer's Handler.
 func (s *FileServer) Handle(c *Ctx) {
+	s.setCommonFields(c)
 	if m := c.Request.Method(); string(m) != "GET" && string(m) != "HEAD" {
-		c.Response.setError(405)
+		answerError(&c.Response, 405)
 		c.Response.Header.Set("Allow", "GET, HEAD")
 		return
 	}
-	if e := s.cached(c); e != nil {
-		s.setCommonFields(c)
-		if s.serveCached(c, e, nil) {
-			return
-		}
+	if e := s.cached(c); e != nil && s.serveCached(c, e, nil) {
+		return
 	}
 	name, dir, ok := s.fileName(c.Request.Path())
 	if !ok {
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 		return
 	}
-	s.setCommonFields(c)
 	s.serveName(c, name, dir)
 }
 
-// setCommonFields sets the fields of every file response: Vary with
-// Precompressed, X-Content-Type-Options with Nosniff.
+// setCommonFields sets the fields of every response of the FileServer,
+// errors and redirects included (which keep them, see answerError): Vary
+// with Precompressed, X-Content-Type-Options with Nosniff.
 func (s *FileServer) setCommonFields(c *Ctx) {
 	if s.Precompressed {
 		c.Response.Header.Set("Vary", "Accept-Encoding")
@@ -246,7 +248,7 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	case fi.IsDir():
 		s.serveDir(c, name, f)
 	case dir || !fi.Mode().IsRegular():
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 	default:
 		s.serveFile(c, name, f, fi)
 	}
@@ -289,12 +291,12 @@ func (s *FileServer) fail(c *Ctx, name string, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENOTDIR),
 		errors.Is(err, syscall.ELOOP), isRootEscape(err):
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 	case errors.Is(err, fs.ErrPermission):
-		c.Response.setError(403)
+		answerError(&c.Response, 403)
 	default:
 		c.Logger().Error("brisk: FileServer: opening a file failed", "name", name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 	}
 }
 
@@ -321,7 +323,7 @@ func redirectToDir(c *Ctx) {
 	if q := c.Request.Query(); q != nil {
 		loc += "?" + string(q)
 	}
-	c.Response.setError(301)
+	answerError(&c.Response, 301)
 	c.Response.Header.Set("Location", loc)
 }
 
@@ -346,7 +348,7 @@ func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
 		return
 	}
 	if !s.Listing {
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 		return
 	}
 	s.list(c, name, d)
@@ -373,7 +375,7 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 	rs, ok := f.(io.ReadSeeker)
 	if !ok {
 		c.Logger().Error("brisk: FileServer: file does not implement io.Seeker", "name", name)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return rep, false
 	}
 	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
@@ -384,7 +386,7 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 	etag, err := s.contentETag(name, rs, rep.size)
 	if err != nil {
 		c.Logger().Error("brisk: FileServer: reading a file failed", "name", name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return rep, false
 	}
 	rep.etag = append(tag, etag...)
@@ -422,7 +424,7 @@ func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 		}
 	}
 	if !identityOK {
-		answerNotAcceptable(c)
+		answerError(&c.Response, 406)
 		return true
 	}
 	return false
@@ -436,13 +438,6 @@ func siblingType(name string) string {
 		return t
 	}
 	return "application/octet-stream"
-}
-
-// answerNotAcceptable answers 406 to a request whose Accept-Encoding
-// rules out identity and every coding of a sibling that exists.
-func answerNotAcceptable(c *Ctx) {
-	c.Response.setError(406)
-	c.Response.Header.Set("Vary", "Accept-Encoding")
 }
 
 // codingOrder returns the indexes in precompressed of the codings the

@@ -368,7 +368,7 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 			}
 		}
 		if !found && !identityOK {
-			answerNotAcceptable(c)
+			answerError(&c.Response, 406)
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ const maxListing = 10000
 func (s *FileServer) list(c *Ctx, name string, d fs.File) {
 	rd, ok := d.(fs.ReadDirFile)
 	if !ok {
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 		return
 	}
 	entries, err := rd.ReadDir(maxListing + 1)
