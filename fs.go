@@ -70,17 +70,16 @@ type FileServer struct {
 
 	// Precompressed serves "name.br", "name.zst" or "name.gz" instead of
 	// "name" when the sibling exists and the request's Accept-Encoding
-	// accepts its coding (q-values, "*", "identity;q=0"; RFC 9110
-	// §12.5.3), in that order of preference at equal q-values, with
-	// Content-Encoding, an ETag of its own ("-br", "-zstd" or "-gzip"
-	// appended), and ranges counted in the encoded bytes. Every response
-	// of the FileServer, errors and redirects included, then carries
-	// "Vary: Accept-Encoding" (RFC 9110 §12.5.5), so that a cache keeps
-	// a 406 or an encoded 200 for the Accept-Encoding it answered. When the client rules out
-	// identity and no sibling it accepts exists, the answer is 406, even
-	// behind a middleware that would have encoded the file (package
-	// compress): there give each compressible file the siblings clients
-	// ask for, or leave Precompressed off and let the middleware encode.
+	// accepts its coding (q-values, "*"; RFC 9110 §12.5.3), in that order
+	// of preference at equal q-values, with Content-Encoding, an ETag of
+	// its own ("-br", "-zstd" or "-gzip" appended), and ranges counted in
+	// the encoded bytes. Every response of the FileServer, errors and
+	// redirects included, then carries "Vary: Accept-Encoding" (RFC 9110
+	// §12.5.5), so that caches keep the variants apart. When no sibling
+	// the client accepts exists, "name" is sent as is, even to a client
+	// that ruled out identity ("identity;q=0", "*;q=0"): RFC 9110 allows
+	// it, net/http and nginx do it, and a compression middleware (package
+	// compress) in front can then encode it.
 	Precompressed bool
 
 	// MaxRanges is the most ranges one Range field may ask for. Zero or
@@ -413,19 +412,15 @@ func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (str
 }
 
 // servePrecompressed answers with the sibling of name the client accepts
-// best, or 406 when there is none and the client rules out identity, and
-// reports whether it answered.
+// best and reports whether there was one. When there is none, the caller
+// sends the identity, even to a client that ruled it out (see
+// FileServer.Precompressed).
 func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 	var buf [len(precompressed)]int
-	order, identityOK := codingOrder(c, &buf)
-	for _, i := range order {
+	for _, i := range codingOrder(c, &buf) {
 		if s.serveSibling(c, name, i) {
 			return true
 		}
-	}
-	if !identityOK {
-		answerError(&c.Response, 406)
-		return true
 	}
 	return false
 }
@@ -442,14 +437,14 @@ func siblingType(name string) string {
 
 // codingOrder returns the indexes in precompressed of the codings the
 // request's Accept-Encoding accepts, best first (the server's order at
-// equal q-values), in buf, and whether it accepts identity.
-func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK bool) {
+// equal q-values), in buf.
+func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int) {
 	var values [4][]byte
 	vs := values[:0]
 	for v := range c.Request.Header.Values("Accept-Encoding") {
 		vs = append(vs, v)
 	}
-	w, identityOK := accept.Weights(vs, precompressedCodings)
+	w, _ := accept.Weights(vs, precompressedCodings)
 	order = buf[:0]
 	for {
 		best := -1
@@ -459,7 +454,7 @@ func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK 
 			}
 		}
 		if best < 0 {
-			return order, identityOK
+			return order
 		}
 		w[best] = 0
 		order = append(order, best)

@@ -350,26 +350,19 @@ func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool
 }
 
 // serveCached answers the request from e: the variant the client accepts
-// best, or 406 when the client rules out identity and e has no sibling it
-// accepts. A streamed variant is read from one of its idle files, else
-// from own (the file of e's variants[0], open by the caller, or nil), else
-// from a new one. It reports false, having answered nothing, when a new
-// file is not the one cached: e is then evicted.
+// best, else the file itself. A streamed variant is read from one of its
+// idle files, else from own (the file of e's variants[0], open by the
+// caller, or nil), else from a new one. It reports false, having answered
+// nothing, when a new file is not the one cached: e is then evicted.
 func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 	v := &e.variants[0]
 	if s.Precompressed {
 		var buf [len(precompressed)]int
-		order, identityOK := codingOrder(c, &buf)
-		found := false
-		for _, i := range order {
+		for _, i := range codingOrder(c, &buf) {
 			if e.variants[1+i].exists() {
-				v, found = &e.variants[1+i], true
+				v = &e.variants[1+i]
 				break
 			}
-		}
-		if !found && !identityOK {
-			answerError(&c.Response, 406)
-			return true
 		}
 	}
 	rep := representation{name: e.variants[0].name, data: v.data, size: v.size,
