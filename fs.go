@@ -235,52 +235,61 @@ func hasDotElement(name string) bool {
 
 // serveName answers the file or directory name.
 func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
-	f, fi, err := s.open(name)
-	if err != nil {
-		s.fail(c, name, err)
-		return
-	}
-	defer f.Close()
+	f, fi, err := s.openFile(name)
 	switch {
+	case err != nil:
+		s.fail(c, name, err)
 	case fi.IsDir() && !dir:
 		redirectToDir(c)
 	case fi.IsDir():
-		s.serveDir(c, name, f)
-	case dir || !fi.Mode().IsRegular():
+		s.serveDir(c, name)
+	case dir:
+		f.Close()
 		answerError(&c.Response, 404)
 	default:
+		defer f.Close()
 		s.serveFile(c, name, f, fi)
 	}
 }
 
-// open opens name and stats it. On a file system that can stat a name
-// (fs.StatFS: os.Root's, os.DirFS), a name that is neither a regular file
-// nor a directory is not opened but reported as not existing: opening a
-// named pipe blocks until a writer comes, holding the request (and an OS
-// thread) indefinitely, and opening a device can have effects.
-func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
+// openFile opens the regular file name and stats it; for a directory it
+// returns only its FileInfo (f is nil): only a listing reads one. A name
+// that is neither is reported as not existing. On a file system that can
+// stat a name (fs.StatFS: os.Root's, os.DirFS) that is checked before the
+// name is opened: opening a named pipe blocks until a writer comes,
+// holding the request (and an OS thread) indefinitely, and opening a
+// device can have effects. The open file is then stated again, and that
+// FileInfo returned: it describes the file whose bytes are sent, which a
+// rename after the first stat may have replaced.
+func (s *FileServer) openFile(name string) (f fs.File, fi fs.FileInfo, err error) {
 	if s.FS == nil {
 		return nil, nil, fs.ErrNotExist
 	}
 	if sfs, ok := s.FS.(fs.StatFS); ok {
 		fi, err := sfs.Stat(name)
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, nil, err
-		}
-		if !fi.Mode().IsRegular() && !fi.IsDir() {
+		case fi.IsDir():
+			return nil, fi, nil
+		case !fi.Mode().IsRegular():
 			return nil, nil, fs.ErrNotExist
 		}
 	}
-	f, err := s.FS.Open(name)
-	if err != nil {
+	if f, err = s.FS.Open(name); err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
+	if fi, err = f.Stat(); err == nil && fi.Mode().IsRegular() {
+		return f, fi, nil
 	}
-	return f, fi, nil
+	f.Close()
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case fi.IsDir():
+		return nil, fi, nil
+	}
+	return nil, nil, fs.ErrNotExist
 }
 
 // fail answers an error from the file system: 404 for a name that does
@@ -328,29 +337,24 @@ func redirectToDir(c *Ctx) {
 
 // serveDir answers a directory path: its index file, else its listing
 // (when enabled), else 404.
-func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
+func (s *FileServer) serveDir(c *Ctx, name string) {
 	index := s.Index
 	if index == "" {
 		index = "index.html"
 	}
 	iname := path.Join(name, index)
-	f, fi, err := s.open(iname)
-	if err == nil {
+	f, fi, err := s.openFile(iname)
+	switch {
+	case f != nil:
 		defer f.Close()
-		if fi.Mode().IsRegular() {
-			s.serveFile(c, iname, f, fi)
-			return
-		}
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.serveFile(c, iname, f, fi)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		s.fail(c, iname, err)
-		return
-	}
-	if !s.Listing {
+	case !s.Listing:
 		answerError(&c.Response, 404)
-		return
+	default:
+		s.list(c, name)
 	}
-	s.list(c, name, d)
 }
 
 // serveFile answers a regular file, or its precompressed sibling: from a
@@ -466,14 +470,11 @@ func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int) {
 func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
 	p := precompressed[i]
 	sname := name + p.ext
-	f, fi, err := s.open(sname)
-	if err != nil {
+	f, fi, err := s.openFile(sname)
+	if err != nil || f == nil {
 		return false
 	}
 	defer f.Close()
-	if !fi.Mode().IsRegular() {
-		return false
-	}
 	var tag [64]byte
 	rep, ok := s.describe(c, sname, f, fi, tag[:0])
 	if !ok {

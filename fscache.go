@@ -282,24 +282,21 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 	base := &e.variants[0]
 	for i, p := range precompressed {
 		v := &e.variants[1+i]
-		f, fi, err := s.open(base.name + p.ext)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
+		f, fi, err := s.openFile(base.name + p.ext)
+		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist), f == nil && err == nil: // none, or a directory
+			continue
+		case err != nil:
 			return false
 		}
-		ok := true
-		if fi.Mode().IsRegular() {
-			ok = describeVariant(v, base.name+p.ext, f, fi)
-			v.etag = encodedETag(v.etag, p.coding)
-			v.coding = p.coding
-			v.ctype = siblingType(base.name)
-		}
+		ok := describeVariant(v, base.name+p.ext, f, fi)
 		f.Close()
 		if !ok {
 			return false
 		}
+		v.etag = encodedETag(v.etag, p.coding)
+		v.coding = p.coding
+		v.ctype = siblingType(base.name)
 	}
 	return true
 }
@@ -400,10 +397,9 @@ func (s *FileServer) acquire(e *cacheEntry, v *cachedFile) fs.File {
 		return f
 	}
 	e.mu.Unlock()
-	f, fi, err := s.open(v.name)
-	if err == nil {
-		_, seeker := f.(io.ReadSeeker)
-		if seeker && fi.Mode().IsRegular() && v.same(fi) {
+	f, fi, err := s.openFile(v.name)
+	if err == nil && f != nil {
+		if _, seeker := f.(io.ReadSeeker); seeker && v.same(fi) {
 			return f
 		}
 		f.Close()
