@@ -284,7 +284,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 		v := &e.variants[1+i]
 		f, fi, err := s.openFile(base.name + p.ext)
 		switch {
-		case err != nil && errors.Is(err, fs.ErrNotExist), f == nil && err == nil: // none, or a directory
+		case errors.Is(err, fs.ErrNotExist), err == nil && f == nil: // none, or a directory
 			continue
 		case err != nil:
 			return false
