@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/internal/etag"
 )
 
 // Entity tags (RFC 9110 §8.8.3) and their comparison (§8.8.3.2).
@@ -47,24 +48,24 @@ func encodedETag(etag []byte, coding string) []byte {
 
 // etagMatch reports whether one of the entity tags in the fields named
 // name of h (If-Match or If-None-Match: each "*" or a comma-separated list
-// of entity-tags) matches etag, by the strong comparison (both tags strong
+// of entity-tags) matches tag, by the strong comparison (both tags strong
 // and equal) or the weak one (equal opaque-tags). "*" matches any current
 // representation. A malformed element ends its field line's list. An
-// empty etag matches only "*". The work is linear in the fields' length.
-func etagMatch(h *Header, name string, etag []byte, strong bool) bool {
-	opaque, weak := splitETag(etag)
+// empty tag matches only "*". The work is linear in the fields' length.
+func etagMatch(h *Header, name string, tag []byte, strong bool) bool {
+	opaque, weak := etag.Split(tag)
 	for v := range h.Values(name) {
 		for {
-			tag, rest, ok := nextETag(v)
+			t, rest, ok := etag.Next(v)
 			if !ok {
 				break
 			}
 			v = rest
-			if string(tag) == "*" {
+			if string(t) == "*" {
 				return true
 			}
-			o, w := splitETag(tag)
-			if etag != nil && string(o) == string(opaque) && (!strong || !w && !weak) {
+			o, w := etag.Split(t)
+			if tag != nil && string(o) == string(opaque) && (!strong || !w && !weak) {
 				return true
 			}
 		}
@@ -72,48 +73,8 @@ func etagMatch(h *Header, name string, etag []byte, strong bool) bool {
 	return false
 }
 
-// nextETag returns the next element of a list of entity-tags: "*" or
-// `[ "W/" ] DQUOTE *etagc DQUOTE`, skipping OWS and empty elements. ok is
-// false at the end of the list or at a malformed element.
-func nextETag(v []byte) (tag, rest []byte, ok bool) {
-	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t' || v[0] == ',') {
-		v = v[1:]
-	}
-	switch {
-	case len(v) == 0:
-		return nil, nil, false
-	case v[0] == '*':
-		return v[:1], v[1:], true
-	}
-	i := 0
-	if len(v) >= 2 && v[0] == 'W' && v[1] == '/' {
-		i = 2
-	}
-	if i >= len(v) || v[i] != '"' {
-		return nil, nil, false
-	}
-	for j := i + 1; j < len(v); j++ {
-		switch c := v[j]; {
-		case c == '"':
-			return v[:j+1], v[j+1:], true
-		case c < 0x21 || c == 0x7f:
-			return nil, nil, false
-		}
-	}
-	return nil, nil, false
-}
-
-// splitETag returns the opaque-tag of an entity-tag (quotes included) and
-// whether it is weak ("W/" prefix).
-func splitETag(tag []byte) (opaque []byte, weak bool) {
-	if len(tag) >= 2 && tag[0] == 'W' && tag[1] == '/' {
-		return tag[2:], true
-	}
-	return tag, false
-}
-
 // isStrongETag reports whether v is a single strong entity-tag.
 func isStrongETag(v []byte) bool {
-	tag, rest, ok := nextETag(v)
+	tag, rest, ok := etag.Next(v)
 	return ok && len(ascii.TrimOWS(rest)) == 0 && len(tag) >= 2 && tag[0] == '"'
 }

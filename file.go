@@ -42,9 +42,10 @@ var errFileShrank = errors.New("brisk: file shorter than its size; response cut 
 // Content-Length, by sendfile(2) when content is an *os.File on a plain
 // TCP connection (see BodyWriter.ReadFrom). If content ends before its
 // size, the response is cut short and the connection closed; a read or
-// seek error before the body starts is answered 500. ServeContent does not
-// check the method: a FileServer answers methods other than GET and HEAD
-// with 405.
+// seek error before the body starts is answered 500, which keeps the
+// fields the handler set but the validators, Content-Encoding and
+// Cache-Control. ServeContent does not check the method: a FileServer
+// answers methods other than GET and HEAD with 405.
 func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker) {
 	size, err := content.Seek(0, io.SeekEnd)
 	if err == nil {
@@ -52,7 +53,7 @@ func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker)
 	}
 	if err != nil {
 		c.Logger().Error("brisk: ServeContent: seek failed", "name", name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return
 	}
 	rep := representation{name: name, content: content, size: size, modtime: modtime}
@@ -115,7 +116,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	}
 	if err := setMediaType(h, rep); err != nil {
 		c.Logger().Error("brisk: reading a file to sniff its type failed", "name", rep.name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return
 	}
 	if rep.coding != "" {
@@ -126,10 +127,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	ranges, outcome := requestedRanges(&c.Request, rep, maxRanges, buf[:0])
 	switch {
 	case outcome == rangeUnsatisfiable:
-		answerStatus(&c.Response, 416)
-		for _, f := range [...]string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Encoding"} {
-			h.Del(f) // as net/http; the body is the plain-text reason
-		}
+		answerError(&c.Response, 416)
 		h.Set("Content-Range", unsatisfiedRange(rep.size))
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
@@ -151,8 +149,28 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 // keeping the fields already set (validators, Vary, nosniff).
 func answerStatus(r *Response, code int) {
 	r.status = code
+	r.reason = r.reason[:0]
 	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	r.body = appendErrorBody(r.body[:0], code)
+}
+
+// representationFields are the fields that describe a representation,
+// which an error answer does not carry.
+var representationFields = [...]string{"ETag", "Last-Modified", "Content-Encoding", "Cache-Control",
+	"Accept-Ranges", "Content-Range", "Content-Length"}
+
+// answerError answers code with its reason phrase as a text/plain body in
+// place of the representation. The fields set before stay (Vary,
+// X-Content-Type-Options, those a middleware set), except
+// representationFields: as net/http's ServeContent has since Go 1.23, an
+// error drops ETag, Last-Modified, Content-Encoding and Cache-Control
+// (caching the error as the file would be is wrong), and with them the
+// range and length fields of the body not sent.
+func answerError(r *Response, code int) {
+	for _, f := range representationFields {
+		r.Header.Del(f)
+	}
+	answerStatus(r, code)
 }
 
 // setValidators sets ETag and Last-Modified (RFC 9110 §8.8).
@@ -335,7 +353,7 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 				c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
 			}
 			if !c.bw.started {
-				c.Response.setError(500)
+				answerError(&c.Response, 500)
 			}
 			return
 		}

@@ -31,7 +31,9 @@ import (
 // HEAD are answered 405 with "Allow: GET, HEAD". A missing file, one that
 // is not a regular file or directory, or a directory path without an index
 // file or listing is answered 404, a permission error 403 and other errors
-// 500 (logged).
+// 500 (logged). Error answers have a text/plain body (the reason phrase)
+// and keep the fields set before the FileServer was called, except the
+// validators, Content-Encoding and Cache-Control, as net/http's do.
 type FileServer struct {
 	// FS is the file system served. Files that implement io.Seeker are
 	// served (those of os, embed and testing/fstest do); others are
@@ -61,22 +63,23 @@ type FileServer struct {
 	// ".git/config"); off, they are answered 404.
 	Dotfiles bool
 
-	// Nosniff adds "X-Content-Type-Options: nosniff" to every file
-	// response, so browsers keep to the Content-Type sent.
+	// Nosniff adds "X-Content-Type-Options: nosniff" to every response
+	// of the FileServer, errors and redirects included, so browsers keep
+	// to the Content-Type sent.
 	Nosniff bool
 
 	// Precompressed serves "name.br", "name.zst" or "name.gz" instead of
 	// "name" when the sibling exists and the request's Accept-Encoding
-	// accepts its coding (q-values, "*", "identity;q=0"; RFC 9110
-	// §12.5.3), in that order of preference at equal q-values, with
-	// Content-Encoding, an ETag of its own ("-br", "-zstd" or "-gzip"
-	// appended), and ranges counted in the encoded bytes. Every file
-	// response (200, 206, 304, 412, 416, 406) then carries
-	// "Vary: Accept-Encoding". When the client rules out
-	// identity and no sibling it accepts exists, the answer is 406, even
-	// behind a middleware that would have encoded the file (package
-	// compress): there give each compressible file the siblings clients
-	// ask for, or leave Precompressed off and let the middleware encode.
+	// accepts its coding (q-values, "*"; RFC 9110 §12.5.3), in that order
+	// of preference at equal q-values, with Content-Encoding, an ETag of
+	// its own ("-br", "-zstd" or "-gzip" appended), and ranges counted in
+	// the encoded bytes. Every response of the FileServer, errors and
+	// redirects included, then carries "Vary: Accept-Encoding" (RFC 9110
+	// §12.5.5), so that caches keep the variants apart. When no sibling
+	// the client accepts exists, "name" is sent as is, even to a client
+	// that ruled out identity ("identity;q=0", "*;q=0"): RFC 9110 allows
+	// it, net/http and nginx do it, and a compression middleware (package
+	// compress) in front can then encode it.
 	Precompressed bool
 
 	// MaxRanges is the most ranges one Range field may ask for. Zero or
@@ -144,28 +147,26 @@ var precompressedCodings = func() []string {
 
 // Handle is the FileServer's Handler.
 func (s *FileServer) Handle(c *Ctx) {
+	s.setCommonFields(c)
 	if m := c.Request.Method(); string(m) != "GET" && string(m) != "HEAD" {
-		c.Response.setError(405)
+		answerError(&c.Response, 405)
 		c.Response.Header.Set("Allow", "GET, HEAD")
 		return
 	}
-	if e := s.cached(c); e != nil {
-		s.setCommonFields(c)
-		if s.serveCached(c, e, nil) {
-			return
-		}
+	if e := s.cached(c); e != nil && s.serveCached(c, e, nil) {
+		return
 	}
 	name, dir, ok := s.fileName(c.Request.Path())
 	if !ok {
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 		return
 	}
-	s.setCommonFields(c)
 	s.serveName(c, name, dir)
 }
 
-// setCommonFields sets the fields of every file response: Vary with
-// Precompressed, X-Content-Type-Options with Nosniff.
+// setCommonFields sets the fields of every response of the FileServer,
+// errors and redirects included (which keep them, see answerError): Vary
+// with Precompressed, X-Content-Type-Options with Nosniff.
 func (s *FileServer) setCommonFields(c *Ctx) {
 	if s.Precompressed {
 		c.Response.Header.Set("Vary", "Accept-Encoding")
@@ -234,52 +235,61 @@ func hasDotElement(name string) bool {
 
 // serveName answers the file or directory name.
 func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
-	f, fi, err := s.open(name)
-	if err != nil {
-		s.fail(c, name, err)
-		return
-	}
-	defer f.Close()
+	f, fi, err := s.openFile(name)
 	switch {
+	case err != nil:
+		s.fail(c, name, err)
 	case fi.IsDir() && !dir:
 		redirectToDir(c)
 	case fi.IsDir():
-		s.serveDir(c, name, f)
-	case dir || !fi.Mode().IsRegular():
-		c.Response.setError(404)
+		s.serveDir(c, name)
+	case dir:
+		f.Close()
+		answerError(&c.Response, 404)
 	default:
+		defer f.Close()
 		s.serveFile(c, name, f, fi)
 	}
 }
 
-// open opens name and stats it. On a file system that can stat a name
-// (fs.StatFS: os.Root's, os.DirFS), a name that is neither a regular file
-// nor a directory is not opened but reported as not existing: opening a
-// named pipe blocks until a writer comes, holding the request (and an OS
-// thread) indefinitely, and opening a device can have effects.
-func (s *FileServer) open(name string) (fs.File, fs.FileInfo, error) {
+// openFile opens the regular file name and stats it; for a directory it
+// returns only its FileInfo (f is nil): only a listing reads one. A name
+// that is neither is reported as not existing. On a file system that can
+// stat a name (fs.StatFS: os.Root's, os.DirFS) that is checked before the
+// name is opened: opening a named pipe blocks until a writer comes,
+// holding the request (and an OS thread) indefinitely, and opening a
+// device can have effects. The open file is then stated again, and that
+// FileInfo returned: it describes the file whose bytes are sent, which a
+// rename after the first stat may have replaced.
+func (s *FileServer) openFile(name string) (f fs.File, fi fs.FileInfo, err error) {
 	if s.FS == nil {
 		return nil, nil, fs.ErrNotExist
 	}
 	if sfs, ok := s.FS.(fs.StatFS); ok {
 		fi, err := sfs.Stat(name)
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, nil, err
-		}
-		if !fi.Mode().IsRegular() && !fi.IsDir() {
+		case fi.IsDir():
+			return nil, fi, nil
+		case !fi.Mode().IsRegular():
 			return nil, nil, fs.ErrNotExist
 		}
 	}
-	f, err := s.FS.Open(name)
-	if err != nil {
+	if f, err = s.FS.Open(name); err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
+	if fi, err = f.Stat(); err == nil && fi.Mode().IsRegular() {
+		return f, fi, nil
 	}
-	return f, fi, nil
+	f.Close()
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case fi.IsDir():
+		return nil, fi, nil
+	}
+	return nil, nil, fs.ErrNotExist
 }
 
 // fail answers an error from the file system: 404 for a name that does
@@ -289,12 +299,12 @@ func (s *FileServer) fail(c *Ctx, name string, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENOTDIR),
 		errors.Is(err, syscall.ELOOP), isRootEscape(err):
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 	case errors.Is(err, fs.ErrPermission):
-		c.Response.setError(403)
+		answerError(&c.Response, 403)
 	default:
 		c.Logger().Error("brisk: FileServer: opening a file failed", "name", name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 	}
 }
 
@@ -321,35 +331,30 @@ func redirectToDir(c *Ctx) {
 	if q := c.Request.Query(); q != nil {
 		loc += "?" + string(q)
 	}
-	c.Response.setError(301)
+	answerError(&c.Response, 301)
 	c.Response.Header.Set("Location", loc)
 }
 
 // serveDir answers a directory path: its index file, else its listing
 // (when enabled), else 404.
-func (s *FileServer) serveDir(c *Ctx, name string, d fs.File) {
+func (s *FileServer) serveDir(c *Ctx, name string) {
 	index := s.Index
 	if index == "" {
 		index = "index.html"
 	}
 	iname := path.Join(name, index)
-	f, fi, err := s.open(iname)
-	if err == nil {
+	f, fi, err := s.openFile(iname)
+	switch {
+	case f != nil:
 		defer f.Close()
-		if fi.Mode().IsRegular() {
-			s.serveFile(c, iname, f, fi)
-			return
-		}
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.serveFile(c, iname, f, fi)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		s.fail(c, iname, err)
-		return
+	case !s.Listing:
+		answerError(&c.Response, 404)
+	default:
+		s.list(c, name)
 	}
-	if !s.Listing {
-		c.Response.setError(404)
-		return
-	}
-	s.list(c, name, d)
 }
 
 // serveFile answers a regular file, or its precompressed sibling: from a
@@ -373,7 +378,7 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 	rs, ok := f.(io.ReadSeeker)
 	if !ok {
 		c.Logger().Error("brisk: FileServer: file does not implement io.Seeker", "name", name)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return rep, false
 	}
 	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
@@ -384,7 +389,7 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 	etag, err := s.contentETag(name, rs, rep.size)
 	if err != nil {
 		c.Logger().Error("brisk: FileServer: reading a file failed", "name", name, "err", err)
-		c.Response.setError(500)
+		answerError(&c.Response, 500)
 		return rep, false
 	}
 	rep.etag = append(tag, etag...)
@@ -411,19 +416,15 @@ func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (str
 }
 
 // servePrecompressed answers with the sibling of name the client accepts
-// best, or 406 when there is none and the client rules out identity, and
-// reports whether it answered.
+// best and reports whether there was one. When there is none, the caller
+// sends the identity, even to a client that ruled it out (see
+// FileServer.Precompressed).
 func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
 	var buf [len(precompressed)]int
-	order, identityOK := codingOrder(c, &buf)
-	for _, i := range order {
+	for _, i := range codingOrder(c, &buf) {
 		if s.serveSibling(c, name, i) {
 			return true
 		}
-	}
-	if !identityOK {
-		answerNotAcceptable(c)
-		return true
 	}
 	return false
 }
@@ -438,23 +439,16 @@ func siblingType(name string) string {
 	return "application/octet-stream"
 }
 
-// answerNotAcceptable answers 406 to a request whose Accept-Encoding
-// rules out identity and every coding of a sibling that exists.
-func answerNotAcceptable(c *Ctx) {
-	c.Response.setError(406)
-	c.Response.Header.Set("Vary", "Accept-Encoding")
-}
-
 // codingOrder returns the indexes in precompressed of the codings the
 // request's Accept-Encoding accepts, best first (the server's order at
-// equal q-values), in buf, and whether it accepts identity.
-func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK bool) {
+// equal q-values), in buf.
+func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int) {
 	var values [4][]byte
 	vs := values[:0]
 	for v := range c.Request.Header.Values("Accept-Encoding") {
 		vs = append(vs, v)
 	}
-	w, identityOK := accept.Weights(vs, precompressedCodings)
+	w, _ := accept.Weights(vs, precompressedCodings)
 	order = buf[:0]
 	for {
 		best := -1
@@ -464,7 +458,7 @@ func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK 
 			}
 		}
 		if best < 0 {
-			return order, identityOK
+			return order
 		}
 		w[best] = 0
 		order = append(order, best)
@@ -476,14 +470,11 @@ func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int, identityOK 
 func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
 	p := precompressed[i]
 	sname := name + p.ext
-	f, fi, err := s.open(sname)
-	if err != nil {
+	f, fi, err := s.openFile(sname)
+	if err != nil || f == nil {
 		return false
 	}
 	defer f.Close()
-	if !fi.Mode().IsRegular() {
-		return false
-	}
 	var tag [64]byte
 	rep, ok := s.describe(c, sname, f, fi, tag[:0])
 	if !ok {

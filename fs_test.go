@@ -65,12 +65,19 @@ type fileCase struct {
 // off), then once against a copy of fsrv with the cache off.
 func runFileCases(t *testing.T, fsrv *FileServer, cases []fileCase) {
 	t.Helper()
+	runWrappedFileCases(t, fsrv, func(c *Ctx, next Handler) { next(c) }, cases)
+}
+
+// runWrappedFileCases is runFileCases with each request handled by wrap,
+// which calls next, the FileServer's Handle.
+func runWrappedFileCases(t *testing.T, fsrv *FileServer, wrap func(c *Ctx, next Handler), cases []fileCase) {
+	t.Helper()
 	for _, run := range []struct {
 		name  string
 		fsrv  *FileServer
 		times int
 	}{{"cached", fsrv, 2}, {"uncached", withoutCache(fsrv), 1}} {
-		ts := startServer(t, "inmemory", &Server{Handler: run.fsrv.Handle})
+		ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) { wrap(c, run.fsrv.Handle) }})
 		cl := ts.connect()
 		for _, tc := range cases {
 			t.Run(run.name+"/"+tc.name, func(t *testing.T) {
@@ -267,6 +274,43 @@ func TestFileNames(t *testing.T) {
 	})
 }
 
+// TestFileErrorFields: error answers and redirects keep the fields of
+// every FileServer response (X-Content-Type-Options with Nosniff, Vary
+// with Precompressed) and those a middleware set before calling it, but
+// not Cache-Control, which would make the error as cacheable as the file
+// (net/http's ServeContent drops it too).
+func TestFileErrorFields(t *testing.T) {
+	wrap := func(c *Ctx, next Handler) {
+		c.Response.Header.Set("Strict-Transport-Security", "max-age=60")
+		c.Response.Header.Set("Cache-Control", "max-age=3600")
+		next(c)
+	}
+	kept := func(more ...string) map[string]string {
+		m := map[string]string{"X-Content-Type-Options": "nosniff", "Vary": "Accept-Encoding",
+			"Strict-Transport-Security": "max-age=60", "Cache-Control": "",
+			"ETag": "", "Last-Modified": "", "Content-Encoding": "", "Accept-Ranges": ""}
+		for i := 0; i < len(more); i += 2 {
+			m[more[i]] = more[i+1]
+		}
+		return m
+	}
+	nf := "Not Found\n"
+	runWrappedFileCases(t, &FileServer{FS: testFS(), Nosniff: true, Precompressed: true}, wrap, []fileCase{
+		{"ok", req("/d.txt"), 200, fileDigits, map[string]string{"X-Content-Type-Options": "nosniff",
+			"Vary": "Accept-Encoding", "Strict-Transport-Security": "max-age=60", "Cache-Control": "max-age=3600"}},
+		{"missing", req("/nope"), 404, nf, kept()},
+		{"refused_name", req("/.env"), 404, nf, kept()},
+		{"dir_no_index", req("/list/"), 404, nf, kept()},
+		{"post", "POST /d.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n", 405, "Method Not Allowed\n",
+			kept("Allow", "GET, HEAD")},
+		{"dir_redirect", req("/dir"), 301, "*", kept("Location", "./dir/")},
+		{"unsatisfiable", req("/d.txt", "Range: bytes=20-"), 416, "Range Not Satisfiable\n",
+			kept("Content-Range", "bytes */10")},
+		{"unsatisfiable_encoded", req("/app.js", "Accept-Encoding: br", "Range: bytes=2-"), 416,
+			"Range Not Satisfiable\n", kept("Content-Range", "bytes */2")},
+	})
+}
+
 // TestFileListing checks that a listing escapes names and hides dotfiles.
 func TestFileListing(t *testing.T) {
 	runFileCases(t, &FileServer{FS: testFS(), Listing: true}, []fileCase{
@@ -300,8 +344,10 @@ func TestFilePrecompressed(t *testing.T) {
 		{"missing_sibling", req("/only-gz.txt", "Accept-Encoding: br, zstd"), 200, "plain", nil},
 		{"fallback_sibling", req("/only-gz.txt", "Accept-Encoding: br, gzip;q=0.1"), 200, "gzipped",
 			map[string]string{"Content-Encoding": "gzip"}},
-		{"not_acceptable", req("/only-gz.txt", "Accept-Encoding: br, identity;q=0"), 406, "Not Acceptable\n",
-			map[string]string{"Vary": "Accept-Encoding"}},
+		{"identity_ruled_out", req("/only-gz.txt", "Accept-Encoding: br, identity;q=0"), 200, "plain",
+			map[string]string{"Vary": "Accept-Encoding", "Content-Encoding": ""}},
+		{"star_ruled_out", req("/only-gz.txt", "Accept-Encoding: *;q=0"), 200, "plain",
+			map[string]string{"Vary": "Accept-Encoding", "Content-Encoding": ""}},
 		{"range_encoded_unsatisfiable", req("/app.js", "Accept-Encoding: br", "Range: bytes=2-"), 416,
 			"Range Not Satisfiable\n", map[string]string{"Content-Range": "bytes */2", "Content-Encoding": "",
 				"Vary": "Accept-Encoding", "ETag": ""}},

@@ -282,24 +282,21 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 	base := &e.variants[0]
 	for i, p := range precompressed {
 		v := &e.variants[1+i]
-		f, fi, err := s.open(base.name + p.ext)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
+		f, fi, err := s.openFile(base.name + p.ext)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), err == nil && f == nil: // none, or a directory
+			continue
+		case err != nil:
 			return false
 		}
-		ok := true
-		if fi.Mode().IsRegular() {
-			ok = describeVariant(v, base.name+p.ext, f, fi)
-			v.etag = encodedETag(v.etag, p.coding)
-			v.coding = p.coding
-			v.ctype = siblingType(base.name)
-		}
+		ok := describeVariant(v, base.name+p.ext, f, fi)
 		f.Close()
 		if !ok {
 			return false
 		}
+		v.etag = encodedETag(v.etag, p.coding)
+		v.coding = p.coding
+		v.ctype = siblingType(base.name)
 	}
 	return true
 }
@@ -350,26 +347,19 @@ func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool
 }
 
 // serveCached answers the request from e: the variant the client accepts
-// best, or 406 when the client rules out identity and e has no sibling it
-// accepts. A streamed variant is read from one of its idle files, else
-// from own (the file of e's variants[0], open by the caller, or nil), else
-// from a new one. It reports false, having answered nothing, when a new
-// file is not the one cached: e is then evicted.
+// best, else the file itself. A streamed variant is read from one of its
+// idle files, else from own (the file of e's variants[0], open by the
+// caller, or nil), else from a new one. It reports false, having answered
+// nothing, when a new file is not the one cached: e is then evicted.
 func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 	v := &e.variants[0]
 	if s.Precompressed {
 		var buf [len(precompressed)]int
-		order, identityOK := codingOrder(c, &buf)
-		found := false
-		for _, i := range order {
+		for _, i := range codingOrder(c, &buf) {
 			if e.variants[1+i].exists() {
-				v, found = &e.variants[1+i], true
+				v = &e.variants[1+i]
 				break
 			}
-		}
-		if !found && !identityOK {
-			answerNotAcceptable(c)
-			return true
 		}
 	}
 	rep := representation{name: e.variants[0].name, data: v.data, size: v.size,
@@ -407,10 +397,9 @@ func (s *FileServer) acquire(e *cacheEntry, v *cachedFile) fs.File {
 		return f
 	}
 	e.mu.Unlock()
-	f, fi, err := s.open(v.name)
-	if err == nil {
-		_, seeker := f.(io.ReadSeeker)
-		if seeker && fi.Mode().IsRegular() && v.same(fi) {
+	f, fi, err := s.openFile(v.name)
+	if err == nil && f != nil {
+		if _, seeker := f.(io.ReadSeeker); seeker && v.same(fi) {
 			return f
 		}
 		f.Close()

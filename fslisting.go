@@ -15,11 +15,18 @@ const maxListing = 10000
 // list answers a directory with an HTML list of its entries, sorted by
 // name: names are HTML-escaped, links are relative and percent-encoded
 // (so a name like "a:b" or "?x" stays a path), directories end in "/",
-// dotfiles are left out unless s.Dotfiles.
-func (s *FileServer) list(c *Ctx, name string, d fs.File) {
+// dotfiles are left out unless s.Dotfiles. The directory name is opened
+// only here.
+func (s *FileServer) list(c *Ctx, name string) {
+	d, err := s.FS.Open(name)
+	if err != nil {
+		s.fail(c, name, err)
+		return
+	}
+	defer d.Close()
 	rd, ok := d.(fs.ReadDirFile)
 	if !ok {
-		c.Response.setError(404)
+		answerError(&c.Response, 404)
 		return
 	}
 	entries, err := rd.ReadDir(maxListing + 1)

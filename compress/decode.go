@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/decode"
 	"github.com/brisk-http/brisk/internal/ascii"
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
-	brotli "github.com/molecule-man/go-brrr"
 )
 
 // DefaultMaxDecoded is the default limit on a decoded request body.
@@ -31,12 +29,20 @@ var (
 // maxDecoded decoded bytes are read; a read past them fails with
 // ErrDecodedTooLarge. Zero or negative maxDecoded means
 // DefaultMaxDecoded (16 MiB). The encoded body stays bounded by
-// Server.MaxBodyBytes. A zstd frame whose window needs more than 8 MiB
-// fails with ErrDecodedTooLarge too. A malformed encoding makes reads fail with the
-// decoder's error; for gzip BodyReader reads the gzip header itself, so
-// it waits for the first body bytes and returns that error (or the
-// body's, such as brisk.ErrBodyTooSlow) itself. Close releases the decoder; the reader is valid until
-// the handler returns. Status gives the status code for each error.
+// Server.MaxBodyBytes. A zstd frame whose window needs more than
+// decode.MaxZstdWindow (8 MiB) fails with ErrDecodedTooLarge too. A
+// malformed encoding makes reads fail with the decoder's error; for gzip
+// BodyReader reads the gzip header itself, so it waits for the first body
+// bytes and returns that error (or the body's, such as
+// brisk.ErrBodyTooSlow) itself. Status gives the status code for each
+// error.
+//
+// The decoders are those of package decode, which the client uses too,
+// kept in a pool from one request to the next: once warm, a call
+// allocates only the reader returned. Close puts the decoder back; a
+// reader not closed leaves its decoder to the garbage collector. After
+// Close, reads fail with fs.ErrClosed. The reader is valid until
+// the handler returns.
 //
 // brisk never decodes a request body by itself: a handler that does not
 // call BodyReader sees the bytes as sent.
@@ -53,41 +59,31 @@ func BodyReader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
 			}
 		}
 	}
-	var dec io.Reader
-	closeDec := func() {}
 	switch {
 	case n == 0:
-		dec = body
+		return &limitedReader{r: body, left: maxDecoded}, nil
 	case n > 1:
 		return nil, ErrUnsupportedEncoding
-	case ascii.EqualFold(coding, Gzip), ascii.EqualFold(coding, "x-gzip"):
-		zr, err := gzip.NewReader(body)
-		if err != nil {
-			return nil, err
-		}
-		dec = zr
-	case ascii.EqualFold(coding, Zstd):
-		zr, err := zstd.NewReader(body, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(decode.MaxZstdWindow), zstd.WithDecoderMaxMemory(uint64(max(maxDecoded+1, decode.MaxZstdWindow))))
-		if err != nil {
-			return nil, err
-		}
-		dec, closeDec = zr, zr.Close
-	case ascii.EqualFold(coding, Brotli):
-		br := brotli.NewReader(body)
-		dec, closeDec = br, func() { br.Close() }
-	default:
+	}
+	p := bodyDecoderPool(coding)
+	if p == nil {
 		return nil, ErrUnsupportedEncoding
 	}
-	return &limitedReader{r: dec, left: maxDecoded, close: closeDec}, nil
+	d := p.get(body)
+	if err := d.dec.Reset(d.src()); err != nil {
+		p.put(d)
+		return nil, err
+	}
+	return &limitedReader{r: d.dec, left: maxDecoded, pool: p, dec: d}, nil
 }
 
 // limitedReader fails with ErrDecodedTooLarge past its limit.
 type limitedReader struct {
-	r     io.Reader
-	left  int64
-	close func()
-	err   error
+	r    io.Reader
+	left int64
+	err  error
+	pool *decoderPool // of dec; nil for an identity body
+	dec  *pooledDecoder
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
@@ -115,10 +111,14 @@ func isZstdTooLarge(err error) bool {
 	return errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded)
 }
 
-// Close releases the decoder.
+// Close puts the decoder back in its pool; later reads fail with
+// fs.ErrClosed.
 func (l *limitedReader) Close() error {
-	l.close()
-	l.close = func() {}
+	if l.dec != nil {
+		l.pool.put(l.dec)
+		l.dec, l.r = nil, nil
+	}
+	l.err = fs.ErrClosed
 	return nil
 }
 

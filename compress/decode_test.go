@@ -2,8 +2,10 @@ package compress
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"testing"
@@ -14,7 +16,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-func encode(t *testing.T, coding string, data []byte) []byte {
+func encode(t testing.TB, coding string, data []byte) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	var w io.WriteCloser
@@ -115,6 +117,56 @@ func TestStatusOfBodyErrors(t *testing.T) {
 	} {
 		if got := Status(tc.err); got != tc.want {
 			t.Errorf("Status(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestBodyReaderPooled: decoders come back from a failed body (malformed,
+// truncated, a bomb) fit for the next one, and a closed reader fails
+// with fs.ErrClosed.
+func TestBodyReaderPooled(t *testing.T) {
+	plain := jsonBody(10 << 10)
+	bomb := make([]byte, 8<<20)
+	var afterClose error
+	send := serve(t, Config{}, func(c *brisk.Ctx) {
+		r, err := BodyReader(c, 1<<20)
+		var got []byte
+		if err == nil {
+			got, err = io.ReadAll(r)
+			r.Close()
+			_, afterClose = r.Read(make([]byte, 1))
+			r.Close()
+		}
+		if err != nil {
+			c.Response.SetStatusCode(Status(err))
+			return
+		}
+		c.Response.Header.Set("Content-Type", "application/octet-stream")
+		c.Response.SetBody(got)
+	})
+	for round := range 3 {
+		for _, coding := range []string{Gzip, Zstd, Brotli} {
+			for _, tc := range []struct {
+				name   string
+				body   []byte
+				status int
+			}{
+				{"truncated", truncated(encode(t, coding, plain)), 400},
+				{"ok", encode(t, coding, plain), 200},
+				{"bomb", encode(t, coding, bomb), 413},
+				{"trailing", append(encode(t, coding, plain), "junk"...), 400},
+				{"ok_again", encode(t, coding, plain), 200},
+			} {
+				afterClose = nil
+				resp, got := send("POST / HTTP/1.1\r\nHost: x\r\nContent-Encoding: " + coding +
+					"\r\nContent-Length: " + strconv.Itoa(len(tc.body)) + "\r\n\r\n" + string(tc.body))
+				if resp.StatusCode != tc.status || tc.status == 200 && !bytes.Equal(got, plain) {
+					t.Fatalf("round %d, %s %s: %d, %d bytes; want %d", round, coding, tc.name, resp.StatusCode, len(got), tc.status)
+				}
+				if tc.status == 200 && !errors.Is(afterClose, fs.ErrClosed) {
+					t.Fatalf("%s: read after Close: %v, want fs.ErrClosed", coding, afterClose)
+				}
+			}
 		}
 	}
 }

@@ -40,3 +40,26 @@ func TestNotModifiedETag(t *testing.T) {
 		})
 	}
 }
+
+// TestNotModifiedMalformedList: If-None-Match is read as brisk reads it,
+// a malformed element (here a space inside the quotes) ending the list,
+// so a weak tag after it does not weaken the handler's 304.
+func TestNotModifiedMalformedList(t *testing.T) {
+	do := serve(t, Config{Codings: []string{Gzip}}, func(c *brisk.Ctx) {
+		c.Response.SetStatusCode(304)
+		c.Response.Header.Set("ETag", `"x"`)
+	})
+	for _, tc := range []struct{ name, inm, etag, vary string }{
+		{"well_formed", `"a", W/"x"`, `W/"x"`, "Accept-Encoding"},
+		{"space_before", `W/"a b", W/"x"`, `"x"`, ""},
+		{"tab_before", "W/\"a\tb\", W/\"x\"", `"x"`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, _ := do("GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: " + tc.inm + "\r\n")
+			if resp.StatusCode != 304 || resp.Header.Get("ETag") != tc.etag || resp.Header.Get("Vary") != tc.vary {
+				t.Fatalf("%d, ETag %s, Vary %q; want 304, %s, %q", resp.StatusCode,
+					resp.Header.Get("ETag"), resp.Header.Get("Vary"), tc.etag, tc.vary)
+			}
+		})
+	}
+}
