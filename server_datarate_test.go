@@ -3,6 +3,7 @@ package brisk
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -279,23 +280,32 @@ func TestMinResponseRateSlowReader(t *testing.T) {
 }
 
 // readSlowly reads a response to GET n bytes at a time, pausing between
-// reads, and returns its body's length.
+// reads, and returns its body's length. Only the head is kept: the body
+// is counted.
 func readSlowly(c *client, n int, pause time.Duration) (int, error) {
 	buf := make([]byte, n)
-	var all []byte
+	var head []byte
+	body, length := 0, -1
 	for {
 		k, err := c.br.Read(buf)
-		all = append(all, buf[:k]...)
-		if i := bytes.Index(all, []byte("\r\n\r\n")); i >= 0 {
-			head := string(all[:i])
-			_, cl, _ := strings.Cut(head, "Content-Length: ")
-			cl, _, _ = strings.Cut(cl, "\r\n")
-			if len(all)-i-4 >= atoiOr(cl, -1) && atoiOr(cl, -1) >= 0 {
-				return len(all) - i - 4, nil
+		if length < 0 {
+			head = append(head, buf[:k]...)
+			if i := bytes.Index(head, []byte("\r\n\r\n")); i >= 0 {
+				_, cl, _ := strings.Cut(string(head[:i]), "Content-Length: ")
+				cl, _, _ = strings.Cut(cl, "\r\n")
+				body, length = len(head)-i-4, atoiOr(cl, -1)
+				if length < 0 {
+					return 0, fmt.Errorf("no Content-Length in %q", head[:i])
+				}
 			}
+		} else {
+			body += k
+		}
+		if length >= 0 && body >= length {
+			return body, nil
 		}
 		if err != nil {
-			return len(all), err
+			return body, err
 		}
 		time.Sleep(pause)
 	}
