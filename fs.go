@@ -70,16 +70,18 @@ type FileServer struct {
 
 	// Precompressed serves "name.br", "name.zst" or "name.gz" instead of
 	// "name" when the sibling exists and the request's Accept-Encoding
-	// accepts its coding (q-values, "*"; RFC 9110 §12.5.3), in that order
-	// of preference at equal q-values, with Content-Encoding, an ETag of
-	// its own ("-br", "-zstd" or "-gzip" appended), and ranges counted in
-	// the encoded bytes. Every response of the FileServer, errors and
-	// redirects included, then carries "Vary: Accept-Encoding" (RFC 9110
-	// §12.5.5), so that caches keep the variants apart. When no sibling
-	// the client accepts exists, "name" is sent as is, even to a client
-	// that ruled out identity ("identity;q=0", "*;q=0"): RFC 9110 allows
-	// it, net/http and nginx do it, and a compression middleware (package
-	// compress) in front can then encode it.
+	// accepts its coding (q-values, "*"; RFC 9110 §12.5.3) at least as
+	// much as identity ("br;q=0.1, identity" gets "name", "br, identity"
+	// gets "name.br"), in that order of preference at equal q-values,
+	// with Content-Encoding, an ETag of its own ("-br", "-zstd" or
+	// "-gzip" appended), and ranges counted in the encoded bytes. Every
+	// response of the FileServer, errors and redirects included, then
+	// carries "Vary: Accept-Encoding" (RFC 9110 §12.5.5), so that caches
+	// keep the variants apart. When no sibling the client accepts
+	// exists, "name" is sent as is, even to a client that ruled out
+	// identity ("identity;q=0", "*;q=0"): RFC 9110 allows it, net/http
+	// and nginx do it, and a compression middleware (package compress)
+	// in front can then encode it.
 	Precompressed bool
 
 	// MaxRanges is the most ranges one Range field may ask for. Zero or
@@ -420,7 +422,7 @@ func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (str
 // sends the identity, even to a client that ruled it out (see
 // FileServer.Precompressed).
 func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
-	var buf [len(precompressed)]int
+	var buf [accept.MaxOffers]int
 	for _, i := range codingOrder(c, &buf) {
 		if s.serveSibling(c, name, i) {
 			return true
@@ -440,29 +442,16 @@ func siblingType(name string) string {
 }
 
 // codingOrder returns the indexes in precompressed of the codings the
-// request's Accept-Encoding accepts, best first (the server's order at
-// equal q-values), in buf.
-func codingOrder(c *Ctx, buf *[len(precompressed)]int) (order []int) {
+// request's Accept-Encoding prefers to identity, best first (see
+// accept.Order), in buf.
+func codingOrder(c *Ctx, buf *[accept.MaxOffers]int) []int {
 	var values [4][]byte
 	vs := values[:0]
 	for v := range c.Request.Header.Values("Accept-Encoding") {
 		vs = append(vs, v)
 	}
-	w, _ := accept.Weights(vs, precompressedCodings)
-	order = buf[:0]
-	for {
-		best := -1
-		for i := range precompressed {
-			if w[i] > 0 && (best < 0 || w[i] > w[best]) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return order
-		}
-		w[best] = 0
-		order = append(order, best)
-	}
+	order, _ := accept.Order(vs, precompressedCodings, buf)
+	return order
 }
 
 // serveSibling answers with the sibling of name for precompressed[i] and

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/brisk-http/brisk/internal/accept"
 )
 
 // Defaults of the FileServer's cache of files.
@@ -354,7 +356,7 @@ func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool
 func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 	v := &e.variants[0]
 	if s.Precompressed {
-		var buf [len(precompressed)]int
+		var buf [accept.MaxOffers]int
 		for _, i := range codingOrder(c, &buf) {
 			if e.variants[1+i].exists() {
 				v = &e.variants[1+i]

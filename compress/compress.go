@@ -74,7 +74,11 @@ type Config struct {
 
 // New returns a middleware that compresses the responses of a handler
 // with the coding the request's Accept-Encoding prefers (q-values, "*",
-// "x-gzip"), ties going to Config.Codings' order. A compressed response
+// "x-gzip"), ties going to Config.Codings' order. A coding weighted
+// below identity is not used ("br;q=0.1, identity" is sent as is); at
+// equal weights a coding goes before identity ("gzip, identity" gives
+// gzip). A client that rules out identity and accepts none of the
+// codings gets the response as is. A compressed response
 // gets Content-Encoding, "Vary: Accept-Encoding" (added to any Vary the
 // handler set), and its ETag, if strong, made weak (W/"..."): the bytes
 // differ from the identity representation's. A response that could have
@@ -168,8 +172,8 @@ func (m *middleware) eligible(c *brisk.Ctx) bool {
 		!h.HasToken("Cache-Control", "no-transform") && m.compressible(h.Get("Content-Type"))
 }
 
-// choose returns the encoder pool for the coding the request prefers, or
-// nil for identity.
+// choose returns the encoder pool for the coding the request prefers to
+// identity (see accept.Order), or nil for identity.
 func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
 	var values [4][]byte
 	vs := values[:0]

@@ -121,6 +121,18 @@ func TestNegotiation(t *testing.T) {
 		{"identity", "identity", Config{}, ""},
 		{"unknown", "deflate, compress", Config{}, ""},
 		{"levels", "br", Config{BrotliLevel: 11, GzipLevel: 9, ZstdLevel: 19}, Brotli},
+
+		// Identity's weight against the codings' (RFC 9110 §12.5.3).
+		{"identity_preferred", "br;q=0.1, identity", Config{}, ""},
+		{"coding_preferred", "br, identity;q=0.5", Config{}, Brotli},
+		{"tie_goes_to_coding", "br;q=0.5, identity;q=0.5", Config{}, Brotli},
+		{"tie_listed_identity", "gzip, identity", Config{}, Gzip},
+		{"star_over_identity", "*;q=0.2, identity;q=0.1", Config{}, Zstd},
+		{"star_under_identity", "*;q=0.1, identity;q=0.2", Config{}, ""},
+		{"below_identity_skipped", "br;q=0.2, gzip;q=0.5, identity;q=0.3", Config{}, Gzip},
+		{"gzip_refused_star", "gzip;q=0, *", Config{}, Zstd},
+		{"gzip_refused_star_only_gzip", "gzip;q=0, *", Config{Codings: []string{Gzip}}, ""},
+		{"identity_zero_no_coding", "identity;q=0", Config{}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

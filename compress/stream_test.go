@@ -76,3 +76,30 @@ func TestStreamFlush(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamNegotiation: a streamed body follows the same choice as a
+// buffered one, identity's weight included.
+func TestStreamNegotiation(t *testing.T) {
+	body := jsonBody(4 << 10)
+	do := serve(t, Config{}, func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		c.BodyWriter().Write(body)
+	})
+	for _, tc := range []struct{ name, accept, want string }{
+		{"identity_preferred", "br;q=0.1, identity", ""},
+		{"coding_preferred", "br, identity;q=0.5", Brotli},
+		{"tie_goes_to_coding", "gzip;q=0.5, identity;q=0.5", Gzip},
+		{"star_under_identity", "*;q=0.1, identity;q=0.2", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, got := do("GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: " + tc.accept + "\r\n")
+			ce := resp.Header.Get("Content-Encoding")
+			if ce != tc.want || resp.Header.Get("Vary") != "Accept-Encoding" {
+				t.Fatalf("Content-Encoding %q, Vary %q; want %q, Accept-Encoding", ce, resp.Header.Get("Vary"), tc.want)
+			}
+			if !bytes.Equal(decodeBody(t, ce, got), body) {
+				t.Fatalf("decoded body differs")
+			}
+		})
+	}
+}

@@ -1,54 +1,92 @@
 // Package accept negotiates a content coding from Accept-Encoding field
 // values (RFC 9110 §12.5.3), for the file server's precompressed files and
-// the compression middleware.
+// the compression middleware: the codings the client weighs at least as
+// much as identity, best first; at equal weights the server's order, a
+// coding before identity.
 package accept
 
 import "github.com/brisk-http/brisk/internal/ascii"
 
-// MaxOffers is the most codings Negotiate chooses among.
+// MaxOffers is the most codings Negotiate and Order choose among.
 const MaxOffers = 8
+
+// implicitIdentity is the weight of identity when the field lists neither
+// "identity" nor "*": acceptable (RFC 9110 §12.5.3), but with no
+// preference stated, so the lowest weight there is and any coding the
+// client accepts goes first.
+const implicitIdentity = 1
 
 // Choice is the outcome of a negotiation.
 type Choice struct {
 	// Index is the position in the offers of the coding to use, -1 for
 	// none (identity).
 	Index int
-	// IdentityOK is false when the client ruled out the identity coding
-	// ("identity;q=0", or "*;q=0" without identity listed): with Index -1,
-	// no acceptable representation exists (406).
-	IdentityOK bool
+	// Identity is the weight of the identity coding, in thousandths (see
+	// Weights). 0 means the client ruled it out ("identity;q=0", or
+	// "*;q=0" without identity listed): with Index -1, no acceptable
+	// representation exists (406).
+	Identity int
 }
 
 // Negotiate picks, from offers (coding names such as "br", "zstd",
-// "gzip") in the server's order of preference, the acceptable coding with
-// the highest q-value (see Weights); equal q-values go to the earlier
-// offer.
+// "gzip") in the server's order of preference, the coding Order ranks
+// first, if any.
 func Negotiate(values [][]byte, offers []string) Choice {
-	w, identityOK := Weights(values, offers)
-	ch := Choice{Index: -1, IdentityOK: identityOK}
-	best := 0
-	for i := range offers[:min(len(offers), MaxOffers)] {
-		if w[i] > best {
-			best, ch.Index = w[i], i
-		}
+	var buf [MaxOffers]int
+	order, identity := Order(values, offers, &buf)
+	ch := Choice{Index: -1, Identity: identity}
+	if len(order) > 0 {
+		ch.Index = order[0]
 	}
 	return ch
 }
 
+// Order ranks offers (coding names, in the server's order of preference)
+// by the Accept-Encoding values and returns, as a slice of buf, the
+// indexes of those to send rather than identity, best first, and
+// identity's weight (see Weights). Codings go by descending q-value, the
+// earlier offer at equal q-values. A coding of weight 0 is left out, and
+// so is one weighted below identity: the client prefers no coding to it
+// (RFC 9110 §12.4.2, §12.5.3). A coding weighted as much as identity is
+// kept: the client is indifferent, and the server prefers the smaller
+// representation ("gzip, identity" gives gzip, as "*" gives the first
+// offer).
+func Order(values [][]byte, offers []string, buf *[MaxOffers]int) (order []int, identity int) {
+	w, identity := Weights(values, offers)
+	floor := max(identity, 1)
+	order = buf[:0]
+	for {
+		best := -1
+		for i := range offers[:min(len(offers), MaxOffers)] {
+			if w[i] >= floor && (best < 0 || w[i] > w[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return order, identity
+		}
+		w[best] = 0
+		order = append(order, best)
+	}
+}
+
 // Weights returns the q-value, in thousandths (0 to 1000), the
 // Accept-Encoding values (one per field line, each a comma-separated list)
-// give each of the offers, and whether identity is acceptable (see
-// Choice). A coding not listed takes the q-value of "*" when present, else
-// 0 (not acceptable); "x-gzip" counts as "gzip" (RFC 9110 §8.4.1.3); a
-// coding listed twice keeps its highest q-value. With no Accept-Encoding
-// field (values empty) every offer gets 0: RFC 9110 allows any coding
-// then, but a client that sent nothing may not decode one.
+// give each of the offers, and the one they give identity. A coding not
+// listed takes the q-value of "*" when present, else 0 (not acceptable);
+// "x-gzip" counts as "gzip" (RFC 9110 §8.4.1.3); a coding listed twice
+// keeps its highest q-value. Identity, when not listed, takes the q-value
+// of "*" too, else 1, the lowest weight: acceptable unless excluded
+// (RFC 9110 §12.5.3) but preferred to no coding. With no Accept-Encoding
+// field (values empty) every offer gets 0 and identity 1000: RFC 9110
+// allows any coding then, but a client that sent nothing may not decode
+// one.
 //
 // Malformed elements are skipped; a q-value that does not parse counts as
 // 0. Offers past MaxOffers get no weight.
-func Weights(values [][]byte, offers []string) (w [MaxOffers]int, identityOK bool) {
+func Weights(values [][]byte, offers []string) (w [MaxOffers]int, identity int) {
 	if len(values) == 0 {
-		return w, true
+		return w, 1000
 	}
 	offers = offers[:min(len(offers), MaxOffers)]
 	for i := range offers {
@@ -80,7 +118,14 @@ func Weights(values [][]byte, offers []string) (w [MaxOffers]int, identityOK boo
 			w[i] = max(star, 0)
 		}
 	}
-	return w, identity != 0 && (identity > 0 || star != 0)
+	switch {
+	case identity >= 0:
+	case star >= 0:
+		identity = star
+	default:
+		identity = implicitIdentity
+	}
+	return w, identity
 }
 
 // parseElement splits one list element, `coding *( OWS ";" OWS param )`,
