@@ -496,7 +496,7 @@ func (c *conn) flush() error {
 // datarate.go), measured like the read timeouts (see setReadTimeout).
 func (c *conn) write(p, q []byte) error {
 	c.writes++
-	c.armWrite()
+	c.armWrite(int64(len(p) + len(q)))
 	for {
 		n, err := c.writeOnce(p, q)
 		c.nwritten += int64(n)

@@ -1,6 +1,9 @@
 package brisk
 
-import "time"
+import (
+	"crypto/tls"
+	"time"
+)
 
 // Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
 // Kestrel's rule: once a grace period has passed, a client must move at
@@ -140,7 +143,9 @@ func (b *bodyReader) afterTimeout(err error) error {
 // full socket buffer only learns what the client took when the kernel
 // wakes it, so before each judgment a fresh write is tried (probe) to
 // hand the kernel what it has room for. The handler's time between writes
-// never counts.
+// never counts. A write that cannot be resumed after a timeout (TLS, see
+// wholeWrite) gets one deadline instead: the time its bytes take at the
+// rate, or the grace period when longer.
 
 // writeClock is the deadline state of the write in progress.
 type writeClock struct {
@@ -158,21 +163,32 @@ type writeClock struct {
 // buffer before the rate is judged.
 const probeWait = time.Millisecond
 
-// armWrite sets the write deadline for a write starting now: WriteTimeout
-// from now, or MinResponseRateGrace from now when sooner; unchanged when
-// neither applies. When both are measured with the coarse clock, they are
-// computed once per tick of it.
-func (c *conn) armWrite() {
-	if !c.lim.coarseWrite {
-		c.setWriteDeadlines()
+// armWrite sets the write deadline for a write of n bytes starting now:
+// WriteTimeout from now, or MinResponseRateGrace from now when sooner
+// (for a wholeWrite, the time n bytes take at MinResponseRate when
+// longer); unchanged when neither applies. When both are measured with
+// the coarse clock, they are computed once per tick of it, but for a
+// wholeWrite.
+func (c *conn) armWrite(n int64) {
+	if !c.lim.coarseWrite || c.lim.respRate.on() && c.wholeWrite() {
+		c.setWriteDeadlines(n)
 	} else if p := c.srv.date.cur.Load(); p == nil || p.ns != c.wclock.tick {
-		c.setWriteDeadlines() // a new tick of the coarse clock
+		c.setWriteDeadlines(n) // a new tick of the coarse clock
 	}
 }
 
-// setWriteDeadlines computes the deadlines of a write starting now and
-// sets the earlier one.
-func (c *conn) setWriteDeadlines() {
+// wholeWrite reports whether a write that timed out cannot be resumed,
+// so that MinResponseRate is judged at one deadline for the whole write:
+// on a *tls.Conn, "after a Write has timed out, the TLS state is corrupt
+// and all future writes will return the same error".
+func (c *conn) wholeWrite() bool {
+	_, ok := c.nc.(*tls.Conn)
+	return ok
+}
+
+// setWriteDeadlines computes the deadlines of a write of n bytes starting
+// now and sets the earlier one.
+func (c *conn) setWriteDeadlines(n int64) {
 	var dl int64 // Unix ns; 0: none
 	w := &c.wclock
 	w.by = 0
@@ -184,8 +200,12 @@ func (c *conn) setWriteDeadlines() {
 		w.by = dl
 	}
 	if r := &c.lim.respRate; r.perSec > 0 {
-		g := c.timeoutAtNs(r.grace)
-		w.start = g - int64(r.grace)
+		d := r.grace
+		if c.wholeWrite() {
+			d = r.allowed(n)
+		}
+		g := c.timeoutAtNs(d)
+		w.start = g - int64(d)
 		if dl == 0 || g < dl {
 			dl = g
 		}
@@ -197,8 +217,9 @@ func (c *conn) setWriteDeadlines() {
 
 // afterWriteTimeout judges a write that timed out having accepted n more
 // bytes: err once WriteTimeout has passed, ErrResponseTooSlow when the
-// client took fewer bytes than the rate asks, else nil with the deadline
-// moved to the next probe or to when the rate would be broken.
+// client took fewer bytes than the rate asks (a wholeWrite's deadline
+// says so), else nil with the deadline moved to the next probe or to
+// when the rate would be broken.
 func (c *conn) afterWriteTimeout(n int, err error) error {
 	w := &c.wclock
 	if w.write != c.writes { // the first timeout of this write
@@ -210,6 +231,9 @@ func (c *conn) afterWriteTimeout(n int, err error) error {
 	now := time.Now().UnixNano()
 	if !r.on() || w.by != 0 && now >= w.by {
 		return err
+	}
+	if c.wholeWrite() {
+		return ErrResponseTooSlow
 	}
 	if !w.probed {
 		w.probed = true

@@ -203,7 +203,7 @@ func TestGatherCutShort(t *testing.T) {
 				// The write times out having taken the bytes up to
 				// tc.at; with the rate off it is not resumed.
 				nc = timeoutConn{sc}
-				s.WriteTimeout = time.Second
+				s.WriteTimeout, s.MinResponseRate = time.Second, -1
 				wantErr = os.ErrDeadlineExceeded
 			}
 			calls := serveFake(t, nc, sc, s)
