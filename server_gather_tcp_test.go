@@ -21,14 +21,16 @@ import (
 // Tests of a buffered body written together with the head before it
 // over loopback TCP (one writev), TLS and a wrapped connection (one
 // Write after another), to clients that read slowly. The server's socket
-// send buffer is made small, so that a 1 MiB body is more than the
-// connection holds (some 400 KiB, with the client's receive buffer) and
-// the write waits on the client. (A small receive buffer too would stall
-// the connection: with loopback's 64 KiB segments, the client would
-// advertise no window until TCP's persist timer fired, 200 ms later.)
-
-// gatherSockBuf is the server's socket send buffer size, in bytes.
-const gatherSockBuf = 16 << 10
+// send buffer is made small and the client's receive buffer is fixed,
+// so that a 1 MiB body is far more than the connection holds (some 300
+// KiB) and the write waits on the client. (A receive buffer much smaller
+// would stall the connection: with loopback's 64 KiB segments, the client
+// would advertise no window until TCP's persist timer fired, 200 ms
+// later.)
+const (
+	gatherSockBuf = 16 << 10  // the server's socket send buffer, in bytes
+	gatherRecvBuf = 128 << 10 // the client's socket receive buffer, in bytes
+)
 
 // gatherListener sets a small send buffer on each accepted TCP
 // connection and, with wrap set, hides the *net.TCPConn behind a
@@ -147,7 +149,8 @@ func startGather(t *testing.T, s *Server, tlsOn, wrap bool) *gatherServer {
 	return gs
 }
 
-// dial connects to the server, with a 10 s deadline as a safety net.
+// dial connects to the server, with a gatherRecvBuf receive buffer and
+// a 10 s deadline as a safety net.
 func (gs *gatherServer) dial(t *testing.T) net.Conn {
 	t.Helper()
 	tc, err := net.Dial("tcp", gs.addr)
@@ -155,6 +158,7 @@ func (gs *gatherServer) dial(t *testing.T) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tc.Close() })
+	tc.(*net.TCPConn).SetReadBuffer(gatherRecvBuf)
 	var nc net.Conn = tc
 	if gs.tls {
 		nc = tls.Client(tc, getPKI(t).clientTLS())
@@ -351,7 +355,7 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 			resumed      bool // the write resumes after a timeout before WriteTimeout
 		}{
 			{"rate_off", -1, 0, 300 * time.Millisecond, false},
-			{"rate_met", testRate, 200 * time.Millisecond, 600 * time.Millisecond, !v.tls},
+			{"rate_met", testRate, 200 * time.Millisecond, 500 * time.Millisecond, !v.tls},
 		} {
 			t.Run(v.name+"/"+rate.name, func(t *testing.T) {
 				gs := startGather(t, &Server{WriteTimeout: rate.writeTimeout,
@@ -360,9 +364,9 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 				if _, err := io.WriteString(nc, lastClose([]string{get("/big/1048576")})[0]); err != nil {
 					t.Fatal(err)
 				}
-				// 400 KB/s: 1 MiB, less what the connection holds, takes
-				// more than a second.
-				raw, err := readSlowlyToEOF(nc, 4<<10, 10*time.Millisecond, gs.rec.called)
+				// At most 800 KB/s: 1 MiB, less what the connection holds
+				// (some 300 KiB), takes more than 900 ms.
+				raw, err := readSlowlyToEOF(nc, 8<<10, 10*time.Millisecond, gs.rec.called)
 				if err != nil && !v.tls { // TLS: a record may be cut
 					t.Fatalf("after %d bytes: %v", len(raw), err)
 				}
