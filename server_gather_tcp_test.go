@@ -244,6 +244,9 @@ func wantBody(path string) []byte {
 	if n, ok := strings.CutPrefix(path, "/big/"); ok {
 		return gatherBody[:atoiOr(n, 0)]
 	}
+	if n, ok := strings.CutPrefix(path, "/stream/"); ok {
+		return gatherBody[:atoiOr(n, 0)]
+	}
 	n, _ := strings.CutPrefix(path, "/s/")
 	return bytes.Repeat([]byte("s"), atoiOr(n, 0))
 }
@@ -255,7 +258,9 @@ var gatherVariants = []struct {
 }{{"tcp", false, false}, {"tls", true, false}, {"wrapped", false, true}}
 
 // TestGatherSlowReaderRate: a client that reads 20 pipelined responses,
-// a 1 MiB one and a short one slowly, but far above MinResponseRate,
+// a 1 MiB one, a chunked one (its 300,000-byte chunk written from the
+// handler's storage with the chunk-size line) and a short one slowly,
+// but far above MinResponseRate,
 // gets them all, byte for byte, though the write of the large one timed
 // out (at the end of the grace period) and was resumed where it stopped,
 // but on TLS, whose write is given the whole time the rate allows
@@ -265,7 +270,7 @@ var gatherVariants = []struct {
 // it), the reads slow enough that the write outlasts it. Over the
 // wrapped connection, the buffer is one Write and the body others.
 func TestGatherSlowReaderRate(t *testing.T) {
-	reqs := lastClose(append(gatherScript[:20:20], get("/big/1048576"), get("/s/10")))
+	reqs := lastClose(append(gatherScript[:20:20], get("/big/1048576"), get("/stream/300000"), get("/s/10")))
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
 			gs := startGather(t, &Server{WriteBufferSize: 64 << 10,
@@ -338,14 +343,16 @@ func checkCut(t *testing.T, raw []byte, written int64, tlsOn bool) {
 	}
 }
 
-// TestGatherWriteTimeoutCuts: WriteTimeout cuts the write of a 1 MiB
-// body to a client that reads too slowly to take it in time, with
-// MinResponseRate off (the first timeout ends it) and met (the write
-// resumes after the grace period, until WriteTimeout): the client
-// receives exactly the bytes the server wrote, a head and a prefix of
-// the body, then the connection closes; the completion reports them and
-// the deadline's error.
+// TestGatherWriteTimeoutCuts: WriteTimeout cuts the write of 20
+// pipelined responses and a 1 MiB body to a client that reads too slowly
+// to take them in time, with MinResponseRate off (the first timeout ends
+// it) and met (the write resumes after the grace period, until
+// WriteTimeout): the client receives exactly the bytes the server wrote,
+// the 20 responses, a head and a prefix of the body, then the
+// connection closes; the 20 get one completion each, whole, the cut one
+// reports its bytes and the deadline's error.
 func TestGatherWriteTimeoutCuts(t *testing.T) {
+	reqs := lastClose(append(gatherScript[:20:20], get("/big/1048576")))
 	for _, v := range gatherVariants {
 		for _, rate := range []struct {
 			name         string
@@ -358,29 +365,41 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 			{"rate_met", testRate, 200 * time.Millisecond, 500 * time.Millisecond, !v.tls},
 		} {
 			t.Run(v.name+"/"+rate.name, func(t *testing.T) {
-				gs := startGather(t, &Server{WriteTimeout: rate.writeTimeout,
+				gs := startGather(t, &Server{WriteTimeout: rate.writeTimeout, WriteBufferSize: 64 << 10,
 					MinResponseRate: rate.perSec, MinResponseRateGrace: rate.grace}, v.tls, v.wrap)
 				nc := gs.dial(t)
-				if _, err := io.WriteString(nc, lastClose([]string{get("/big/1048576")})[0]); err != nil {
+				if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
 					t.Fatal(err)
 				}
 				// At most 800 KB/s: 1 MiB, less what the connection holds
-				// (some 300 KiB), takes more than 900 ms.
+				// (some 300 KiB), takes more than 900 ms. Once the write
+				// failed, the rest is read at once.
 				raw, err := readSlowlyToEOF(nc, 8<<10, 10*time.Millisecond, gs.rec.called)
 				if err != nil && !v.tls { // TLS: a record may be cut
 					t.Fatalf("after %d bytes: %v", len(raw), err)
 				}
 				calls, timedOut, resumed := gs.done()
-				if len(calls) != 1 {
-					t.Fatalf("%d completions, want 1", len(calls))
+				if len(calls) != len(reqs) {
+					t.Fatalf("%d completions, want %d", len(calls), len(reqs))
 				}
-				in := calls[0]
+				whole := 0 // the bytes of the 20 responses
+				for _, in := range calls[:20] {
+					if in.Err != nil {
+						t.Fatalf("completion of %s: %v", in.Route, in.Err)
+					}
+					whole += int(in.BytesWritten)
+				}
+				if len(raw) < whole {
+					t.Fatalf("received %d bytes, fewer than the %d of the whole responses", len(raw), whole)
+				}
+				checkResponses(t, raw[:whole], reqs[:20])
+				in := calls[20]
 				if !errors.Is(in.Err, os.ErrDeadlineExceeded) {
 					t.Fatalf("completion error %v, want a deadline's (%d bytes written)", in.Err, in.BytesWritten)
 				}
-				checkCut(t, raw, in.BytesWritten, v.tls)
-				if !timedOut[0] || resumed[0] != rate.resumed {
-					t.Errorf("the write timed out %v, resumed after a timeout %v; want true, %v", timedOut[0], resumed[0], rate.resumed)
+				checkCut(t, raw[whole:], in.BytesWritten, v.tls)
+				if !timedOut[20] || resumed[20] != rate.resumed {
+					t.Errorf("the write timed out %v, resumed after a timeout %v; want true, %v", timedOut[20], resumed[20], rate.resumed)
 				}
 			})
 		}

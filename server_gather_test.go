@@ -36,12 +36,17 @@ var gatherBody = func() []byte {
 
 // gatherHandler answers "/big/N" with the first N bytes of gatherBody
 // and "/s/N" with N bytes of a short pattern, set with SetBody (a
-// buffered response); the route is the path.
+// buffered response), "/stream/N" with the first N bytes of gatherBody
+// in one BodyWriter.Write (one chunk); the route is the path.
 func gatherHandler(c *Ctx) {
 	path := string(c.Request.Path())
 	c.SetRoute(path)
 	if n, ok := strings.CutPrefix(path, "/big/"); ok {
 		c.Response.SetBody(gatherBody[:atoiOr(n, 0)])
+		return
+	}
+	if n, ok := strings.CutPrefix(path, "/stream/"); ok {
+		c.BodyWriter().Write(gatherBody[:atoiOr(n, 0)])
 		return
 	}
 	n, _ := strings.CutPrefix(path, "/s/")
