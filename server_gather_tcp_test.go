@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -90,27 +91,46 @@ type gatherRecord struct {
 	timeout []bool
 }
 
+// gatherVariant is a kind of connection the tests run over.
+type gatherVariant struct {
+	name string
+	tls  bool // ServeTLS
+	wrap bool // the server's net.Conn is a recordingConn
+	// The client sends a PROXY header first, before the TLS handshake
+	// with tls (Server.ProxyProtocol).
+	proxy bool
+}
+
+// gatherVariants are the connections the tests run over.
+var gatherVariants = []gatherVariant{
+	{name: "tcp"}, {name: "tls", tls: true}, {name: "wrapped", wrap: true},
+	{name: "proxy", proxy: true}, {name: "proxy_tls", proxy: true, tls: true},
+}
+
 // gatherServer is one server of these tests: its address, its record,
 // and with wrap its accepted connections.
 type gatherServer struct {
 	addr  string
 	rec   *gatherRecord
 	conns chan *recordingConn
-	tls   bool
+	gatherVariant
 }
 
 // startGather serves s (its Handler is gatherHandler) on 127.0.0.1 with
-// small socket send buffers, over TLS when tlsOn, behind recordingConn
-// when wrap, until the test ends.
-func startGather(t *testing.T, s *Server, tlsOn, wrap bool) *gatherServer {
+// small socket send buffers over connections of kind v, until the test
+// ends.
+func startGather(t *testing.T, s *Server, v gatherVariant) *gatherServer {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	gs := &gatherServer{addr: l.Addr().String(), rec: &gatherRecord{called: make(chan struct{}, 64)},
-		conns: make(chan *recordingConn, 4), tls: tlsOn}
-	ln := &gatherListener{Listener: l, wrap: wrap, conns: gs.conns}
+		conns: make(chan *recordingConn, 4), gatherVariant: v}
+	ln := &gatherListener{Listener: l, wrap: v.wrap, conns: gs.conns}
+	if v.proxy {
+		s.ProxyProtocol = &ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	}
 	rec := gs.rec
 	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	s.Handler = func(c *Ctx) {
@@ -130,7 +150,7 @@ func startGather(t *testing.T, s *Server, tlsOn, wrap bool) *gatherServer {
 		rec.called <- struct{}{}
 	}
 	done := make(chan error, 1)
-	if tlsOn {
+	if v.tls {
 		s.TLSConfig = &tls.Config{Certificates: []tls.Certificate{getPKI(t).server}}
 		go func() { done <- s.ServeTLS(ln, "", "") }()
 	} else {
@@ -150,7 +170,7 @@ func startGather(t *testing.T, s *Server, tlsOn, wrap bool) *gatherServer {
 }
 
 // dial connects to the server, with a gatherRecvBuf receive buffer and
-// a 10 s deadline as a safety net.
+// a 10 s deadline as a safety net, and sends the PROXY header if any.
 func (gs *gatherServer) dial(t *testing.T) net.Conn {
 	t.Helper()
 	tc, err := net.Dial("tcp", gs.addr)
@@ -159,6 +179,12 @@ func (gs *gatherServer) dial(t *testing.T) net.Conn {
 	}
 	t.Cleanup(func() { tc.Close() })
 	tc.(*net.TCPConn).SetReadBuffer(gatherRecvBuf)
+	tc.SetDeadline(time.Now().Add(10 * time.Second))
+	if gs.proxy {
+		if _, err := io.WriteString(tc, "PROXY TCP4 192.0.2.1 192.0.2.2 4321 80\r\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var nc net.Conn = tc
 	if gs.tls {
 		nc = tls.Client(tc, getPKI(t).clientTLS())
@@ -251,12 +277,6 @@ func wantBody(path string) []byte {
 	return bytes.Repeat([]byte("s"), atoiOr(n, 0))
 }
 
-// gatherVariants are the connections the tests run over.
-var gatherVariants = []struct {
-	name      string
-	tls, wrap bool
-}{{"tcp", false, false}, {"tls", true, false}, {"wrapped", false, true}}
-
 // TestGatherSlowReaderRate: a client that reads 20 pipelined responses,
 // a 1 MiB one, a chunked one (its 300,000-byte chunk written from the
 // handler's storage with the chunk-size line) and a short one slowly,
@@ -273,8 +293,9 @@ func TestGatherSlowReaderRate(t *testing.T) {
 	reqs := lastClose(append(gatherScript[:20:20], get("/big/1048576"), get("/stream/300000"), get("/s/10")))
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
+			t.Parallel() // mostly waiting on the client's pauses
 			gs := startGather(t, &Server{WriteBufferSize: 64 << 10,
-				MinResponseRate: testRate, MinResponseRateGrace: 250 * time.Millisecond}, v.tls, v.wrap)
+				MinResponseRate: testRate, MinResponseRateGrace: 250 * time.Millisecond}, v)
 			nc := gs.dial(t)
 			if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
 				t.Fatal(err)
@@ -365,8 +386,9 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 			{"rate_met", testRate, 200 * time.Millisecond, 500 * time.Millisecond, !v.tls},
 		} {
 			t.Run(v.name+"/"+rate.name, func(t *testing.T) {
+				t.Parallel() // mostly waiting on the client's pauses
 				gs := startGather(t, &Server{WriteTimeout: rate.writeTimeout, WriteBufferSize: 64 << 10,
-					MinResponseRate: rate.perSec, MinResponseRateGrace: rate.grace}, v.tls, v.wrap)
+					MinResponseRate: rate.perSec, MinResponseRateGrace: rate.grace}, v)
 				nc := gs.dial(t)
 				if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
 					t.Fatal(err)
@@ -411,7 +433,7 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 // body has had the time it takes at MinResponseRate (here 256 ms), with
 // ErrResponseTooSlow, at the first deadline.
 func TestGatherTLSRateCuts(t *testing.T) {
-	gs := startGather(t, &Server{MinResponseRate: 4 << 20, MinResponseRateGrace: 50 * time.Millisecond}, true, false)
+	gs := startGather(t, &Server{MinResponseRate: 4 << 20, MinResponseRateGrace: 50 * time.Millisecond}, gatherVariant{tls: true})
 	nc := gs.dial(t)
 	if _, err := io.WriteString(nc, get("/big/1048576")); err != nil {
 		t.Fatal(err)
@@ -437,7 +459,7 @@ func TestGatherPipelined(t *testing.T) {
 	reqs := lastClose(gatherScript)
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
-			gs := startGather(t, &Server{WriteBufferSize: 64 << 10}, v.tls, v.wrap)
+			gs := startGather(t, &Server{WriteBufferSize: 64 << 10}, v)
 			nc := gs.dial(t)
 			if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
 				t.Fatal(err)
@@ -468,7 +490,7 @@ func TestGatherHead(t *testing.T) {
 	reqs := lastClose([]string{"HEAD /big/1048576 HTTP/1.1\r\nHost: x\r\n\r\n", get("/s/10")})
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
-			gs := startGather(t, &Server{}, v.tls, v.wrap)
+			gs := startGather(t, &Server{}, v)
 			nc := gs.dial(t)
 			if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
 				t.Fatal(err)
