@@ -493,10 +493,14 @@ func (c *conn) flush() error {
 
 // write writes p, then q (nil for none), to the connection under
 // WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout in
-// datarate.go), measured like the read timeouts (see setReadTimeout).
+// datarate.go; writePieces over TLS), measured like the read timeouts
+// (see setReadTimeout).
 func (c *conn) write(p, q []byte) error {
 	c.writes++
-	c.armWrite(int64(len(p) + len(q)))
+	if c.lim.respRate.on() && c.wholeWrite() {
+		return c.writePieces(p, q)
+	}
+	c.armWrite()
 	for {
 		n, err := c.writeOnce(p, q)
 		c.nwritten += int64(n)

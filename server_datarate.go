@@ -143,9 +143,9 @@ func (b *bodyReader) afterTimeout(err error) error {
 // full socket buffer only learns what the client took when the kernel
 // wakes it, so before each judgment a fresh write is tried (probe) to
 // hand the kernel what it has room for. The handler's time between writes
-// never counts. A write that cannot be resumed after a timeout (TLS, see
-// wholeWrite) gets one deadline instead: the time its bytes take at the
-// rate, or the grace period when longer.
+// never counts. A connection that cannot go on with a write that timed
+// out (TLS) is written in pieces instead, each with its own deadline
+// (writePieces).
 
 // writeClock is the deadline state of the write in progress.
 type writeClock struct {
@@ -163,32 +163,21 @@ type writeClock struct {
 // buffer before the rate is judged.
 const probeWait = time.Millisecond
 
-// armWrite sets the write deadline for a write of n bytes starting now:
-// WriteTimeout from now, or MinResponseRateGrace from now when sooner
-// (for a wholeWrite, the time n bytes take at MinResponseRate when
-// longer); unchanged when neither applies. When both are measured with
-// the coarse clock, they are computed once per tick of it, but for a
-// wholeWrite.
-func (c *conn) armWrite(n int64) {
-	if !c.lim.coarseWrite || c.lim.respRate.on() && c.wholeWrite() {
-		c.setWriteDeadlines(n)
+// armWrite sets the write deadline for a write starting now: WriteTimeout
+// from now, or MinResponseRateGrace from now when sooner; unchanged when
+// neither applies. When both are measured with the coarse clock, they are
+// computed once per tick of it.
+func (c *conn) armWrite() {
+	if !c.lim.coarseWrite {
+		c.setWriteDeadlines()
 	} else if p := c.srv.date.cur.Load(); p == nil || p.ns != c.wclock.tick {
-		c.setWriteDeadlines(n) // a new tick of the coarse clock
+		c.setWriteDeadlines() // a new tick of the coarse clock
 	}
 }
 
-// wholeWrite reports whether a write that timed out cannot be resumed,
-// so that MinResponseRate is judged at one deadline for the whole write:
-// on a *tls.Conn, "after a Write has timed out, the TLS state is corrupt
-// and all future writes will return the same error".
-func (c *conn) wholeWrite() bool {
-	_, ok := c.nc.(*tls.Conn)
-	return ok
-}
-
-// setWriteDeadlines computes the deadlines of a write of n bytes starting
-// now and sets the earlier one.
-func (c *conn) setWriteDeadlines(n int64) {
+// setWriteDeadlines computes the deadlines of a write starting now and
+// sets the earlier one.
+func (c *conn) setWriteDeadlines() {
 	var dl int64 // Unix ns; 0: none
 	w := &c.wclock
 	w.by = 0
@@ -200,12 +189,8 @@ func (c *conn) setWriteDeadlines(n int64) {
 		w.by = dl
 	}
 	if r := &c.lim.respRate; r.perSec > 0 {
-		d := r.grace
-		if c.wholeWrite() {
-			d = r.allowed(n)
-		}
-		g := c.timeoutAtNs(d)
-		w.start = g - int64(d)
+		g := c.timeoutAtNs(r.grace)
+		w.start = g - int64(r.grace)
 		if dl == 0 || g < dl {
 			dl = g
 		}
@@ -217,9 +202,8 @@ func (c *conn) setWriteDeadlines(n int64) {
 
 // afterWriteTimeout judges a write that timed out having accepted n more
 // bytes: err once WriteTimeout has passed, ErrResponseTooSlow when the
-// client took fewer bytes than the rate asks (a wholeWrite's deadline
-// says so), else nil with the deadline moved to the next probe or to
-// when the rate would be broken.
+// client took fewer bytes than the rate asks, else nil with the deadline
+// moved to the next probe or to when the rate would be broken.
 func (c *conn) afterWriteTimeout(n int, err error) error {
 	w := &c.wclock
 	if w.write != c.writes { // the first timeout of this write
@@ -231,9 +215,6 @@ func (c *conn) afterWriteTimeout(n int, err error) error {
 	now := time.Now().UnixNano()
 	if !r.on() || w.by != 0 && now >= w.by {
 		return err
-	}
-	if c.wholeWrite() {
-		return ErrResponseTooSlow
 	}
 	if !w.probed {
 		w.probed = true
@@ -262,4 +243,54 @@ func (c *conn) afterWriteTimeout(n int, err error) error {
 func (c *conn) setWriteDeadline(ns int64) {
 	c.nc.SetWriteDeadline(time.Unix(0, ns))
 	c.wdeadline = ns
+}
+
+// wholeWrite reports whether a write that timed out cannot be resumed:
+// on a *tls.Conn, "after a Write has timed out, the TLS state is corrupt
+// and all future writes will return the same error".
+func (c *conn) wholeWrite() bool {
+	_, ok := c.nc.(*tls.Conn)
+	return ok
+}
+
+// wholePiece is the most writePieces hands the connection under one
+// deadline, in bytes: a TLS record's plaintext.
+const wholePiece = 16 << 10
+
+// writePieces writes p, then q, under MinResponseRate to a connection
+// that cannot resume a write that timed out (wholeWrite): wholePiece
+// bytes at a time, each given the time its bytes take at the rate, or
+// the grace period when longer, and all within WriteTimeout from the
+// start. A piece that times out ends the write with ErrResponseTooSlow,
+// or with the deadline's error once WriteTimeout has passed. A client
+// that takes nothing is so cut after one piece's time, not the whole
+// write's.
+func (c *conn) writePieces(p, q []byte) error {
+	r := c.lim.respRate
+	var by int64 // WriteTimeout's deadline, Unix ns; 0: none
+	if d := c.lim.writeTimeout; d > 0 {
+		by = time.Now().UnixNano() + int64(d)
+	}
+	for _, b := range [2][]byte{p, q} {
+		for len(b) > 0 {
+			k := min(len(b), wholePiece)
+			dl := time.Now().UnixNano() + int64(r.allowed(int64(k)))
+			if by != 0 {
+				dl = min(dl, by)
+			}
+			if dl != c.wdeadline {
+				c.setWriteDeadline(dl)
+			}
+			n, err := c.nc.Write(b[:k])
+			c.nwritten += int64(n)
+			if err != nil {
+				if isTimeout(err) && (by == 0 || time.Now().UnixNano() < by) {
+					err = ErrResponseTooSlow
+				}
+				return err
+			}
+			b = b[k:]
+		}
+	}
+	return nil
 }

@@ -283,8 +283,8 @@ func wantBody(path string) []byte {
 // but far above MinResponseRate,
 // gets them all, byte for byte, though the write of the large one timed
 // out (at the end of the grace period) and was resumed where it stopped,
-// but on TLS, whose write is given the whole time the rate allows
-// (wholeWrite) and does not time out; each request gets one completion
+// but on TLS, written in pieces each given the time it takes at the rate
+// (writePieces); each request gets one completion
 // with its whole response. The grace period is long enough for a client
 // stalled by a loaded machine (no byte taken over a grace period cuts
 // it), the reads slow enough that the write outlasts it. Over the
@@ -305,7 +305,7 @@ func TestGatherSlowReaderRate(t *testing.T) {
 				t.Fatalf("after %d bytes: %v", len(raw), err)
 			}
 			lens := checkResponses(t, raw, reqs)
-			calls, timedOut, resumed := gs.done()
+			calls, _, resumed := gs.done()
 			if len(calls) != len(reqs) {
 				t.Fatalf("%d completions, want %d", len(calls), len(reqs))
 			}
@@ -314,9 +314,7 @@ func TestGatherSlowReaderRate(t *testing.T) {
 					t.Errorf("completion %d (%s): written %d err %v, want %d", i, in.Route, in.BytesWritten, in.Err, lens[i])
 				}
 			}
-			if v.tls && timedOut[20] {
-				t.Errorf("the TLS write of the large response timed out")
-			} else if !v.tls && !resumed[20] {
+			if !v.tls && !resumed[20] { // TLS: written in pieces (writePieces), without wclock
 				t.Errorf("the write of the large response was never resumed after a timeout: the test did not test")
 			}
 			if v.wrap {
@@ -383,7 +381,7 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 			resumed      bool // the write resumes after a timeout before WriteTimeout
 		}{
 			{"rate_off", -1, 0, 300 * time.Millisecond, false},
-			{"rate_met", testRate, 200 * time.Millisecond, 500 * time.Millisecond, !v.tls},
+			{"rate_met", testRate, 200 * time.Millisecond, 500 * time.Millisecond, true},
 		} {
 			t.Run(v.name+"/"+rate.name, func(t *testing.T) {
 				t.Parallel() // mostly waiting on the client's pauses
@@ -420,7 +418,7 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 					t.Fatalf("completion error %v, want a deadline's (%d bytes written)", in.Err, in.BytesWritten)
 				}
 				checkCut(t, raw[whole:], in.BytesWritten, v.tls)
-				if !timedOut[20] || resumed[20] != rate.resumed {
+				if !v.tls && (!timedOut[20] || resumed[20] != rate.resumed) { // TLS: no wclock
 					t.Errorf("the write timed out %v, resumed after a timeout %v; want true, %v", timedOut[20], resumed[20], rate.resumed)
 				}
 			})
@@ -429,25 +427,31 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 }
 
 // TestGatherTLSRateCuts: over TLS, where a write that timed out cannot
-// be resumed, a client that takes nothing of a 1 MiB body is cut when the
-// body has had the time it takes at MinResponseRate (here 256 ms), with
-// ErrResponseTooSlow, at the first deadline.
+// be resumed, a client that takes nothing of a 1 MiB body is cut with
+// ErrResponseTooSlow once the 16 KiB piece of it waiting for room has
+// had the time it takes at MinResponseRate (160 ms), long before the
+// whole body's (10 s); the client then finds a prefix of the response.
 func TestGatherTLSRateCuts(t *testing.T) {
-	gs := startGather(t, &Server{MinResponseRate: 4 << 20, MinResponseRateGrace: 50 * time.Millisecond}, gatherVariant{tls: true})
-	nc := gs.dial(t)
-	if _, err := io.WriteString(nc, get("/big/1048576")); err != nil {
-		t.Fatal(err)
+	for _, v := range []gatherVariant{{name: "tls", tls: true}, {name: "proxy_tls", proxy: true, tls: true}} {
+		t.Run(v.name, func(t *testing.T) {
+			gs := startGather(t, &Server{MinResponseRate: 100 << 10, MinResponseRateGrace: 50 * time.Millisecond}, v)
+			nc := gs.dial(t)
+			if _, err := io.WriteString(nc, get("/big/1048576")); err != nil {
+				t.Fatal(err)
+			}
+			select { // read nothing until the write failed
+			case <-gs.rec.called:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the write to a client that reads nothing did not fail within 5 s")
+			}
+			raw, _ := readSlowlyToEOF(nc, 64<<10, 0, nil)
+			calls, _, _ := gs.done()
+			if len(calls) != 1 || !errors.Is(calls[0].Err, ErrResponseTooSlow) {
+				t.Fatalf("completions %+v, want one with ErrResponseTooSlow", calls)
+			}
+			checkCut(t, raw, calls[0].BytesWritten, true)
+		})
 	}
-	<-gs.rec.called // read nothing until the write failed
-	raw, _ := readSlowlyToEOF(nc, 64<<10, 0, nil)
-	calls, timedOut, resumed := gs.done()
-	if len(calls) != 1 || !errors.Is(calls[0].Err, ErrResponseTooSlow) {
-		t.Fatalf("completions %+v, want one with ErrResponseTooSlow", calls)
-	}
-	if !timedOut[0] || resumed[0] {
-		t.Errorf("the write timed out %v, resumed after a timeout %v; want true, false", timedOut[0], resumed[0])
-	}
-	checkCut(t, raw, calls[0].BytesWritten, true)
 }
 
 // TestGatherPipelined: 20 short responses, a large one whose body is

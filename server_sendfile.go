@@ -219,7 +219,7 @@ func appendChunk(dst, data []byte) []byte {
 // when the client is keeping up).
 func (c *conn) sendChunk(tc *net.TCPConn, lr *io.LimitedReader) (int64, error) {
 	c.writes++
-	c.armWrite(lr.N)
+	c.armWrite()
 	var sent int64
 	for {
 		n, err := tc.ReadFrom(lr)
