@@ -261,7 +261,7 @@ const wholePiece = 16 << 10
 // that cannot resume a write that timed out (wholeWrite): wholePiece
 // bytes at a time, each given the time its bytes take at the rate, or
 // the grace period when longer, and all within WriteTimeout from the
-// start. A piece that times out ends the write with ErrResponseTooSlow,
+// start (measured like the read timeouts, see setReadTimeout). A piece that times out ends the write with ErrResponseTooSlow,
 // or with the deadline's error once WriteTimeout has passed. A client
 // that takes nothing is so cut after one piece's time, not the whole
 // write's.
@@ -269,12 +269,12 @@ func (c *conn) writePieces(p, q []byte) error {
 	r := c.lim.respRate
 	var by int64 // WriteTimeout's deadline, Unix ns; 0: none
 	if d := c.lim.writeTimeout; d > 0 {
-		by = time.Now().UnixNano() + int64(d)
+		by = c.timeoutAtNs(d)
 	}
 	for _, b := range [2][]byte{p, q} {
 		for len(b) > 0 {
 			k := min(len(b), wholePiece)
-			dl := time.Now().UnixNano() + int64(r.allowed(int64(k)))
+			dl := c.timeoutAtNs(r.allowed(int64(k))) // coarse from 2 s: set once per tick
 			if by != 0 {
 				dl = min(dl, by)
 			}
