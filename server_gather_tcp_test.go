@@ -20,14 +20,16 @@ import (
 )
 
 // Tests of a buffered body written together with the head before it
-// over loopback TCP (one writev), TLS and a wrapped connection (one
-// Write after another), to clients that read slowly. The server's socket
-// send buffer is made small and the client's receive buffer is fixed,
-// so that a 1 MiB body is far more than the connection holds (some 300
-// KiB) and the write waits on the client. (A receive buffer much smaller
-// would stall the connection: with loopback's 64 KiB segments, the client
-// would advertise no window until TCP's persist timer fired, 200 ms
-// later.)
+// over loopback TCP (one writev), TLS (writePieces), a wrapped connection
+// (one Write after another) and PROXY-protocol connections, to clients
+// that read at full speed, slowly, or not at all.
+
+// The server's socket send buffer is made small and the client's receive
+// buffer is fixed, so that a 1 MiB body is far more than the connection
+// holds (some 300 KiB) and the write waits on the client. (A receive
+// buffer much smaller would stall the connection: with loopback's 64 KiB
+// segments, the client would advertise no window until TCP's persist
+// timer fired, 200 ms later.)
 const (
 	gatherSockBuf = 16 << 10  // the server's socket send buffer, in bytes
 	gatherRecvBuf = 128 << 10 // the client's socket receive buffer, in bytes
@@ -84,7 +86,7 @@ func (c *recordingConn) lens() []int {
 // read on the connection's goroutine.
 type gatherRecord struct {
 	cc      *conn         // set by the handler, read by OnRequestDone: one goroutine
-	called  chan struct{} // a value per call
+	called  chan struct{} // a value per call, up to its capacity
 	mu      sync.Mutex
 	calls   []RequestInfo
 	resumed []bool
@@ -138,7 +140,7 @@ func startGather(t *testing.T, s *Server, v gatherVariant) *gatherServer {
 		gatherHandler(c)
 	}
 	s.OnRequestDone = func(in *RequestInfo) {
-		w := &rec.cc.wclock
+		w := &rec.cc.wclock // every request here reaches the handler
 		timedOut := w.write == rec.cc.writes
 		rec.mu.Lock()
 		cp := *in
@@ -147,7 +149,10 @@ func startGather(t *testing.T, s *Server, v gatherVariant) *gatherServer {
 		rec.timeout = append(rec.timeout, timedOut)
 		rec.resumed = append(rec.resumed, timedOut && (w.probed || w.baseAt != 0))
 		rec.mu.Unlock()
-		rec.called <- struct{}{}
+		select {
+		case rec.called <- struct{}{}:
+		default:
+		}
 	}
 	done := make(chan error, 1)
 	if v.tls {
@@ -185,12 +190,10 @@ func (gs *gatherServer) dial(t *testing.T) net.Conn {
 			t.Fatal(err)
 		}
 	}
-	var nc net.Conn = tc
 	if gs.tls {
-		nc = tls.Client(tc, getPKI(t).clientTLS())
+		return tls.Client(tc, getPKI(t).clientTLS())
 	}
-	nc.SetDeadline(time.Now().Add(10 * time.Second))
-	return nc
+	return tc
 }
 
 // done returns the completions recorded so far (all of them once the
@@ -280,15 +283,14 @@ func wantBody(path string) []byte {
 // TestGatherSlowReaderRate: a client that reads 20 pipelined responses,
 // a 1 MiB one, a chunked one (its 300,000-byte chunk written from the
 // handler's storage with the chunk-size line) and a short one slowly,
-// but far above MinResponseRate,
-// gets them all, byte for byte, though the write of the large one timed
-// out (at the end of the grace period) and was resumed where it stopped,
-// but on TLS, written in pieces each given the time it takes at the rate
-// (writePieces); each request gets one completion
-// with its whole response. The grace period is long enough for a client
-// stalled by a loaded machine (no byte taken over a grace period cuts
-// it), the reads slow enough that the write outlasts it. Over the
-// wrapped connection, the buffer is one Write and the body others.
+// but far above MinResponseRate, gets them all, byte for byte, though
+// the write of the large one timed out (at the end of the grace period)
+// and was resumed where it stopped (on TLS, written in pieces each given
+// the time it takes at the rate: writePieces); each request gets one
+// completion with its whole response. The grace period is long enough
+// for a client stalled by a loaded machine (no byte taken over a grace
+// period cuts it), the reads slow enough that the write outlasts it. Over
+// the wrapped connection, the buffer is one Write and the body others.
 func TestGatherSlowReaderRate(t *testing.T) {
 	reqs := lastClose(append(gatherScript[:20:20], get("/big/1048576"), get("/stream/300000"), get("/s/10")))
 	for _, v := range gatherVariants {
