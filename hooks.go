@@ -169,6 +169,9 @@ func (c *conn) requestDone() {
 	read := c.consumed()
 	in.BytesRead, c.readMark = read-c.readMark, read
 	in.Err = c.body.err
+	if in.Err == nil {
+		in.Err = c.werr // a write failed: this response is cut short
+	}
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
 	if e.end > c.nwritten && c.werr == nil && c.done.n < len(c.done.e) && len(m) <= len(e.mbuf) {

@@ -146,7 +146,9 @@ type Server struct {
 	// slower client fails the write (BodyWriter.Write and Flush return
 	// ErrResponseTooSlow) and the connection is closed. A client that
 	// reads slowly but at the rate is never cut, however large the
-	// response.
+	// response. Over TLS, where a write that timed out cannot go on, each
+	// 16 KiB of a write is given one deadline: the time its bytes take at
+	// the rate, or the grace period when longer.
 	MinResponseRate int
 
 	// MinResponseRateGrace is how long a write to the connection may wait

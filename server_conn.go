@@ -491,9 +491,13 @@ func (c *conn) flush() error {
 
 // write writes p, then q (nil for none), to the connection under
 // WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout in
-// datarate.go), measured like the read timeouts (see setReadTimeout).
+// datarate.go; writePieces over TLS), measured like the read timeouts
+// (see setReadTimeout).
 func (c *conn) write(p, q []byte) error {
 	c.writes++
+	if c.lim.respRate.on() && c.wholeWrite() {
+		return c.writePieces(p, q)
+	}
 	c.armWrite()
 	for {
 		var n int

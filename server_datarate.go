@@ -1,6 +1,9 @@
 package brisk
 
-import "time"
+import (
+	"crypto/tls"
+	"time"
+)
 
 // Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
 // Kestrel's rule: once a grace period has passed, a client must move at
@@ -140,7 +143,9 @@ func (b *bodyReader) afterTimeout(err error) error {
 // full socket buffer only learns what the client took when the kernel
 // wakes it, so before each judgment a fresh write is tried (probe) to
 // hand the kernel what it has room for. The handler's time between writes
-// never counts.
+// never counts. A connection that cannot go on with a write that timed
+// out (TLS) is written in pieces instead, each with its own deadline
+// (writePieces).
 
 // writeClock is the deadline state of the write in progress.
 type writeClock struct {
@@ -238,4 +243,54 @@ func (c *conn) afterWriteTimeout(n int, err error) error {
 func (c *conn) setWriteDeadline(ns int64) {
 	c.nc.SetWriteDeadline(time.Unix(0, ns))
 	c.wdeadline = ns
+}
+
+// wholeWrite reports whether a write that timed out cannot be resumed:
+// on a *tls.Conn, "after a Write has timed out, the TLS state is corrupt
+// and all future writes will return the same error".
+func (c *conn) wholeWrite() bool {
+	_, ok := c.nc.(*tls.Conn)
+	return ok
+}
+
+// wholePiece is the most writePieces hands the connection under one
+// deadline, in bytes: a TLS record's plaintext.
+const wholePiece = 16 << 10
+
+// writePieces writes p, then q, under MinResponseRate to a connection
+// that cannot resume a write that timed out (wholeWrite): wholePiece
+// bytes at a time, each given the time its bytes take at the rate, or
+// the grace period when longer, and all within WriteTimeout from the
+// start (measured like the read timeouts, see setReadTimeout). A piece that times out ends the write with ErrResponseTooSlow,
+// or with the deadline's error once WriteTimeout has passed. A client
+// that takes nothing is so cut after one piece's time, not the whole
+// write's.
+func (c *conn) writePieces(p, q []byte) error {
+	r := c.lim.respRate
+	var by int64 // WriteTimeout's deadline, Unix ns; 0: none
+	if d := c.lim.writeTimeout; d > 0 {
+		by = c.timeoutAtNs(d)
+	}
+	for _, b := range [2][]byte{p, q} {
+		for len(b) > 0 {
+			k := min(len(b), wholePiece)
+			dl := c.timeoutAtNs(r.allowed(int64(k))) // coarse from 2 s: set once per tick
+			if by != 0 {
+				dl = min(dl, by)
+			}
+			if dl != c.wdeadline {
+				c.setWriteDeadline(dl)
+			}
+			n, err := c.nc.Write(b[:k])
+			c.nwritten += int64(n)
+			if err != nil {
+				if isTimeout(err) && (by == 0 || time.Now().UnixNano() < by) {
+					err = ErrResponseTooSlow
+				}
+				return err
+			}
+			b = b[k:]
+		}
+	}
+	return nil
 }
