@@ -3,6 +3,8 @@ package brisk
 import (
 	"crypto/tls"
 	"time"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
@@ -55,12 +57,17 @@ func (m minRate) atRate(n int64) time.Duration {
 // every read of body bytes from the connection.
 
 // planDeadlines notes, when the body starts, the time its read
-// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from. The
-// earlier deadline is set by the first read from the connection (netRead,
-// arm), so that a body that came with its head costs nothing more.
+// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from, and counts
+// the body bytes that came with the head as received (as netRead counts
+// bytes, chunked framing included). The earlier deadline is set by the
+// first read from the connection (netRead, arm), so that a body that came
+// with its head costs nothing more.
 func (b *bodyReader) planDeadlines() {
 	c := b.c
-	b.waited, b.got, b.armed = 0, 0, false
+	b.waited, b.got, b.armed = 0, int64(c.in.Len()), false
+	if b.dec.Framing() == wire.FramingLength {
+		b.got = min(b.got, b.dec.Remaining()) // not a pipelined request's bytes
+	}
 	if c.lim.coarseBody {
 		b.t0 = c.srv.date.coarseUnixNano() + int64(time.Second) // never early, see timeoutAt
 	} else {
