@@ -196,6 +196,22 @@ func (gs *gatherServer) dial(t *testing.T) net.Conn {
 	return tc
 }
 
+// exchange sends reqs at once on a new connection, reads until the
+// server closes it, and checks the responses (checkResponses): what came
+// and the length of each response.
+func (gs *gatherServer) exchange(t *testing.T, reqs []string) (raw []byte, lens []int) {
+	t.Helper()
+	nc := gs.dial(t)
+	if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, checkResponses(t, raw, reqs)
+}
+
 // done returns the completions recorded so far (all of them once the
 // server closed the connection: it calls OnRequestDone first).
 // For each, it also says whether the write that ended the response timed
@@ -466,15 +482,7 @@ func TestGatherPipelined(t *testing.T) {
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
 			gs := startGather(t, &Server{WriteBufferSize: 64 << 10}, v)
-			nc := gs.dial(t)
-			if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
-				t.Fatal(err)
-			}
-			raw, err := io.ReadAll(nc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lens := checkResponses(t, raw, reqs)
+			raw, lens := gs.exchange(t, reqs)
 			calls, _, _ := gs.done()
 			checkWhole(t, calls, lens)
 			if v.wrap {
@@ -497,15 +505,7 @@ func TestGatherHead(t *testing.T) {
 	for _, v := range gatherVariants {
 		t.Run(v.name, func(t *testing.T) {
 			gs := startGather(t, &Server{}, v)
-			nc := gs.dial(t)
-			if _, err := io.WriteString(nc, strings.Join(reqs, "")); err != nil {
-				t.Fatal(err)
-			}
-			raw, err := io.ReadAll(nc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lens := checkResponses(t, raw, reqs)
+			raw, lens := gs.exchange(t, reqs)
 			calls, _, _ := gs.done()
 			if len(calls) != 2 || calls[0].BytesWritten != int64(lens[0]) || calls[1].BytesWritten != int64(lens[1]) ||
 				calls[0].Err != nil || calls[1].Err != nil {
