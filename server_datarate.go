@@ -268,10 +268,10 @@ const wholePiece = 16 << 10
 // that cannot resume a write that timed out (wholeWrite): wholePiece
 // bytes at a time, each given the time its bytes take at the rate, or
 // the grace period when longer, and all within WriteTimeout from the
-// start (measured like the read timeouts, see setReadTimeout). A piece that times out ends the write with ErrResponseTooSlow,
-// or with the deadline's error once WriteTimeout has passed. A client
-// that takes nothing is so cut after one piece's time, not the whole
-// write's.
+// start (measured like the read timeouts, see setReadTimeout). A piece
+// that times out ends the write with ErrResponseTooSlow, or with the
+// deadline's error once WriteTimeout has passed. A client that takes
+// nothing is so cut after one piece's time, not the whole write's.
 func (c *conn) writePieces(p, q []byte) error {
 	r := c.lim.respRate
 	var by int64 // WriteTimeout's deadline, Unix ns; 0: none
