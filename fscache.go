@@ -39,9 +39,10 @@ const (
 // file contents, in bytes.
 const entryOverhead = 256
 
-// fileCache maps request paths to the files they were answered with. Only a path the uncached path answered with a regular file is
-// entered, so a hit needs none of its checks: the mapping from a path to
-// a name depends on the FileServer's fields alone.
+// fileCache maps request paths to the files they were answered with.
+// Only a path the uncached path answered with a regular file is entered,
+// so a hit needs none of its checks: the mapping from a path to a name
+// depends on the FileServer's fields alone.
 type fileCache struct {
 	mu         sync.RWMutex
 	entries    map[string]*cacheEntry
