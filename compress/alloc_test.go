@@ -39,6 +39,24 @@ func TestAllocsPerCompressedResponse(t *testing.T) {
 	}
 }
 
+// TestAllocsPerEncodedHead: once warm, a keep-alive HEAD that gets the
+// fields of a gzip-encoded 60 KiB JSON body allocates nothing.
+func TestAllocsPerEncodedHead(t *testing.T) {
+	body := jsonBody(60 << 10)
+	h := New(Config{})(func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		c.Response.SetBody(body)
+	})
+	exchange, first := keepAliveExchange(t, h, []byte("HEAD / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"))
+	if first.Header.Get("Content-Encoding") != Gzip || first.ContentLength != -1 {
+		t.Fatalf("first response: %v", first)
+	}
+	exchange()
+	if n := testing.AllocsPerRun(100, exchange); n != 0 {
+		t.Errorf("%v allocs per encoded HEAD, want 0", n)
+	}
+}
+
 // keepAliveExchange serves h over loopback TCP, sends it req on one
 // keep-alive connection and returns that first response and a function
 // sending req again and reading its response, which must be a 200 of
