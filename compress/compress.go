@@ -123,12 +123,12 @@ func New(cfg Config) func(brisk.Handler) brisk.Handler {
 			c.BodyWriter().SetFilter(f)
 			next(c)
 			f.end()
-			m.filters.Put(f)
 			if c.Response.StatusCode() == 304 {
-				matchNotModified(c)
-				return
+				matchNotModified(c, &f.tag)
+			} else {
+				m.compressBuffered(c, &f.tag)
 			}
-			m.compressBuffered(c)
+			m.filters.Put(f)
 		}
 	}
 }
@@ -219,8 +219,8 @@ func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
 
 // compressBuffered compresses the buffered body of the response, when
 // negotiate picks a coding and the result is shorter. A HEAD gets the
-// fields instead (see encodeHead).
-func (m *middleware) compressBuffered(c *brisk.Ctx) {
+// fields instead (see encodeHead). tag is scratch storage (setWeakETag).
+func (m *middleware) compressBuffered(c *brisk.Ctx, tag *[]byte) {
 	bw := c.BodyWriter()
 	if bw.Started() {
 		return
@@ -230,7 +230,7 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 		return
 	}
 	if isHead(c) {
-		encodeHead(c, enc.name)
+		encodeHead(c, enc.name, tag)
 		return
 	}
 	r := &c.Response
@@ -241,7 +241,7 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 		return
 	}
 	r.SetBody(buf.Bytes())
-	setEncoded(&r.Header, enc.name)
+	setEncoded(&r.Header, enc.name, tag)
 }
 
 // encodeHead gives the buffered response to a HEAD the fields of the
@@ -249,10 +249,10 @@ func (m *middleware) compressBuffered(c *brisk.Ctx) {
 // Content-Length (see Ctx.BodyWriter): the compressed length is known
 // only by compressing, which a HEAD is not worth (RFC 9110 §9.3.2,
 // §8.6).
-func encodeHead(c *brisk.Ctx, coding string) {
-	setEncoded(&c.Response.Header, coding)
+func encodeHead(c *brisk.Ctx, coding string, tag *[]byte) {
+	setEncoded(&c.Response.Header, coding, tag)
 	bw := c.BodyWriter()
-	bw.SetFilter(nil) // the middleware's filter is back in its pool
+	bw.SetFilter(nil) // decided already: not through streamFilter.Begin
 	bw.Write(nil)
 }
 
@@ -288,19 +288,25 @@ func isHead(c *brisk.Ctx) bool { return string(c.Request.Method()) == "HEAD" }
 // setEncoded marks the response as encoded with coding: Content-Encoding,
 // a strong ETag made weak (the bytes differ from the identity
 // representation's), and no Content-Length (the identity body's).
-func setEncoded(h *brisk.Header, coding string) {
+// scratch is as for setWeakETag.
+func setEncoded(h *brisk.Header, coding string, scratch *[]byte) {
 	h.Set("Content-Encoding", coding)
 	h.Del("Content-Length")
 	if tag := h.Get("ETag"); len(tag) > 0 && tag[0] == '"' {
-		setWeakETag(h, tag)
+		setWeakETag(h, tag, scratch)
 	}
 }
 
-// setWeakETag sets ETag to W/tag, the weak form of the strong tag.
-func setWeakETag(h *brisk.Header, tag []byte) {
-	var b [128]byte
-	h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
+// setWeakETag sets ETag to W/tag, the weak form of the strong tag,
+// building it in *scratch (the Header copies it): storage kept with the
+// pooled streamFilter, so that it allocates nothing once warm.
+func setWeakETag(h *brisk.Header, tag []byte, scratch *[]byte) {
+	*scratch = append(append((*scratch)[:0], "W/"...), tag...)
+	h.SetBytes(etagName, *scratch)
 }
+
+// etagName is the field name for SetBytes, which takes a []byte.
+var etagName = []byte("ETag")
 
 // addVary adds "Accept-Encoding" to the Vary field, unless it lists it
 // or "*" already.

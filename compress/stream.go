@@ -3,11 +3,12 @@ package compress
 import "github.com/brisk-http/brisk"
 
 // streamFilter compresses a body streamed through Ctx.BodyWriter: a
-// brisk.BodyFilter, pooled per middleware.
+// brisk.BodyFilter, pooled per middleware, one per response in flight.
 type streamFilter struct {
 	m    *middleware
 	pool *encoderPool // of the chosen coding; nil when not compressing
 	enc  encoder
+	tag  []byte // scratch for the response's weak ETag (setWeakETag)
 }
 
 // Begin decides, when the handler starts streaming, whether to encode
@@ -19,7 +20,7 @@ func (f *streamFilter) Begin(c *brisk.Ctx) bool {
 	if pool == nil {
 		return false
 	}
-	setEncoded(&c.Response.Header, pool.name)
+	setEncoded(&c.Response.Header, pool.name, &f.tag)
 	if isHead(c) {
 		return false
 	}
