@@ -16,6 +16,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // wireHead is a response head as sent: its status line and its field
@@ -82,8 +83,8 @@ func parseHead(t *testing.T, resp string) wireHead {
 // TestHeadLikeGet: a HEAD gets the status and fields the GET gets, coding,
 // Vary and ETag included, for buffered and streamed handlers, a handler
 // that sets only Content-Length on HEAD, and a FileServer; only the
-// framing differs: an encoded HEAD has no Content-Length (the compressed
-// length is not computed), one sent as is has the GET's. (A FileServer
+// framing differs: a HEAD the middleware encodes has no Content-Length
+// (the compressed length is not computed), others have the GET's. (A FileServer
 // answers a HEAD with Range as a plain HEAD, RFC 9110 §14.2: its 206 is
 // not compared here.)
 func TestHeadLikeGet(t *testing.T) {
@@ -110,6 +111,7 @@ func TestHeadLikeGet(t *testing.T) {
 		"big.json":   {Data: big, ModTime: mtime},
 		"small.json": {Data: small, ModTime: mtime},
 	}}
+
 	const gzip = "Accept-Encoding: gzip\r\n"
 	cases := []struct {
 		name    string
@@ -193,6 +195,33 @@ func TestHeadLikeGet(t *testing.T) {
 				t.Errorf("HEAD Content-Length %q, want %q (GET's %q)", head.length, wantHeadLength, get.length)
 			}
 		})
+	}
+}
+
+// TestHeadPrecompressed: a FileServer's precompressed sibling, which the
+// middleware leaves alone, has the same fields on HEAD as on GET, and
+// there the length is known: the HEAD has the GET's Content-Length.
+func TestHeadPrecompressed(t *testing.T) {
+	plain := jsonBody(60000)
+	var gz bytes.Buffer
+	zw := kgzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	files := &brisk.FileServer{Precompressed: true, FS: fstest.MapFS{
+		"a.json":    {Data: plain, ModTime: mtime},
+		"a.json.gz": {Data: gz.Bytes(), ModTime: mtime},
+	}}
+	srv := &brisk.Server{Handler: New(Config{})(files.Handle), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	const req = " /a.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n"
+	get, head := exchangeHead(t, ln, "GET"+req), exchangeHead(t, ln, "HEAD"+req)
+	if head.status != get.status || !slices.Equal(head.fields, get.fields) || get.field("Content-Encoding") != Gzip ||
+		get.length != strconv.Itoa(gz.Len()) || head.length != get.length {
+		t.Fatalf("HEAD %s\n%s\nContent-Length %q\nGET %s\n%s\nContent-Length %q", head.status,
+			strings.Join(head.fields, "\n"), head.length, get.status, strings.Join(get.fields, "\n"), get.length)
 	}
 }
 
