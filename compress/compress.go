@@ -221,8 +221,7 @@ func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
 // negotiate picks a coding and the result is shorter. A HEAD gets the
 // fields instead (see encodeHead). tag is scratch storage (setWeakETag).
 func (m *middleware) compressBuffered(c *brisk.Ctx, tag *[]byte) {
-	bw := c.BodyWriter()
-	if bw.Started() {
+	if c.BodyWriter().Started() {
 		return
 	}
 	enc := m.negotiate(c, bufferedLength(c))
@@ -244,16 +243,12 @@ func (m *middleware) compressBuffered(c *brisk.Ctx, tag *[]byte) {
 	setEncoded(&r.Header, enc.name, tag)
 }
 
-// encodeHead gives the buffered response to a HEAD the fields of the
-// encoded GET (setEncoded) and starts it, so that its head carries no
-// Content-Length (see Ctx.BodyWriter): the compressed length is known
-// only by compressing, which a HEAD is not worth (RFC 9110 §9.3.2,
-// §8.6).
+// encodeHead gives the response to a HEAD the fields of the encoded GET
+// (setEncoded) and no Content-Length: the compressed length is known only
+// by compressing, which a HEAD is not worth (RFC 9110 §9.3.2, §8.6).
 func encodeHead(c *brisk.Ctx, coding string, tag *[]byte) {
 	setEncoded(&c.Response.Header, coding, tag)
-	bw := c.BodyWriter()
-	bw.SetFilter(nil) // decided already: not through streamFilter.Begin
-	bw.Write(nil)
+	c.Response.SetLengthUnknown()
 }
 
 // bufferedLength returns the length in bytes of the body the server

@@ -198,6 +198,30 @@ func TestHeadLikeGet(t *testing.T) {
 	}
 }
 
+// TestHeadOuterMiddleware: an encoded HEAD is not sent before the
+// handler chain returns, so a middleware around New that sets a field
+// after calling it sets it on HEAD as on GET.
+func TestHeadOuterMiddleware(t *testing.T) {
+	body := jsonBody(8000)
+	inner := New(Config{})(func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		c.Response.SetBody(body)
+	})
+	srv := &brisk.Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *brisk.Ctx) {
+		inner(c)
+		c.Response.Header.Set("X-Served-By", "brisk")
+	}}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	const req = " / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n"
+	get, head := exchangeHead(t, ln, "GET"+req), exchangeHead(t, ln, "HEAD"+req)
+	if !slices.Equal(head.fields, get.fields) || head.field("X-Served-By") != "brisk" ||
+		head.field("Content-Encoding") != Gzip || head.length != "" {
+		t.Fatalf("HEAD %q, Content-Length %q\nGET %q", head.fields, head.length, get.fields)
+	}
+}
+
 // TestHeadPrecompressed: a FileServer's precompressed sibling, which the
 // middleware leaves alone, has the same fields on HEAD as on GET, and
 // there the length is known: the HEAD has the GET's Content-Length.

@@ -20,10 +20,11 @@ func (f *streamFilter) Begin(c *brisk.Ctx) bool {
 	if pool == nil {
 		return false
 	}
-	setEncoded(&c.Response.Header, pool.name, &f.tag)
 	if isHead(c) {
+		encodeHead(c, pool.name, &f.tag)
 		return false
 	}
+	setEncoded(&c.Response.Header, pool.name, &f.tag)
 	f.pool, f.enc = pool, pool.get(c.BodyWriter().Unfiltered())
 	return true
 }
