@@ -53,3 +53,44 @@ func TestHeadStreamed(t *testing.T) {
 		}
 	})
 }
+
+// TestHeadLengthUnknown: after SetLengthUnknown a response to HEAD has no
+// Content-Length, whether buffered (with a body or a Content-Length field)
+// or streamed with a declared one; a GET is framed as usual, the next
+// exchange on the connection is unaffected (Reset undoes it), and an
+// invalid response replaced by a 500 gets the 500's length.
+func TestHeadLengthUnknown(t *testing.T) {
+	ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+		path := string(c.Request.Path())
+		if path != "/plain" {
+			c.Response.SetLengthUnknown()
+		}
+		switch path {
+		case "/declared":
+			c.Response.Header.Set("Content-Length", "1234")
+		case "/streamed":
+			c.Response.Header.Set("Content-Length", "5")
+			c.BodyWriter().WriteString("Hello")
+		case "/invalid":
+			c.Response.Header.Set("Bad Name", "v")
+		default:
+			c.Response.SetBodyString("Hello")
+		}
+	}})
+	c := ts.connect()
+	c.sendSync("HEAD /buffered HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"HEAD /declared HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"HEAD /streamed HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"GET /buffered HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"HEAD /plain HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"HEAD /invalid HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	want := "HTTP/1.1 200 OK\r\nDate: D\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nDate: D\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nDate: D\r\n\r\n" +
+		"HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 5\r\n\r\nHello" +
+		"HTTP/1.1 200 OK\r\nDate: D\r\nContent-Length: 5\r\n\r\n" +
+		"HTTP/1.1 500 Internal Server Error\r\nDate: D\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 22\r\nConnection: close\r\n\r\n"
+	if got := c.readUntilClose(); got != want {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+}

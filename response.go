@@ -22,9 +22,10 @@ import "crypto/tls"
 // cannot split a response.
 //
 // Responses to HEAD carry no body (RFC 9110 §9.3.2) but the Content-Length
-// a buffered body would have (error responses included); a streamed
-// response to HEAD carries a Content-Length only when the handler set
-// one. 204 and 304 responses carry neither (RFC 9110 §6.4.1).
+// a buffered body would have (error responses included), unless
+// SetLengthUnknown was called; a streamed response to HEAD carries a
+// Content-Length only when the handler set one. 204 and 304 responses
+// carry neither (RFC 9110 §6.4.1).
 //
 // On the client side, a Response passed to Client or HostClient (Do,
 // DoTimeout, DoDeadline, DoContext, DoStream) is reset when the call
@@ -45,6 +46,8 @@ type Response struct {
 	body   []byte
 	spare  []byte      // client side: the other buffer of a decoded body
 	stream *BodyWriter // server side: the Ctx's writer, for Write after it started
+
+	lengthUnknown bool // server side: SetLengthUnknown was called
 
 	tls *tls.ConnectionState // client side: of the connection it came on
 }
@@ -80,6 +83,14 @@ func (r *Response) SetStatusCode(code int) { r.status = code }
 // SetReason sets the reason phrase (RFC 9112 §4); empty means the one
 // registered for the status code. It is copied.
 func (r *Response) SetReason(reason string) { r.reason = append(r.reason[:0], reason...) }
+
+// SetLengthUnknown makes a response to HEAD go without Content-Length,
+// whatever its buffered body or Content-Length field: for when the length
+// of the content a GET would get is not known without producing it, such
+// as a body the GET would compress (RFC 9110 §9.3.2 and §8.6 allow
+// omitting it). It has no effect on responses to other methods, nor once
+// a streamed body has started; Reset undoes it.
+func (r *Response) SetLengthUnknown() { r.lengthUnknown = true }
 
 // SetBody sets the body to a copy of b.
 func (r *Response) SetBody(b []byte) { r.body = append(r.body[:0], b...) }
@@ -117,6 +128,7 @@ func (r *Response) Reset() {
 	r.Header.Reset()
 	r.Trailer.Reset()
 	r.status = 0
+	r.lengthUnknown = false
 	r.reason = r.reason[:0]
 	r.body = r.body[:0]
 	if cap(r.body) > maxKeptBody {

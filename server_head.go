@@ -59,7 +59,10 @@ func (c *conn) planBuffered(r *Response, fs wire.OutgoingFields) headPlan {
 		p.framing = wire.FramingNone
 	case req.isHead():
 		p.omitBody = true
-		if len(r.body) == 0 && fs.ContentLength >= 0 {
+		switch {
+		case r.lengthUnknown:
+			p.framing = wire.FramingNone
+		case len(r.body) == 0 && fs.ContentLength >= 0:
 			p.length = fs.ContentLength
 		}
 	}

@@ -16,18 +16,20 @@ import (
 
 // TestAllocsPerCompressedResponse: once warm, a keep-alive GET whose 60
 // KiB JSON body is compressed with gzip or zstd allocates nothing, over
-// loopback TCP. (Brotli's encoder allocates on Reset; it is left out.)
+// loopback TCP, its strong ETag made weak included. (Brotli's encoder
+// allocates on Reset; it is left out.)
 func TestAllocsPerCompressedResponse(t *testing.T) {
 	body := jsonBody(60 << 10)
 	for _, coding := range []string{Gzip, Zstd} {
 		t.Run(coding, func(t *testing.T) {
 			h := New(Config{})(func(c *brisk.Ctx) {
 				c.Response.Header.Set("Content-Type", "application/json")
+				c.Response.Header.Set("ETag", `"v1"`)
 				c.Response.SetBody(body)
 			})
 			req := []byte("GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: " + coding + "\r\n\r\n")
 			exchange, first := keepAliveExchange(t, h, req)
-			if first.Header.Get("Content-Encoding") != coding {
+			if first.Header.Get("Content-Encoding") != coding || first.Header.Get("ETag") != `W/"v1"` {
 				t.Fatalf("first response: %v", first)
 			}
 			exchange()
@@ -36,6 +38,26 @@ func TestAllocsPerCompressedResponse(t *testing.T) {
 				t.Errorf("%v allocs per compressed response, want 0", n)
 			}
 		})
+	}
+}
+
+// TestAllocsPerEncodedHead: once warm, a keep-alive HEAD that gets the
+// fields of a gzip-encoded 60 KiB JSON body, weak ETag included,
+// allocates nothing.
+func TestAllocsPerEncodedHead(t *testing.T) {
+	body := jsonBody(60 << 10)
+	h := New(Config{})(func(c *brisk.Ctx) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		c.Response.Header.Set("ETag", `"v1"`)
+		c.Response.SetBody(body)
+	})
+	exchange, first := keepAliveExchange(t, h, []byte("HEAD / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"))
+	if first.Header.Get("Content-Encoding") != Gzip || first.Header.Get("ETag") != `W/"v1"` || first.ContentLength != -1 {
+		t.Fatalf("first response: %v", first)
+	}
+	exchange()
+	if n := testing.AllocsPerRun(100, exchange); n != 0 {
+		t.Errorf("%v allocs per encoded HEAD, want 0", n)
 	}
 }
 

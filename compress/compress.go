@@ -63,8 +63,9 @@ type Config struct {
 
 	// MinSize is the smallest body compressed, in bytes: a shorter one
 	// (which compression would barely shrink, or grow) is sent as is.
-	// Zero means DefaultMinSize (1024); negative means any size. A
-	// streamed body is compressed whatever its size.
+	// Zero means DefaultMinSize (1024); negative means any size. The
+	// size is the buffered body's length or the declared Content-Length:
+	// a streamed body without one is compressed whatever its size.
 	MinSize int
 
 	// Compressible reports whether a response of the given Content-Type
@@ -87,17 +88,29 @@ type Config struct {
 // compressed 200 (W/"x" for the handler's "x") but not "x" gets W/"x"
 // and the Vary too: the validator of the copy the client holds.
 //
-// A response is left alone when it answers HEAD or CONNECT, its status
-// is 1xx, 204, 206 or 304, it has a Content-Encoding or Content-Range,
-// its Cache-Control has no-transform (RFC 9111 §5.2.2.6), its
-// Content-Type is absent or not compressible, its buffered body is
-// shorter than MinSize, or compressing it would not make it shorter.
+// A response is left alone when it answers CONNECT, its status is 1xx,
+// 204, 206 or 304, it has a Content-Encoding or Content-Range, its
+// Cache-Control has no-transform (RFC 9111 §5.2.2.6), its Content-Type
+// is absent or not compressible, its body is empty or, by its length
+// or declared Content-Length, shorter than MinSize, or compressing a
+// buffered body would not make it shorter.
+//
+// A HEAD is negotiated as the GET would be, from what the handler set
+// (fields, status, the buffered body's length or else its
+// Content-Length), and gets the fields the GET would (RFC 9110 §9.3.2,
+// RFC 9111 §4.3.5): Content-Encoding, the Vary and the weak ETag, but
+// no Content-Length, since the compressed length is known only by
+// compressing, which a HEAD does not do (§8.6). It cannot tell that
+// compressing would not shrink the body: for a body of a compressible
+// type that does not compress, the HEAD names a coding the GET does not
+// use.
 //
 // A buffered body (Response.SetBody, Write) is compressed after the
 // handler returns, through pooled encoders and buffers: no allocation
 // per response once warm, for gzip and zstd. A body streamed through
 // Ctx.BodyWriter is compressed as it is written, whatever its length
-// (its Content-Length, if any, is dropped: it goes out chunked), through
+// unless it declares a Content-Length below MinSize (that field is
+// dropped when it is compressed: it goes out chunked), through
 // a brisk.BodyFilter; each BodyWriter.Flush emits a block that the client
 // can decode up to that point.
 //
@@ -110,12 +123,12 @@ func New(cfg Config) func(brisk.Handler) brisk.Handler {
 			c.BodyWriter().SetFilter(f)
 			next(c)
 			f.end()
-			m.filters.Put(f)
 			if c.Response.StatusCode() == 304 {
-				matchNotModified(c)
-				return
+				matchNotModified(c, &f.tag)
+			} else {
+				m.compressBuffered(c, &f.tag)
 			}
-			m.compressBuffered(c)
+			m.filters.Put(f)
 		}
 	}
 }
@@ -158,6 +171,24 @@ func newMiddleware(cfg Config) *middleware {
 	return m
 }
 
+// negotiate decides the coding of the response to c, for GET and HEAD
+// alike: from its status and fields (see eligible), size, the length of
+// its body in bytes (-1 when unknown: streamed without Content-Length),
+// and the request's Accept-Encoding. It returns the chosen coding's
+// encoders, or nil for identity. It adds "Vary: Accept-Encoding" to a
+// response of a compressible kind with a body, whatever the choice, so
+// that caches keep the variants apart.
+func (m *middleware) negotiate(c *brisk.Ctx, size int64) *encoderPool {
+	if size == 0 || !m.eligible(c) {
+		return nil
+	}
+	addVary(&c.Response.Header)
+	if size > 0 && size < int64(m.minSize) {
+		return nil
+	}
+	return m.choose(c)
+}
+
 // eligible reports whether the response to c may be compressed, leaving
 // aside its size and the client's Accept-Encoding.
 func (m *middleware) eligible(c *brisk.Ctx) bool {
@@ -186,48 +217,91 @@ func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
 	return nil
 }
 
-// compressBuffered compresses the buffered body of the response, when it
-// is eligible, the client accepts a coding, and the result is shorter.
-func (m *middleware) compressBuffered(c *brisk.Ctx) {
-	if c.BodyWriter().Started() || !m.eligible(c) {
+// compressBuffered compresses the buffered body of the response, when
+// negotiate picks a coding and the result is shorter. A HEAD gets the
+// fields instead (see encodeHead). tag is scratch storage (setWeakETag).
+func (m *middleware) compressBuffered(c *brisk.Ctx, tag *[]byte) {
+	if c.BodyWriter().Started() {
+		return
+	}
+	enc := m.negotiate(c, bufferedLength(c))
+	if enc == nil {
+		return
+	}
+	if isHead(c) {
+		encodeHead(c, enc.name, tag)
 		return
 	}
 	r := &c.Response
 	body := r.Body()
-	head := string(c.Request.Method()) == "HEAD"
-	if head || len(body) < m.minSize {
-		if head || len(body) > 0 {
-			addVary(&r.Header)
-		}
-		return
-	}
-	addVary(&r.Header)
-	enc := m.choose(c)
-	if enc == nil {
-		return
-	}
 	buf := m.buffers.get()
 	defer m.buffers.put(buf)
 	if err := enc.compress(buf, body); err != nil || buf.Len() >= len(body) {
 		return
 	}
 	r.SetBody(buf.Bytes())
-	setEncoded(&r.Header, enc.name)
+	setEncoded(&r.Header, enc.name, tag)
 }
 
-// setEncoded sets Content-Encoding and weakens a strong ETag.
-func setEncoded(h *brisk.Header, coding string) {
+// encodeHead gives the response to a HEAD the fields of the encoded GET
+// (setEncoded) and no Content-Length: the compressed length is known only
+// by compressing, which a HEAD is not worth (RFC 9110 §9.3.2, §8.6).
+func encodeHead(c *brisk.Ctx, coding string, tag *[]byte) {
+	setEncoded(&c.Response.Header, coding, tag)
+	c.Response.SetLengthUnknown()
+}
+
+// bufferedLength returns the length in bytes of the body the server
+// frames for a buffered response: the buffered body's, or, for a HEAD
+// with none, the handler's Content-Length (zero when absent or invalid).
+func bufferedLength(c *brisk.Ctx) int64 {
+	if n := len(c.Response.Body()); n > 0 || !isHead(c) {
+		return int64(n)
+	}
+	return max(declaredLength(&c.Response.Header), 0)
+}
+
+// declaredLength returns the value of the Content-Length field, or -1
+// when it is absent or not a decimal of at most 18 digits.
+func declaredLength(h *brisk.Header) int64 {
+	v := h.Get("Content-Length")
+	if len(v) == 0 || len(v) > 18 {
+		return -1
+	}
+	n := int64(0)
+	for _, d := range v {
+		if d < '0' || d > '9' {
+			return -1
+		}
+		n = n*10 + int64(d-'0')
+	}
+	return n
+}
+
+func isHead(c *brisk.Ctx) bool { return string(c.Request.Method()) == "HEAD" }
+
+// setEncoded marks the response as encoded with coding: Content-Encoding,
+// a strong ETag made weak (the bytes differ from the identity
+// representation's), and no Content-Length (the identity body's).
+// scratch is as for setWeakETag.
+func setEncoded(h *brisk.Header, coding string, scratch *[]byte) {
 	h.Set("Content-Encoding", coding)
+	h.Del("Content-Length")
 	if tag := h.Get("ETag"); len(tag) > 0 && tag[0] == '"' {
-		setWeakETag(h, tag)
+		setWeakETag(h, tag, scratch)
 	}
 }
 
-// setWeakETag sets ETag to W/tag, the weak form of the strong tag.
-func setWeakETag(h *brisk.Header, tag []byte) {
-	var b [128]byte
-	h.SetBytes([]byte("ETag"), append(append(b[:0], "W/"...), tag...))
+// setWeakETag sets ETag to W/tag, the weak form of the strong tag,
+// building it in *scratch (the Header copies it): storage kept with the
+// pooled streamFilter, so that it allocates nothing once warm.
+func setWeakETag(h *brisk.Header, tag []byte, scratch *[]byte) {
+	*scratch = append(append((*scratch)[:0], "W/"...), tag...)
+	h.SetBytes(etagName, *scratch)
 }
+
+// etagName is the field name for SetBytes, which takes a []byte.
+var etagName = []byte("ETag")
 
 // addVary adds "Accept-Encoding" to the Vary field, unless it lists it
 // or "*" already.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,15 @@ func TestCurl(t *testing.T) {
 			}
 		})
 	}
+	t.Run("head_compressed", func(t *testing.T) { // curl offers deflate, gzip, br, zstd
+		head := parseHead(t, curl(t, "-I", "--compressed", base+"/app.json"))
+		get := parseHead(t, curl(t, "--compressed", "-D", "-", "-o", out, base+"/app.json"))
+		if head.status != get.status || !slices.Equal(head.fields, get.fields) || head.field("Content-Encoding") != Zstd ||
+			head.length != "" || !strings.HasPrefix(head.field("ETag"), "W/") || head.field("Vary") != "Accept-Encoding" {
+			t.Fatalf("HEAD %s\n%s\nContent-Length %q\nGET %s\n%s", head.status, strings.Join(head.fields, "\n"), head.length,
+				get.status, strings.Join(get.fields, "\n"))
+		}
+	})
 	t.Run("precompressed_br", func(t *testing.T) {
 		got := curl(t, "--compressed", "-o", out, "-w", "%{http_code} %header{content-encoding} %{size_download}",
 			base+"/style.css")

@@ -13,8 +13,9 @@ import (
 // the handler answers 304 with "x". When If-None-Match lists W/"x" but
 // not "x", the 304 gets W/"x" and "Vary: Accept-Encoding", as the 200
 // had; otherwise it is left alone. The list is read as brisk reads it
-// (package internal/etag): a malformed element ends it.
-func matchNotModified(c *brisk.Ctx) {
+// (package internal/etag): a malformed element ends it. scratch is as
+// for setWeakETag.
+func matchNotModified(c *brisk.Ctx, scratch *[]byte) {
 	h := &c.Response.Header
 	tag := h.Get("ETag")
 	if len(tag) < 2 || tag[0] != '"' {
@@ -36,6 +37,6 @@ func matchNotModified(c *brisk.Ctx) {
 	if !weak || strong {
 		return
 	}
-	setWeakETag(h, tag)
+	setWeakETag(h, tag, scratch)
 	addVary(h)
 }

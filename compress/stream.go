@@ -3,29 +3,28 @@ package compress
 import "github.com/brisk-http/brisk"
 
 // streamFilter compresses a body streamed through Ctx.BodyWriter: a
-// brisk.BodyFilter, pooled per middleware.
+// brisk.BodyFilter, pooled per middleware, one per response in flight.
 type streamFilter struct {
 	m    *middleware
 	pool *encoderPool // of the chosen coding; nil when not compressing
 	enc  encoder
+	tag  []byte // scratch for the response's weak ETag (setWeakETag)
 }
 
-// Begin decides, when the handler starts streaming, whether to compress:
-// as for a buffered body but whatever its length. A compressed stream
-// loses the handler's Content-Length and goes out chunked.
+// Begin decides, when the handler starts streaming, whether to encode
+// (see negotiate), the size being the declared Content-Length or
+// unknown. An encoded stream loses that Content-Length and goes out
+// chunked. A HEAD gets the fields but no encoder: its body is discarded.
 func (f *streamFilter) Begin(c *brisk.Ctx) bool {
-	m := f.m
-	if string(c.Request.Method()) == "HEAD" || !m.eligible(c) {
-		return false
-	}
-	h := &c.Response.Header
-	addVary(h)
-	pool := m.choose(c)
+	pool := f.m.negotiate(c, declaredLength(&c.Response.Header))
 	if pool == nil {
 		return false
 	}
-	setEncoded(h, pool.name)
-	h.Del("Content-Length")
+	if isHead(c) {
+		encodeHead(c, pool.name, &f.tag)
+		return false
+	}
+	setEncoded(&c.Response.Header, pool.name, &f.tag)
 	f.pool, f.enc = pool, pool.get(c.BodyWriter().Unfiltered())
 	return true
 }
