@@ -22,8 +22,9 @@ func ExampleServer_onRequestDone() {
 		OnRequestDone: func(in *brisk.RequestInfo) {
 			mu.Lock()
 			defer mu.Unlock()
-			lines = append(lines, fmt.Sprintf("%s %s %d read>0=%v written>0=%v err=%v",
-				in.Method, in.Route, in.Status, in.BytesRead > 0, in.BytesWritten > 0, in.Err))
+			host, _, _ := net.SplitHostPort(in.RemoteAddr.String())
+			lines = append(lines, fmt.Sprintf("%s %s %s %s %d read>0=%v written>0=%v err=%v",
+				host, in.Method, in.Target, in.Route, in.Status, in.BytesRead > 0, in.BytesWritten > 0, in.Err))
 		},
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -32,7 +33,7 @@ func ExampleServer_onRequestDone() {
 	hc := &brisk.HostClient{Addr: ln.Addr().String()}
 	var req brisk.Request
 	var resp brisk.Response
-	req.SetTarget("/hello/ann")
+	req.SetTarget("/hello/ann?lang=en")
 	if err := hc.Do(&req, &resp); err != nil {
 		fmt.Println(err)
 		return
@@ -40,5 +41,5 @@ func ExampleServer_onRequestDone() {
 	hc.CloseIdleConnections()
 	srv.Shutdown(context.Background()) // returns once the connection is closed, after the hook
 	fmt.Println(lines)
-	// Output: [GET /hello/{name} 200 read>0=true written>0=true err=<nil>]
+	// Output: [127.0.0.1 GET /hello/ann?lang=en /hello/{name} 200 read>0=true written>0=true err=<nil>]
 }

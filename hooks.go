@@ -44,12 +44,21 @@ func (s ConnState) String() string {
 // The pointer and its slices are owned by the server and valid only
 // during the call: copy what you keep.
 type RequestInfo struct {
-	// Method is the request method.
+	// Method is the request method, as received.
 	Method []byte
+	// Target is the request-target exactly as received (Request.Target;
+	// RFC 9112 §3.2): not decoded, query included.
+	Target []byte
+	// RemoteAddr is the client's network address, as Ctx.RemoteAddr
+	// reports it: the source address of the PROXY header the connection
+	// began with, if any, else the connection's peer.
+	RemoteAddr net.Addr
 	// Route is the pattern that routed the request (Ctx.Pattern: set by
 	// Router, or by Ctx.SetRoute); "" when unrouted.
 	Route string
-	// Status is the status code of the response.
+	// Status is the status code of the response, including one the
+	// server set after the Handler: 408 or 400 when reading the body
+	// failed before the Handler sent anything (see Err).
 	Status int
 	// BytesRead is the number of bytes of this request consumed from the
 	// connection: its head, its body as framed on the wire (chunk lines
@@ -69,8 +78,13 @@ type RequestInfo struct {
 	// their end: the clock is read about once per read and once per
 	// write, not per request.
 	Duration time.Duration
-	// Err is the first error reading the body or writing the response;
-	// nil for a request served whole.
+	// Err is the first error of the request, nil for a request served
+	// whole: why the server answered it without the Handler (the error
+	// given to Server.OnReject: ErrBodyTooLarge for a Content-Length
+	// above MaxBodyBytes, ErrTargetForm, ...), else the error reading its
+	// body (a timeout, a *wire.Error for bad chunk framing,
+	// ErrBodyTooLarge, ...), else the error writing the response (then
+	// the response is cut short).
 	Err error
 }
 
@@ -145,11 +159,13 @@ func (c *conn) queued() int64 {
 }
 
 // requestDone records the finished request for Server.OnRequestDone, if
-// set. Its completion is delivered by the write that hands the response's
-// last byte to the connection (written), so that pipelined responses keep
-// leaving in one write; at once when nothing of it waits in the write
-// buffer. A full queue, or a method too long to copy, flushes the buffer
-// first.
+// set. While a pipelined request waits in the read buffer, its completion
+// is queued, to be delivered by the write that hands the response's last
+// byte to the connection (written), so that pipelined responses keep
+// leaving in one write; a full queue, or a method and request-target
+// that do not fit the queue's copy of them, flush early. Otherwise the
+// connection's next step would be to flush: requestDone flushes and
+// delivers at once, with no copy.
 func (c *conn) requestDone() {
 	if c.srv.OnRequestDone == nil {
 		return
@@ -157,24 +173,26 @@ func (c *conn) requestDone() {
 	if c.done == nil {
 		c.done = new(doneQueue)
 	}
-	e := c.done.push()
+	q := c.done
+	e := q.push()
 	in := &e.info
-	m := c.ctx.Request.Method()
-	in.Method = m
-	if len(m) <= len(e.mbuf) {
-		in.Method = e.mbuf[:copy(e.mbuf[:], m)]
-	}
+	in.Method, in.Target = c.ctx.Request.Method(), c.ctx.Request.Target()
+	in.RemoteAddr = c.remoteAddr()
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
 	read := c.consumed()
 	in.BytesRead, c.readMark = read-c.readMark, read
-	in.Err = c.body.err
+	in.Err = c.rejected
+	if in.Err == nil {
+		in.Err = c.body.err
+	}
 	if in.Err == nil {
 		in.Err = c.werr // a write failed: this response is cut short
 	}
+	c.rejected = nil
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
-	if e.end > c.nwritten && c.werr == nil && c.done.n < len(c.done.e) && len(m) <= len(e.mbuf) {
+	if c.in.Len() > 0 && e.end > c.nwritten && c.werr == nil && q.n < len(q.e) && q.keep(in) {
 		return // delivered by the batched flush
 	}
 	c.flush()
@@ -222,7 +240,7 @@ func (c *conn) deliver(err error) {
 		}
 	}
 	if i == q.n {
-		q.n = 0
+		q.n, q.text = 0, q.text[:0]
 		return
 	}
 	q.n = copy(q.e[:], q.e[i:q.n])
@@ -234,12 +252,19 @@ func (c *conn) deliver(err error) {
 // buffer batches; more flush early.
 const maxPending = 32
 
+// maxPendingText is the room, in bytes, for the copies of the methods and
+// request-targets of the requests waiting in a doneQueue: 128 bytes each
+// for maxPending requests. A request whose method and target do not fit
+// flushes early, the queue emptied.
+const maxPendingText = 4 << 10
+
 // doneQueue holds a connection's finished requests whose responses are
 // not all written yet, oldest first. A conn allocates it at its first
 // request with Server.OnRequestDone set and keeps it.
 type doneQueue struct {
-	e [maxPending]completion
-	n int
+	e    [maxPending]completion
+	n    int
+	text []byte // the waiting requests' methods and targets, back to back; grows to what they need, up to maxPendingText, and is reused
 }
 
 // push returns the next free entry; the queue is not full.
@@ -248,11 +273,24 @@ func (q *doneQueue) push() *completion {
 	return &q.e[q.n-1]
 }
 
+// keep copies in.Method and in.Target, which the request's storage does
+// not outlive, into q.text and points them there; it reports false, and
+// leaves them, when they do not fit in maxPendingText.
+func (q *doneQueue) keep(in *RequestInfo) bool {
+	i := len(q.text)
+	if i+len(in.Method)+len(in.Target) > maxPendingText {
+		return false
+	}
+	q.text = append(append(q.text, in.Method...), in.Target...)
+	j, k := i+len(in.Method), len(q.text)
+	in.Method, in.Target = q.text[i:j:j], q.text[j:k:k]
+	return true
+}
+
 // completion is a finished request waiting for its response to be
 // written.
 type completion struct {
-	info       RequestInfo // all but BytesWritten and Duration; Method in mbuf unless longer (then delivered at once)
-	mbuf       [16]byte    // a copy of the method: the request's bytes do not outlive it
+	info       RequestInfo // all but BytesWritten and Duration
 	begin, end int64       // the response's first and past-last byte, in queued() counts
 	start      time.Duration
 }
@@ -265,5 +303,6 @@ type connStats struct {
 	startRead       int64         // nread when start was taken
 	start           time.Duration // the current request's start, from monoEpoch
 	respBegin       int64         // queued() at the start of the current request
+	rejected        error         // why the current request was answered without the Handler (reject)
 	reported        ConnState     // the last state given to ConnState
 }

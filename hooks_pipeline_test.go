@@ -104,7 +104,7 @@ func serveScript(t *testing.T, nc *scriptConn, s *Server) ([]doneCall, []string)
 		mu.Lock()
 		defer mu.Unlock()
 		cp := *in
-		cp.Method = bytes.Clone(in.Method)
+		cp.Method, cp.Target = bytes.Clone(in.Method), bytes.Clone(in.Target)
 		calls = append(calls, doneCall{cp, nc.written(), states[len(states)-1]})
 	}
 	ln := fakenet.NewListener()

@@ -33,6 +33,7 @@ func (r *hookRecorder) install(s *Server) *Server {
 		r.mu.Lock()
 		cp := *in
 		cp.Method = append([]byte(nil), in.Method...)
+		cp.Target = append([]byte(nil), in.Target...)
 		r.reqs = append(r.reqs, cp)
 		r.mu.Unlock()
 	}

@@ -92,6 +92,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"wclock":     "describes the write in progress: none while parked; attach clears its tick",
 		"startRead":  "per read (beginHook): a new conn object takes a new start",
 		"start":      "per read (beginHook)", "respBegin": "per request (beginHook)",
+		"rejected": "set by reject, whose request closes the connection; attach clears it",
 	}
 	typ := reflect.TypeFor[conn]()
 	for _, f := range reflect.VisibleFields(typ) {

@@ -297,12 +297,14 @@ type Server struct {
 
 	// OnRequestDone, when set, is called once for each request the
 	// Handler was run for or that was answered after its head was parsed
-	// (requests refused earlier go to OnReject), right after the write
-	// that hands the last byte of its response to the connection, or
-	// when the connection fails or closes before that (RequestInfo.Err).
-	// Responses batched into one write (pipelined requests) are reported
-	// in order after it, so the hook adds no write (except that more than
-	// 32 batched responses, or a method over 16 bytes, flush early), and
+	// (a request refused then, e.g. 413, also goes to OnReject, before;
+	// one whose head does not parse goes only to OnReject), right after
+	// the write that hands the last byte of its response to the
+	// connection, or when the connection fails or closes before that
+	// (RequestInfo.Err). Responses batched into one write (pipelined
+	// requests) are reported in order after it, so the hook adds no write
+	// (except that more than 32 batched responses, or methods and
+	// request-targets over 4 KiB in all, flush early), and
 	// later pipelined requests may be served before the call. The client may see the
 	// response before the call; it precedes the connection's next
 	// StateIdle, StateHijacked or StateClosed. It runs on the

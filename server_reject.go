@@ -31,8 +31,10 @@ type Rejection struct {
 }
 
 // reject reports to Server.OnReject, if set, that the current request is
-// answered with status code for err without the Handler.
+// answered with status code for err without the Handler, and keeps err
+// for Server.OnRequestDone (RequestInfo.Err).
 func (c *conn) reject(code int, err error) {
+	c.rejected = err
 	f := c.srv.OnReject
 	if f == nil {
 		return

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +17,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/syncbuf"
+	"golang.org/x/net/http2"
 )
 
 // waitLog waits up to 5 s for stderr to match re and returns the match.
@@ -97,21 +103,95 @@ func TestServeLogRejected(t *testing.T) {
 	}
 }
 
-// TestServeAccessLogHead: a HEAD is logged with bytes=0, since no body
-// goes out, not with the length of the body GET would get.
+// TestServeAccessLogHead: a HEAD is logged with the bytes of its head,
+// the whole response: no body goes out.
 func TestServeAccessLogHead(t *testing.T) {
 	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true})
 	defer stop()
+	resp := exchange(t, url, "HEAD", "HEAD /plaintext HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	want := `msg=request method=HEAD target=/plaintext status=200 bytes=` + strconv.Itoa(len(resp)) + ` duration=\S+ remote=127.0.0.1:\d+\n`
+	waitLog(t, stderr, regexp.MustCompile(want))
+}
+
+// TestServeAccessLogBodyErrors: a request whose body fails is logged with
+// the status the server sent after the handler, not the one the handler
+// set, the exact bytes of that response and the error: 400 for bad chunk
+// framing, 413 for a declared body above MaxBodyBytes (answered without
+// the handler), 408 for a body slower than MinRequestBodyRate (after its
+// grace period: about 5 s).
+func TestServeAccessLogBodyErrors(t *testing.T) {
+	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true})
+	defer stop()
+	for _, tc := range []struct {
+		name, req, status, err string
+	}{
+		{"bad_chunk", "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400",
+			`"wire: invalid chunk size at byte 0"`},
+		{"too_large", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n", "413",
+			`"wire: body too large"`},
+		{"too_slow", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx", "408",
+			`"brisk: request body slower than the minimum data rate"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := exchange(t, url, "POST", tc.req)
+			if !strings.HasPrefix(resp, "HTTP/1.1 "+tc.status+" ") {
+				t.Fatalf("response %.40q, want status %s", resp, tc.status)
+			}
+			want := `msg=request method=POST target=/echo status=` + tc.status + ` bytes=` + strconv.Itoa(len(resp)) +
+				` duration=\S+ remote=127.0.0.1:\d+ error=` + regexp.QuoteMeta(tc.err) + `\n`
+			waitLog(t, stderr, regexp.MustCompile(want))
+		})
+	}
+	if n := strings.Count(stderr.String(), "msg=rejected"); n != 0 {
+		t.Errorf("%d rejected lines, want none (the 413 is logged once, as a request):\n%s", n, stderr.String())
+	}
+}
+
+// TestServeAccessLogHTTP2: with -h2c, HTTP/2 requests, which
+// OnRequestDone does not report, are logged too.
+func TestServeAccessLogHTTP2(t *testing.T) {
+	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true, tlsOptions: tlsOptions{h2c: true}})
+	defer stop()
+	tr := &http2.Transport{AllowHTTP: true,
+		DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Get(url + "plaintext?h2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	waitLog(t, stderr, regexp.MustCompile(`msg=request method=GET target="?/plaintext\?h2"? status=200 bytes=13 duration=\S+ remote=127.0.0.1:\d+\n`))
+	if n := strings.Count(stderr.String(), "msg=request"); n != 1 {
+		t.Errorf("%d request lines, want 1:\n%s", n, stderr.String())
+	}
+}
+
+// exchange sends raw, a request with the given method, on a new
+// connection to the server at url and returns the response, exactly the
+// bytes it took on the wire (within 15 s).
+func exchange(t *testing.T, url, method, raw string) string {
+	t.Helper()
 	nc, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	io.WriteString(nc, "HEAD /plaintext HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-	io.ReadAll(nc)
-	m := waitLog(t, stderr, regexp.MustCompile(`msg=request method=HEAD target=/plaintext status=200 bytes=(\d+) `))
-	if m[1] != "0" {
-		t.Errorf("bytes=%s, want 0", m[1])
+	nc.SetDeadline(time.Now().Add(15 * time.Second))
+	if _, err := io.WriteString(nc, raw); err != nil {
+		t.Fatal(err)
 	}
+	var got bytes.Buffer
+	br := bufio.NewReader(io.TeeReader(nc, &got))
+	resp, err := http.ReadResponse(br, &http.Request{Method: method})
+	if err == nil {
+		_, err = io.Copy(io.Discard, resp.Body)
+	}
+	if err != nil {
+		t.Fatalf("reading the response: %v (read %q)", err, got.Bytes())
+	}
+	return got.String()[:got.Len()-br.Buffered()]
 }

@@ -82,13 +82,18 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	if o.log {
-		srv.Handler, srv.OnReject = accessLog(logger, st.Handle), logRejected(logger)
+		srv.OnRequestDone, srv.OnReject = logRequest(logger), logRejected(logger)
 	}
 	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
+	h1 := srv.Handler
+	if o.log {
+		srv.Handler = logHTTP2(logger, h1) // copied by h2.Configure only
+	}
 	if err := o.configure(srv); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
+	srv.Handler = h1 // HTTP/1.1 requests are logged by OnRequestDone
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
