@@ -470,11 +470,15 @@ func (c *conn) sendBytes(p []byte) {
 		w.b = append(w.b, p...)
 		return
 	}
-	if c.werr != nil {
+	switch {
+	case c.werr != nil:
 		return
+	case len(w.b) == 0:
+		c.werr = c.write(p, nil) // nothing to gather: no empty write first
+	default:
+		c.werr = c.write(w.b, p)
+		w.b = w.b[:0]
 	}
-	c.werr = c.write(w.b, p)
-	w.b = w.b[:0]
 	c.written(c.werr)
 }
 
@@ -522,12 +526,12 @@ func (c *conn) write(p, q []byte) error {
 	}
 }
 
-// writev writes p and q in one gathering write (net.Buffers: writev on
-// TCP, successive Writes elsewhere).
+// writev writes p and q, neither empty, in one gathering write
+// (net.Buffers: writev on TCP, successive Writes elsewhere).
 func (c *conn) writev(p, q []byte) (int, error) {
 	w := c.writeBuf() // its iovs: WriteTo's receiver escapes
 	w.iov = [2][]byte{p, q}
-	w.iovs = w.iov[:] // an empty p is skipped
+	w.iovs = w.iov[:]
 	n, err := w.iovs.WriteTo(c.nc)
 	w.iov = [2][]byte{}
 	return int(n), err

@@ -233,3 +233,25 @@ func TestGatherCutShort(t *testing.T) {
 		})
 	}
 }
+
+// TestGatherLoneBodyOneWrite: a body larger than the write buffer, with
+// nothing buffered before it (a streamed body after a Flush), goes out in
+// one Write of its own, and no empty Write comes before it: on a
+// connection that does not gather writes, net.Buffers would hand it the
+// empty write buffer first, which a net.Pipe delivers to its reader as a
+// read of no bytes.
+func TestGatherLoneBodyOneWrite(t *testing.T) {
+	sc := newScriptConn("GET /lone HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", -1)
+	serveFake(t, sc, sc, &Server{Handler: func(c *Ctx) {
+		c.Response.Header.Set("Content-Length", "100000")
+		bw := c.BodyWriter()
+		bw.Flush()
+		bw.Write(gatherBody[:100000])
+	}})
+	if len(sc.writes) != 2 || sc.writes[1] != 100000 {
+		t.Fatalf("writes of %v bytes, want the head's, then one of the 100000 of the body", sc.writes)
+	}
+	if !bytes.HasSuffix(sc.out, gatherBody[:100000]) {
+		t.Fatal("the body is not the last bytes written")
+	}
+}
