@@ -82,29 +82,22 @@ func afterHead(r brisk.Rejection) bool {
 // duration the time spent in h; error is that of a streamed body cut
 // short.
 func logHTTP2(logger *slog.Logger, h brisk.Handler) brisk.Handler {
+	log := logRequest(logger)
 	return func(c *brisk.Ctx) {
 		start := time.Now()
 		h(c)
 		bw := c.BodyWriter()
-		bytes := int64(len(c.Response.Body()))
-		if string(c.Request.Method()) == "HEAD" {
-			bytes = 0 // the body is not sent
+		in := brisk.RequestInfo{Method: c.Request.Method(), Target: c.Request.Target(),
+			RemoteAddr: c.RemoteAddr(), Status: c.Response.StatusCode(),
+			BytesWritten: int64(len(c.Response.Body())), Err: bw.Err()}
+		if string(in.Method) == "HEAD" {
+			in.BytesWritten = 0 // the body is not sent
 		}
-		if bw.Sent() > 0 || bw.Err() != nil {
-			bytes = bw.Sent()
+		if bw.Sent() > 0 || in.Err != nil {
+			in.BytesWritten = bw.Sent()
 		}
-		attrs := []slog.Attr{
-			slog.String("method", string(c.Request.Method())),
-			slog.String("target", string(c.Request.Target())),
-			slog.Int("status", c.Response.StatusCode()),
-			slog.Int64("bytes", bytes),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("remote", addrString(c.RemoteAddr())),
-		}
-		if err := bw.Err(); err != nil {
-			attrs = append(attrs, slog.String("error", err.Error()))
-		}
-		logger.LogAttrs(c.Context(), slog.LevelInfo, "request", attrs...)
+		in.Duration = time.Since(start)
+		log(&in)
 	}
 }
 
