@@ -450,8 +450,7 @@ func codingOrder(c *Ctx, buf *[accept.MaxOffers]int) []int {
 	for v := range c.Request.Header.Values("Accept-Encoding") {
 		vs = append(vs, v)
 	}
-	order, _ := accept.Order(vs, precompressedCodings, buf)
-	return order
+	return accept.Order(vs, precompressedCodings, buf)
 }
 
 // serveSibling answers with the sibling of name for precompressed[i] and

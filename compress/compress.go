@@ -211,8 +211,8 @@ func (m *middleware) choose(c *brisk.Ctx) *encoderPool {
 	for v := range c.Request.Header.Values("Accept-Encoding") {
 		vs = append(vs, v)
 	}
-	if ch := accept.Negotiate(vs, m.offers); ch.Index >= 0 {
-		return m.encoders[ch.Index]
+	if i := accept.Negotiate(vs, m.offers); i >= 0 {
+		return m.encoders[i]
 	}
 	return nil
 }

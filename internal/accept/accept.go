@@ -16,45 +16,31 @@ const MaxOffers = 8
 // client accepts goes first.
 const implicitIdentity = 1
 
-// Choice is the outcome of a negotiation.
-type Choice struct {
-	// Index is the position in the offers of the coding to use, -1 for
-	// none (identity).
-	Index int
-	// Identity is the weight of the identity coding, in thousandths (see
-	// Weights). 0 means the client ruled it out ("identity;q=0", or
-	// "*;q=0" without identity listed): with Index -1, no acceptable
-	// representation exists (406).
-	Identity int
-}
-
 // Negotiate picks, from offers (coding names such as "br", "zstd",
 // "gzip") in the server's order of preference, the coding Order ranks
-// first, if any.
-func Negotiate(values [][]byte, offers []string) Choice {
+// first: its index in offers, or -1 for none (identity).
+func Negotiate(values [][]byte, offers []string) int {
 	var buf [MaxOffers]int
-	order, identity := Order(values, offers, &buf)
-	ch := Choice{Index: -1, Identity: identity}
-	if len(order) > 0 {
-		ch.Index = order[0]
+	if order := Order(values, offers, &buf); len(order) > 0 {
+		return order[0]
 	}
-	return ch
+	return -1
 }
 
 // Order ranks offers (coding names, in the server's order of preference)
 // by the Accept-Encoding values and returns, as a slice of buf, the
-// indexes of those to send rather than identity, best first, and
-// identity's weight (see Weights). Codings go by descending q-value, the
+// indexes of those to send rather than identity (weights as Weights
+// gives them), best first. Codings go by descending q-value, the
 // earlier offer at equal q-values. A coding of weight 0 is left out, and
 // so is one weighted below identity: the client prefers no coding to it
 // (RFC 9110 §12.4.2, §12.5.3). A coding weighted as much as identity is
 // kept: the client is indifferent, and the server prefers the smaller
 // representation ("gzip, identity" gives gzip, as "*" gives the first
 // offer).
-func Order(values [][]byte, offers []string, buf *[MaxOffers]int) (order []int, identity int) {
+func Order(values [][]byte, offers []string, buf *[MaxOffers]int) []int {
 	w, identity := Weights(values, offers)
 	floor := max(identity, 1)
-	order = buf[:0]
+	order := buf[:0]
 	for {
 		best := -1
 		for i := range offers[:min(len(offers), MaxOffers)] {
@@ -63,7 +49,7 @@ func Order(values [][]byte, offers []string, buf *[MaxOffers]int) (order []int, 
 			}
 		}
 		if best < 0 {
-			return order, identity
+			return order
 		}
 		w[best] = 0
 		order = append(order, best)
