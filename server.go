@@ -144,11 +144,14 @@ type Server struct {
 	// response streamed slowly (server-sent events) is not cut. Zero means
 	// DefaultMinResponseRate (240 bytes/s); negative disables the rule. A
 	// slower client fails the write (BodyWriter.Write and Flush return
-	// ErrResponseTooSlow) and the connection is closed. A client that
-	// reads slowly but at the rate is never cut, however large the
-	// response. Over TLS, where a write that timed out cannot go on, each
-	// 16 KiB of a write is given one deadline: the time its bytes take at
-	// the rate, or the grace period when longer.
+	// ErrResponseTooSlow) and the connection is closed. Over plain TCP a
+	// client that reads slowly but at the rate is never cut, however large
+	// the response. Over TLS, where a write that timed out cannot go on,
+	// each 16 KiB of a write is given one deadline instead: the time its
+	// bytes take at the rate, or the grace period when longer. A write
+	// blocked on a full socket buffer is only woken once a good part of
+	// the buffer has drained, so a TLS client reading above the rate but
+	// taking longer than that deadline to drain it is cut too.
 	MinResponseRate int
 
 	// MinResponseRateGrace is how long a write to the connection may wait
