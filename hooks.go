@@ -264,7 +264,7 @@ const maxPendingText = 4 << 10
 type doneQueue struct {
 	e    [maxPending]completion
 	n    int
-	text []byte // the waiting requests' methods and targets, back to back; grows to what they need, up to maxPendingText, and is reused
+	text []byte // the waiting requests' methods and targets, back to back: maxPendingText of storage, made at first use and reused
 }
 
 // push returns the next free entry; the queue is not full.
@@ -280,6 +280,9 @@ func (q *doneQueue) keep(in *RequestInfo) bool {
 	i := len(q.text)
 	if i+len(in.Method)+len(in.Target) > maxPendingText {
 		return false
+	}
+	if q.text == nil {
+		q.text = make([]byte, 0, maxPendingText) // never grown: earlier copies stay in place
 	}
 	q.text = append(append(q.text, in.Method...), in.Target...)
 	j, k := i+len(in.Method), len(q.text)
