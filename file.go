@@ -43,8 +43,9 @@ var errFileShrank = errors.New("brisk: file shorter than its size; response cut 
 // TCP connection (see BodyWriter.ReadFrom). If content ends before its
 // size, the response is cut short and the connection closed; a read or
 // seek error before the body starts is answered 500, which keeps the
-// fields the handler set but the validators, Content-Encoding and
-// Cache-Control. ServeContent does not check the method: a FileServer
+// fields the handler set but those describing the representation: ETag,
+// Last-Modified, Content-Encoding, Cache-Control, Accept-Ranges,
+// Content-Range and Content-Length. ServeContent does not check the method: a FileServer
 // answers methods other than GET and HEAD with 405.
 func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker) {
 	size, err := content.Seek(0, io.SeekEnd)
