@@ -18,6 +18,7 @@ import (
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/accept"
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
 )
 
 // Coding names, as in Accept-Encoding and Content-Encoding.
@@ -262,20 +263,12 @@ func bufferedLength(c *brisk.Ctx) int64 {
 }
 
 // declaredLength returns the value of the Content-Length field, or -1
-// when it is absent or not a decimal of at most 18 digits.
+// when it is absent or not a decimal int64 (wire.ParseDecimal).
 func declaredLength(h *brisk.Header) int64 {
-	v := h.Get("Content-Length")
-	if len(v) == 0 || len(v) > 18 {
-		return -1
+	if n, ok := wire.ParseDecimal(h.Get("Content-Length")); ok {
+		return n
 	}
-	n := int64(0)
-	for _, d := range v {
-		if d < '0' || d > '9' {
-			return -1
-		}
-		n = n*10 + int64(d-'0')
-	}
-	return n
+	return -1
 }
 
 func isHead(c *brisk.Ctx) bool { return string(c.Request.Method()) == "HEAD" }

@@ -75,7 +75,7 @@ func noteContentLength(fs *FieldSection, value []byte, off int) error {
 	for {
 		var elem []byte
 		elem, value = nextElement(value)
-		n, ok := parseDecimal(elem)
+		n, ok := ParseDecimal(elem)
 		if !ok || fs.ContentLength >= 0 && string(elem) != string(fs.contentLengthText) {
 			return fail(ErrContentLength, off)
 		}
@@ -86,19 +86,21 @@ func noteContentLength(fs *FieldSection, value []byte, off int) error {
 	}
 }
 
-// parseDecimal parses 1*DIGIT as an int64.
-func parseDecimal(s []byte) (int64, bool) {
+// ParseDecimal parses s as 1*DIGIT (the grammar of a Content-Length
+// value, RFC 9110 §8.6) into an int64; ok is false for anything else,
+// including a value above the largest int64.
+func ParseDecimal(s []byte) (n int64, ok bool) {
 	if len(s) == 0 || len(s) > 19 {
 		return 0, false
 	}
-	var n uint64
+	var u uint64
 	for _, c := range s {
 		if !ascii.IsDigit(c) {
 			return 0, false
 		}
-		n = n*10 + uint64(c-'0')
+		u = u*10 + uint64(c-'0')
 	}
-	return int64(n), n <= 1<<63-1
+	return int64(u), u <= 1<<63-1
 }
 
 // noteTransferEncoding checks a Transfer-Encoding field (RFC 9112 §6.1),

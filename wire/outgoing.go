@@ -104,7 +104,7 @@ func ScanOutgoing(fields []Field) OutgoingFields {
 			o.Close = o.Close || HasToken(f.Value, "close")
 		case FieldContentLength:
 			if !o.Present.Has(FieldContentLength) {
-				if n, ok := parseDecimal(f.Value); ok {
+				if n, ok := ParseDecimal(f.Value); ok {
 					o.ContentLength = n
 				}
 			}
