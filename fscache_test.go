@@ -222,8 +222,9 @@ func TestFileCacheConcurrent(t *testing.T) {
 		return ts.dial()
 	}}}
 	defer hc.CloseIdleConnections()
-	stop := make(chan struct{})
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() { // rewrite s.txt now and then
+		defer close(stopped)
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
@@ -235,7 +236,7 @@ func TestFileCacheConcurrent(t *testing.T) {
 			}
 		}
 	}()
-	defer close(stop)
+	defer func() { close(stop); <-stopped }() // no file written while TempDir is removed
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := range 8 {
