@@ -238,6 +238,9 @@ func hasDotElement(name string) bool {
 // serveName answers the file or directory name.
 func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	f, fi, err := s.openFile(name)
+	if f != nil {
+		defer f.Close()
+	}
 	switch {
 	case err != nil:
 		s.fail(c, name, err)
@@ -246,10 +249,8 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 	case fi.IsDir():
 		s.serveDir(c, name)
 	case dir:
-		f.Close()
 		answerError(&c.Response, 404)
 	default:
-		defer f.Close()
 		s.serveFile(c, name, f, fi)
 	}
 }
