@@ -18,9 +18,8 @@ import (
 // requests decoding a body at any time, and a zstd decoder can hold a
 // window of up to 8 MiB.
 type decoderPool struct {
-	coding   string // its name, as decode gives it
-	buffered bool   // the decoder reads through a bufio.Reader
-	pool     sync.Pool
+	coding string // its name, as decode gives it
+	pool   sync.Pool
 }
 
 // pooledDecoder is a decoder of a pool and the reader it reads the body
@@ -28,7 +27,7 @@ type decoderPool struct {
 type pooledDecoder struct {
 	dec  brisk.Decoder
 	body bodySource
-	buf  *bufio.Reader // nil unless the pool is buffered
+	buf  *bufio.Reader // nil unless the decoder reads through one
 }
 
 // bodySource is the request body as a plain io.Reader, which put
@@ -61,9 +60,10 @@ var bodyDecoders = [...]*decoderPool{
 	newDecoderPool(decode.Brotli(), false),
 }
 
-// newDecoderPool returns the pool of cd's decoders.
+// newDecoderPool returns the pool of cd's decoders, each reading
+// through a bufio.Reader of its own when buffered.
 func newDecoderPool(cd brisk.ContentDecoder, buffered bool) *decoderPool {
-	p := &decoderPool{coding: cd.Coding, buffered: buffered}
+	p := &decoderPool{coding: cd.Coding}
 	p.pool.New = func() any {
 		d := &pooledDecoder{dec: cd.New()}
 		if buffered {
