@@ -118,7 +118,7 @@ func Weights(values [][]byte, offers []string) (w [MaxOffers]int, identity int) 
 // into the coding and its q-value in thousandths (1000 without "q=").
 func parseElement(elem []byte) (name []byte, q int, ok bool) {
 	name, params := cut(elem, ';')
-	name = trim(name)
+	name = ascii.TrimOWS(name)
 	if len(name) == 0 {
 		return nil, 0, false
 	}
@@ -126,7 +126,7 @@ func parseElement(elem []byte) (name []byte, q int, ok bool) {
 	for len(params) > 0 {
 		var p []byte
 		p, params = cut(params, ';')
-		p = trim(p)
+		p = ascii.TrimOWS(p)
 		if len(p) >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=' {
 			q = parseQ(p[2:])
 		}
@@ -168,15 +168,4 @@ func cut(b []byte, sep byte) (before, after []byte) {
 		}
 	}
 	return b, nil
-}
-
-// trim removes optional whitespace (OWS: SP and HTAB) around b.
-func trim(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
