@@ -256,13 +256,13 @@ func (c *ClientConfig) resolve() clientLimits {
 		expectTimeout: limit.Timeout(c.ExpectContinueTimeout, DefaultExpectContinueTimeout),
 		maxHeader:     limit.Count(c.MaxResponseHeaderBytes, DefaultMaxResponseHeaderBytes),
 		maxFields:     limit.Count(c.MaxResponseFields, DefaultMaxFields),
-		maxBody:       nonZeroOr(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
+		maxBody:       limit.Bytes(c.MaxResponseBodyBytes, DefaultMaxResponseBodyBytes),
 		readBufSize:   limit.Count(c.ReadBufferSize, DefaultReadBufferSize),
 		writeBufSize:  limit.Count(c.WriteBufferSize, DefaultWriteBufferSize),
 	}
 }
 
-func nonZeroOr[T int | int64](v, def T) T {
+func nonZeroOr(v, def int) int {
 	if v == 0 {
 		return def
 	}

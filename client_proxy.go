@@ -82,8 +82,12 @@ type proxyRoute struct {
 
 // newProxyRoute checks the proxy URL u for a target with TLS or not: an
 // "http" proxy (CONNECT for TLS targets) or a "socks5" / "socks5h" one,
-// with an optional user and password. Another scheme is a *ProxyError.
+// with an optional user and password. Another scheme is a *ProxyError. A
+// nil u is a direct connection: a nil route.
 func newProxyRoute(u *url.URL, tlsTarget bool, target string) (*proxyRoute, error) {
+	if u == nil {
+		return nil, nil
+	}
 	p := &proxyRoute{url: u, name: u.Redacted()}
 	port := "80"
 	switch u.Scheme {
@@ -241,7 +245,7 @@ func ioOrCtx(ctx context.Context, err error) error {
 // addr (host:port), with TLS or not: nil for a direct connection.
 func proxyFor(choose func(*url.URL) (*url.URL, error), tlsTarget bool, addr string) (*proxyRoute, error) {
 	u, err := chooseProxy(choose, tlsTarget, addr)
-	if err != nil || u == nil {
+	if err != nil {
 		return nil, err
 	}
 	return newProxyRoute(u, tlsTarget, addr)
@@ -291,11 +295,9 @@ func (c *Client) proxiedHost(t *target) (*HostClient, error) {
 	if hc, ok := c.proxied.Load(key); ok {
 		return hc.(*HostClient), nil
 	}
-	var p *proxyRoute
-	if u != nil {
-		if p, err = newProxyRoute(u, t.https, addr); err != nil {
-			return nil, err
-		}
+	p, err := newProxyRoute(u, t.https, addr)
+	if err != nil {
+		return nil, err
 	}
 	hc := &HostClient{ClientConfig: c.ClientConfig, Addr: key.authority, TLS: t.https, proxy: p, proxySet: true}
 	v, _ := c.proxied.LoadOrStore(key, hc)

@@ -96,7 +96,7 @@ func (sl *parkSlot) conn(p *parker) *conn {
 		return sl.c
 	}
 	s, in := sl.srv, &sl.idle
-	nc, wdeadline := in.nc, in.wdeadline
+	nc := in.nc
 	if nc == nil {
 		var err error
 		if nc, err = p.reattach(in); err != nil {
@@ -106,7 +106,7 @@ func (sl *parkSlot) conn(p *parker) *conn {
 	}
 	c := s.pools.getConn(s)
 	c.attach(nc)
-	c.wdeadline, c.proxy, c.nreq, c.writes = wdeadline, in.proxy, in.nreq, in.writes
+	c.wdeadline, c.proxy, c.nreq, c.writes = in.wdeadline, in.proxy, in.nreq, in.writes
 	c.nread, c.nwritten, c.readMark, c.reported = in.nread, in.nwritten, in.readMark, in.reported
 	s.mu.Lock()
 	s.conns[c] = struct{}{}

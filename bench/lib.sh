@@ -1,5 +1,5 @@
-# lib.sh: what the end-to-end scripts (e2e.sh, files.sh, router_e2e.sh)
-# share; each sources it after reading its options. It sets:
+# lib.sh: what the end-to-end scripts (e2e.sh, files.sh, parke2e.sh,
+# router_e2e.sh) share; each sources it after reading its options. It sets:
 #   bench          this directory; out, its results/ directory
 #   tmp            a temporary directory, removed on exit
 #   pid, port      maps from a server's name to its pid and port: every

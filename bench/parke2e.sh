@@ -24,17 +24,8 @@ while getopts "d:r:" o; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && set -- c50 pipelined idle1k idle10k c2000
-bench=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-declare -A pid port flags=([off]="" [on]="-park")
-holders=()
-cleanup() {
-	for h in "${holders[@]}"; do kill "$h" 2>/dev/null || true; done
-	for s in "${!pid[@]}"; do kill "${pid[$s]}" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+declare -A flags=([off]="" [on]="-park")
 (cd "$bench" && go build -o "$tmp/brisk" ./servers/brisk && go build -o "$tmp/idle" ./idle)
 ulimit -n "$(ulimit -Hn)"
 
@@ -44,7 +35,7 @@ start() {
 	for s in off on; do
 		port[$s]=$((base + i)); i=$((i + 1))
 		# shellcheck disable=SC2086
-		taskset -c 0 "$tmp/brisk" -addr "127.0.0.1:${port[$s]}" ${flags[$s]} &
+		"${srvpin[@]}" "$tmp/brisk" -addr "127.0.0.1:${port[$s]}" ${flags[$s]} &
 		pid[$s]=$!
 	done
 	for s in off on; do
@@ -55,10 +46,9 @@ start() {
 
 # stop ends the servers and the idle connections' holders.
 stop() {
-	for h in "${holders[@]}"; do kill "$h" 2>/dev/null || true; done
-	for s in off on; do kill "${pid[$s]}" 2>/dev/null || true; done
+	for s in "${!pid[@]}"; do kill "${pid[$s]}" 2>/dev/null || true; done
 	wait 2>/dev/null || true
-	holders=()
+	pid=()
 }
 
 # hold opens n idle connections to each server and waits until the on
@@ -67,8 +57,8 @@ hold() {
 	local n=$1
 	for s in off on; do
 		mkfifo "$tmp/hold-$s"
-		taskset -c 1 "$tmp/idle" -hold "127.0.0.1:${port[$s]}" -n "$n" <"$tmp/hold-$s" >"$tmp/held-$s" &
-		holders+=($!)
+		"${loadpin[@]}" "$tmp/idle" -hold "127.0.0.1:${port[$s]}" -n "$n" <"$tmp/hold-$s" >"$tmp/held-$s" &
+		pid[hold-$s]=$! # killed by stop, or lib.sh's cleanup
 		exec {fd}>"$tmp/hold-$s" # keeps the holder's stdin open
 		rm "$tmp/hold-$s"
 	done
@@ -78,9 +68,6 @@ hold() {
 	sleep 5
 }
 
-# cputicks prints the user and system CPU time of process $1, in ticks.
-cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-
 # run loads server s in mode and prints "req/s p99-in-ms CPU-us/request":
 # the server's CPU time per request moves less than req/s when other
 # processes share the cores.
@@ -89,7 +76,7 @@ run() {
 	[ "$mode" = pipelined ] && args+=(-s "$bench/pipeline.lua") && script=(-- 16)
 	[ "$mode" = c2000 ] && args[1]=-c2000
 	t0=$(cputicks "${pid[$s]}")
-	res=$(timeout $((secs + 30)) taskset -c 1 wrk "${args[@]}" "http://127.0.0.1:${port[$s]}/" "${script[@]}")
+	res=$(timeout $((secs + 30)) "${loadpin[@]}" wrk "${args[@]}" "http://127.0.0.1:${port[$s]}/" "${script[@]}")
 	t1=$(cputicks "${pid[$s]}")
 	[ -n "${PARKE2E_DEBUG:-}" ] && echo "$res" >&2
 	awk -v ticks=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/^Requests\/sec:/ {r = $2} / requests in / {n = $1}

@@ -56,18 +56,8 @@ func measure(name string, n int, settle, timeout time.Duration) (result, error) 
 	if r.base, err = ch.measure(); err != nil {
 		return r, err
 	}
-	conns := make([]net.Conn, 0, n)
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	var mu sync.Mutex
-	err = openConnsFunc(ctx, addr, n, 32, func(c net.Conn) {
-		mu.Lock()
-		conns = append(conns, c)
-		mu.Unlock()
-	})
+	conns, err := keepConns(ctx, addr, n)
+	defer closeConns(conns)
 	if err != nil {
 		return r, fmt.Errorf("after %d connections: %w", len(conns), err)
 	}
@@ -155,22 +145,34 @@ func (ch *child) stop() {
 // holdConns opens n idle keep-alive connections to addr, says so on
 // stdout and holds them until stdin ends.
 func holdConns(addr string, n int) error {
-	var conns []net.Conn
-	var mu sync.Mutex
-	err := openConnsFunc(context.Background(), addr, n, 32, func(c net.Conn) {
-		mu.Lock()
-		conns = append(conns, c)
-		mu.Unlock()
-	})
+	conns, err := keepConns(context.Background(), addr, n)
+	defer closeConns(conns)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("held %d\n", len(conns))
 	io.Copy(io.Discard, os.Stdin)
+	return nil
+}
+
+// keepConns opens n connections with 32 dialers, each doing one request,
+// and returns them open: on error, those opened so far.
+func keepConns(ctx context.Context, addr string, n int) ([]net.Conn, error) {
+	conns := make([]net.Conn, 0, n)
+	var mu sync.Mutex
+	err := openConnsFunc(ctx, addr, n, 32, func(c net.Conn) {
+		mu.Lock()
+		conns = append(conns, c)
+		mu.Unlock()
+	})
+	return conns, err
+}
+
+// closeConns closes each of conns.
+func closeConns(conns []net.Conn) {
 	for _, c := range conns {
 		c.Close()
 	}
-	return nil
 }
 
 // openConns opens n connections with workers dialers, each doing one
