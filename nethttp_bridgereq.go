@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -24,8 +23,8 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 	if r.Method == "CONNECT" && r.URL.Path == "" {
 		target = r.Host
 	}
-	b = append(append(append(append(b, r.Method...), ' '), target...), " HTTP/1.1\r\nHost: "...)
-	b = append(append(b, r.Host...), "\r\n"...)
+	b = wire.AppendRequestLine(b, r.Method, target)
+	b = wire.AppendField(b, "Host", r.Host)
 	e.keys = e.keys[:0]
 	for k := range r.Header {
 		switch k {
@@ -48,8 +47,7 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 			b = appendBridgedField(b, "Trailer", k)
 		}
 	case hasBody:
-		b = append(b, "Content-Length: "...)
-		b = append(strconv.AppendInt(b, r.ContentLength, 10), "\r\n"...)
+		b = wire.AppendContentLength(b, r.ContentLength)
 	}
 	return append(b, "\r\n"...)
 }
@@ -57,8 +55,7 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 // appendBridgedField appends "name: value" and CRLF, the value treated
 // as http.Header.Write does (sanitizeFieldValue).
 func appendBridgedField(b []byte, name, value string) []byte {
-	b = append(append(b, name...), ": "...)
-	return append(append(b, sanitizeFieldValue(value)...), "\r\n"...)
+	return wire.AppendField(b, name, sanitizeFieldValue(value))
 }
 
 // Read returns the request's head, then its body, then waits for the end
