@@ -3,7 +3,6 @@ package brisk
 import (
 	"io"
 	"net"
-	"net/http"
 	"slices"
 
 	"github.com/brisk-http/brisk/wire"
@@ -12,8 +11,9 @@ import (
 // writeHead appends r's head: request line, Host, the fields sorted by
 // name (as http.Header.Write sends them) but those describing the
 // framing, then Content-Length or Transfer-Encoding and the Trailer
-// declaration when there is a body. Expect is left out: net/http sends
-// "100 Continue" itself when the body is read.
+// declaration when there is a body (e.body, set first by reset). Expect
+// is left out: net/http sends "100 Continue" itself when the body is
+// read.
 func (e *bridgeExchange) writeHead(b []byte) []byte {
 	r := e.r
 	target := r.RequestURI
@@ -39,14 +39,14 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 			b = appendBridgedField(b, k, v)
 		}
 	}
-	hasBody := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 	switch {
-	case hasBody && r.ContentLength < 0:
+	case e.body == nil:
+	case r.ContentLength < 0:
 		b = append(b, "Transfer-Encoding: chunked\r\n"...)
 		for k := range r.Trailer {
 			b = appendBridgedField(b, "Trailer", k)
 		}
-	case hasBody:
+	default:
 		b = wire.AppendContentLength(b, r.ContentLength)
 	}
 	return append(b, "\r\n"...)
