@@ -121,11 +121,11 @@ func (e *bridgeExchange) reset(w http.ResponseWriter, r *http.Request) {
 	e.w, e.rc, e.r = w, *http.NewResponseController(w), r
 	e.local, e.raddr = nil, stringAddr(r.RemoteAddr)
 	e.tls = r.TLS
-	e.out = e.writeHead(e.buf[:0])
 	e.body, e.left, e.rerr = nil, 0, nil
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 		e.body, e.left = r.Body, r.ContentLength
 	}
+	e.out = e.writeHead(e.buf[:0])
 	e.rsent, e.wdl, e.wsent, e.written = time.Time{}, time.Time{}, time.Time{}, 0
 	e.pend = e.pend[:0]
 	e.state, e.started = bridgeHead, false

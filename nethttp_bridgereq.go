@@ -3,9 +3,7 @@ package brisk
 import (
 	"io"
 	"net"
-	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -13,8 +11,9 @@ import (
 // writeHead appends r's head: request line, Host, the fields sorted by
 // name (as http.Header.Write sends them) but those describing the
 // framing, then Content-Length or Transfer-Encoding and the Trailer
-// declaration when there is a body. Expect is left out: net/http sends
-// "100 Continue" itself when the body is read.
+// declaration when there is a body (e.body, set first by reset). Expect
+// is left out: net/http sends "100 Continue" itself when the body is
+// read.
 func (e *bridgeExchange) writeHead(b []byte) []byte {
 	r := e.r
 	target := r.RequestURI
@@ -24,8 +23,8 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 	if r.Method == "CONNECT" && r.URL.Path == "" {
 		target = r.Host
 	}
-	b = append(append(append(append(b, r.Method...), ' '), target...), " HTTP/1.1\r\nHost: "...)
-	b = append(append(b, r.Host...), "\r\n"...)
+	b = wire.AppendRequestLine(b, r.Method, target)
+	b = wire.AppendField(b, "Host", r.Host)
 	e.keys = e.keys[:0]
 	for k := range r.Header {
 		switch k {
@@ -40,16 +39,15 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 			b = appendBridgedField(b, k, v)
 		}
 	}
-	hasBody := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 	switch {
-	case hasBody && r.ContentLength < 0:
+	case e.body == nil:
+	case r.ContentLength < 0:
 		b = append(b, "Transfer-Encoding: chunked\r\n"...)
 		for k := range r.Trailer {
 			b = appendBridgedField(b, "Trailer", k)
 		}
-	case hasBody:
-		b = append(b, "Content-Length: "...)
-		b = append(strconv.AppendInt(b, r.ContentLength, 10), "\r\n"...)
+	default:
+		b = wire.AppendContentLength(b, r.ContentLength)
 	}
 	return append(b, "\r\n"...)
 }
@@ -57,8 +55,7 @@ func (e *bridgeExchange) writeHead(b []byte) []byte {
 // appendBridgedField appends "name: value" and CRLF, the value treated
 // as http.Header.Write does (sanitizeFieldValue).
 func appendBridgedField(b []byte, name, value string) []byte {
-	b = append(append(b, name...), ": "...)
-	return append(append(b, sanitizeFieldValue(value)...), "\r\n"...)
+	return wire.AppendField(b, name, sanitizeFieldValue(value))
 }
 
 // Read returns the request's head, then its body, then waits for the end

@@ -445,21 +445,15 @@ func (s *Server) untrack(ln net.Listener) {
 // startConn serves nc in a new goroutine, or rejects it with 503 when
 // MaxConns connections are already served.
 func (s *Server) startConn(nc net.Conn) {
-	if c, ok := s.admit(nc); ok {
-		go c.serve()
-	} else {
-		go c.rejectBusy()
-	}
+	c, ok := s.admit(nc)
+	go c.run(ok)
 }
 
 // serveConn is startConn on the calling goroutine: it returns once nc
 // is served (or rejected) and closed.
 func (s *Server) serveConn(nc net.Conn) {
-	if c, ok := s.admit(nc); ok {
-		c.serve()
-	} else {
-		c.rejectBusy()
-	}
+	c, ok := s.admit(nc)
+	c.run(ok)
 }
 
 // admit counts nc and gives it a conn; false means it is over MaxConns.
@@ -475,6 +469,15 @@ func (s *Server) admit(nc net.Conn) (*conn, bool) {
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	return c, true
+}
+
+// run serves c, or rejects it with 503 when it was not admitted.
+func (c *conn) run(admitted bool) {
+	if admitted {
+		c.serve()
+	} else {
+		c.rejectBusy()
+	}
 }
 
 // connDone is called by a connection's goroutine when it has closed.

@@ -117,7 +117,7 @@ func (w *BodyWriter) begin() {
 		}
 	}
 	w.remaining = w.plan.length
-	b := c.headBuf(r, &w.plan)
+	b := c.headBuf(r)
 	w.headAt, w.writes = len(b.b), c.writes
 	b.b = c.appendHead(b.b, r, &w.plan)
 	body := r.body

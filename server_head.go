@@ -89,7 +89,7 @@ func (c *conn) checkedScan(r *Response) wire.OutgoingFields {
 // than the write buffer's free space is written straight from r.body.
 func (c *conn) writeBuffered(r *Response) {
 	p := c.planBuffered(r, c.checkedScan(r))
-	w := c.headBuf(r, &p)
+	w := c.headBuf(r)
 	w.b = c.appendHead(w.b, r, &p)
 	if p.framing == wire.FramingNone || p.omitBody || len(r.body) == 0 {
 		return
@@ -100,16 +100,19 @@ func (c *conn) writeBuffered(r *Response) {
 // headBuf returns the write buffer with room for the head of r: the
 // responses it batches are written first when the head might not fit, so
 // that encoding it never grows the pooled buffer.
-func (c *conn) headBuf(r *Response, p *headPlan) *buffer {
+func (c *conn) headBuf(r *Response) *buffer {
 	w := c.writeBuf()
-	if len(w.b) > 0 && cap(w.b)-len(w.b) < c.headBound(r, p) {
+	if len(w.b) > 0 && cap(w.b)-len(w.b) < c.headBound(r) {
 		c.flush()
 	}
 	return w
 }
 
-// headBound is the most bytes appendHead appends for r and p.
-func (c *conn) headBound(r *Response, p *headPlan) int {
+// headBound is the most bytes appendHead appends for r, whatever its
+// plan: it counts the longer of each pair of fields the plan chooses
+// between (Content-Length or Transfer-Encoding, Connection) and every
+// field of r.Header, managed ones included.
+func (c *conn) headBound(r *Response) int {
 	n := len("HTTP/1.1 200 \r\n") + max(len(r.reason), maxStatusTextLen) +
 		len("Server: \r\n") + len(c.srv.Name) + len("Date: \r\n") + dateLen +
 		len("Content-Length: \r\n") + maxDecimalLen + len("Connection: keep-alive\r\n") + len("\r\n")

@@ -37,7 +37,7 @@ func TestHeadBound(t *testing.T) {
 							c.keepAlive = keep
 							c.ctx.Request.head.Minor = minor
 							p := headPlan{status: status, framing: framing, length: math.MaxInt64, scan: scanFields(&r.Header)}
-							got, bound := len(c.appendHead(nil, r, &p)), c.headBound(r, &p)
+							got, bound := len(c.appendHead(nil, r, &p)), c.headBound(r)
 							if got > bound {
 								t.Fatalf("status %d, reason of %d bytes, %d fields, framing %v, keep-alive %v, HTTP/1.%d: head of %d bytes, bound %d",
 									status, len(reason), nf, framing, keep, minor, got, bound)
