@@ -12,7 +12,9 @@
 //	/static/...    embedded files, or the files of Config.Root streamed from disk
 //	/ws            a WebSocket echo, bounded by Config's WebSocket limits
 //	               (websocket.go)
-//	/debug/pprof/  net/http/pprof (interop.go)
+//
+// The site serves no profiling or metrics: `brisk serve` puts those on a
+// separate admin listener (-admin).
 //
 // The routes are a brisk.Router's: any other path is answered 404, a method
 // other than GET or HEAD on a path other than /echo 405 with an Allow field,
@@ -103,7 +105,6 @@ func (s *Site) routes() {
 	r.Handle("/echo", serveEcho)
 	r.Handle("GET /static/", s.static.serve)
 	r.Handle("GET /ws", s.ws.echo)
-	r.Handle("/debug/pprof/", pprofHandler)
 }
 
 // Close releases the directory Config.Root, if one was opened.

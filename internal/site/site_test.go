@@ -104,6 +104,8 @@ func TestRoutes(t *testing.T) {
 		{"hello_two_segments", "GET", "/hello/a/b", 404, "text/plain; charset=utf-8", nil},
 		{"dir_redirect", "GET", "/static", 307, "", nil},
 		{"unknown", "GET", "/nope", 404, "text/plain; charset=utf-8", nil},
+		{"no_pprof", "GET", "/debug/pprof/", 404, "text/plain; charset=utf-8", nil}, // cmd/brisk's -admin
+		{"no_pprof_cmdline", "GET", "/debug/pprof/cmdline", 404, "text/plain; charset=utf-8", nil},
 		{"post_home", "POST", "/", 405, "text/plain; charset=utf-8", nil},
 		{"delete_static", "DELETE", "/static/brisk.png", 405, "text/plain; charset=utf-8", nil},
 	}
