@@ -17,6 +17,10 @@ var (
 	ErrProxy       = errors.New("load: proxy must be http://[user:password@]host[:port]")
 )
 
+// errServerClosed is the reason of a KindRead failure when the server
+// closed the connection before the response was complete.
+var errServerClosed = errors.New("the server closed the connection before the response was complete")
+
 // ErrorKind is why a request failed. Each failed request is counted once,
 // under the kind of the failure that ended it.
 type ErrorKind uint8

@@ -11,11 +11,13 @@ import (
 )
 
 // WriteText writes the human-readable report: a latency table with
-// percentile columns, a throughput table over the per-second samples,
-// totals, errors by kind and responses by status class. The throughput
-// table's Min, p50, Max and Avg are those of the samples (whole seconds
-// only), so Min ≤ Avg ≤ Max; a run shorter than a second has no sample,
-// and its Avg is the overall rate (RequestsPerSecond, BytesPerSecond).
+// percentile columns (none when no response arrived: there is no latency
+// to show), a throughput table over the per-second samples, totals,
+// errors by kind with the first failure of each kind that occurred, and
+// responses by status class. The throughput table's Min, p50, Max and Avg
+// are those of the samples (whole seconds only), so Min ≤ Avg ≤ Max; a
+// run shorter than a second has no sample, and its Avg is the overall
+// rate (RequestsPerSecond, BytesPerSecond).
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	mode := "closed loop"
@@ -24,13 +26,16 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "brisk load %s\n%d connections, pipelining %d, %s\n\n", r.URL, r.Connections, r.Pipeline, mode)
 
-	h := r.Latency
-	us := func(v int64) string { return formatLatency(time.Duration(v) * time.Microsecond) }
-	writeTable(&b, [][]string{
-		{"Stat", "p50", "p90", "p99", "p99.9", "Avg", "Stdev", "Max"},
-		{"Latency", us(h.ValueAtQuantile(50)), us(h.ValueAtQuantile(90)), us(h.ValueAtQuantile(99)),
-			us(h.ValueAtQuantile(99.9)), us(int64(h.Mean())), us(int64(h.StdDev())), us(h.Max())},
-	})
+	if h := r.Latency; h.TotalCount() > 0 {
+		us := func(v int64) string { return formatLatency(time.Duration(v) * time.Microsecond) }
+		writeTable(&b, [][]string{
+			{"Stat", "p50", "p90", "p99", "p99.9", "Avg", "Stdev", "Max"},
+			{"Latency", us(h.ValueAtQuantile(50)), us(h.ValueAtQuantile(90)), us(h.ValueAtQuantile(99)),
+				us(h.ValueAtQuantile(99.9)), us(int64(h.Mean())), us(int64(h.StdDev())), us(h.Max())},
+		})
+	} else {
+		b.WriteString("Latency: no response arrived\n")
+	}
 	b.WriteByte('\n')
 	reqs, bytes := r.sampleStats()
 	writeTable(&b, [][]string{
@@ -38,19 +43,27 @@ func (r *Result) WriteText(w io.Writer) error {
 		append([]string{"Req/Sec"}, reqs[:]...),
 		append([]string{"Bytes/Sec"}, bytes[:]...),
 	})
-	fmt.Fprintf(&b, "\n%s requests in %.2fs, %s read\n", formatCount(float64(r.Requests)), r.Elapsed.Seconds(), formatBytes(float64(r.Bytes)))
-	fmt.Fprintf(&b, "errors: %d", r.ErrorCount())
+	fmt.Fprintf(&b, "\n%s requests in %.2fs, %s read", formatCount(float64(r.Requests)), r.Elapsed.Seconds(), formatBytes(float64(r.Bytes)))
+	if n := r.ErrorCount() - r.Errors[KindStatus]; n > 0 {
+		fmt.Fprintf(&b, "; %d failed with no response", n)
+	}
+	fmt.Fprintf(&b, "\nerrors: %d", r.ErrorCount())
 	for k := range kindCount {
 		fmt.Fprintf(&b, ", %s %d", k, r.Errors[k])
 	}
-	if r.ConnectErr != nil {
-		fmt.Fprintf(&b, "\nfirst connect error: %v", r.ConnectErr)
+	for k, err := range r.FirstErrors {
+		if err != nil {
+			fmt.Fprintf(&b, "\nfirst %s error: %v", ErrorKind(k), err)
+		}
 	}
 	b.WriteString("\nstatus:")
 	for class, n := range r.Status {
 		if n > 0 {
 			fmt.Fprintf(&b, " %s %d", statusClass(class), n)
 		}
+	}
+	if r.Requests == 0 {
+		b.WriteString(" none")
 	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
@@ -161,22 +174,24 @@ func statusClass(class int) string {
 }
 
 // Report is the JSON form of a Result, written by WriteJSON. Latencies
-// are in µs, durations in seconds.
+// are in µs, durations in seconds. A run in which no response arrived has
+// no latency_us (its zeros would read as measurements).
 type Report struct {
-	URL               string           `json:"url"`
-	Connections       int              `json:"connections"`
-	Pipeline          int              `json:"pipeline"`
-	Rate              float64          `json:"rate"`
-	Seconds           float64          `json:"seconds"`
-	Requests          int64            `json:"requests"`
-	Bytes             int64            `json:"bytes"`
-	RequestsPerSecond float64          `json:"requests_per_second"`
-	BytesPerSecond    float64          `json:"bytes_per_second"`
-	LatencyUS         LatencyReport    `json:"latency_us"`
-	Errors            map[string]int64 `json:"errors"`
-	ConnectError      string           `json:"connect_error,omitempty"` // Result.ConnectErr
-	Status            map[string]int64 `json:"status"`
-	Samples           []Sample         `json:"samples"`
+	URL               string            `json:"url"`
+	Connections       int               `json:"connections"`
+	Pipeline          int               `json:"pipeline"`
+	Rate              float64           `json:"rate"`
+	Seconds           float64           `json:"seconds"`
+	Requests          int64             `json:"requests"`
+	Bytes             int64             `json:"bytes"`
+	RequestsPerSecond float64           `json:"requests_per_second"`
+	BytesPerSecond    float64           `json:"bytes_per_second"`
+	LatencyUS         LatencyReport     `json:"latency_us,omitzero"` // absent when no response arrived
+	Errors            map[string]int64  `json:"errors"`
+	FirstErrors       map[string]string `json:"first_errors,omitempty"`  // Result.FirstErrors, by kind
+	ConnectError      string            `json:"connect_error,omitempty"` // Result.ConnectErr
+	Status            map[string]int64  `json:"status"`
+	Samples           []Sample          `json:"samples"`
 }
 
 // LatencyReport summarises the latency histogram, in µs.
@@ -209,6 +224,12 @@ func (r *Result) Report() Report {
 	}
 	for k := range kindCount {
 		rep.Errors[k.String()] = r.Errors[k]
+		if err := r.FirstErrors[k]; err != nil {
+			if rep.FirstErrors == nil {
+				rep.FirstErrors = make(map[string]string)
+			}
+			rep.FirstErrors[k.String()] = err.Error()
+		}
 	}
 	if r.ConnectErr != nil {
 		rep.ConnectError = r.ConnectErr.Error()

@@ -1,6 +1,10 @@
 package load
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,4 +94,89 @@ func parseQuantity(t *testing.T, s string) float64 {
 		t.Fatalf("cannot parse %q: %v", s, err)
 	}
 	return v * mult
+}
+
+// TestReportFailures: a run in which every request fails, against a
+// server that answers garbage to one request and closes the connection
+// on the next, reports the errors in the progress line, the first
+// failure of each kind with its message, and no latency (the text has no
+// latency table, the JSON no latency_us) since no response arrived.
+func TestReportFailures(t *testing.T) {
+	srv := startRaw(t, func(i int64) ([]byte, bool) {
+		if i%2 == 0 {
+			return []byte("garbage\r\n\r\n"), false
+		}
+		return nil, true
+	})
+	var progress strings.Builder
+	res, err := Run(t.Context(), Config{URL: srv.url(), Connections: 2, Duration: 1200 * time.Millisecond}, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 0 || res.Errors[KindParse] == 0 || res.Errors[KindRead] == 0 {
+		t.Fatalf("requests %d, parse errors %d, read errors %d; want 0, some, some", res.Requests, res.Errors[KindParse], res.Errors[KindRead])
+	}
+
+	// A line after the first second (another if the end is slow), erased
+	// at the end.
+	line := regexp.MustCompile(`^\r\033\[K +1s  0 responses  0 req/s  ([0-9]+) errors(\r\033\[K +2s  0 responses  0 req/s  [0-9]+ errors)?\r\033\[K$`).FindStringSubmatch(progress.String())
+	if line == nil || line[1] == "0" {
+		t.Errorf("progress %q, want one line with the errors so far", progress.String())
+	}
+
+	var text strings.Builder
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\nLatency: no response arrived\n",
+		fmt.Sprintf("\n0 requests in %.2fs, %s read; %d failed with no response\n", res.Elapsed.Seconds(), formatBytes(float64(res.Bytes)), res.ErrorCount()),
+		fmt.Sprintf("\nerrors: %d, connect 0, read %d, write 0, timeout 0, status 0, parse %d\n", res.ErrorCount(), res.Errors[KindRead], res.Errors[KindParse]),
+		"\nfirst read error: the server closed the connection before the response was complete\n",
+		"\nfirst parse error: wire: malformed status line at byte 0\n",
+		"\nstatus: none\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, unwanted := range []string{"│ Latency", "µs", "first connect error", "first status error"} {
+		if strings.Contains(text.String(), unwanted) {
+			t.Errorf("text report has %q:\n%s", unwanted, text.String())
+		}
+	}
+
+	var js strings.Builder
+	if err := res.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(js.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"read": "the server closed the connection before the response was complete", "parse": "wire: malformed status line at byte 0"}
+	if _, ok := rep["latency_us"]; ok || !reflect.DeepEqual(rep["first_errors"], want) {
+		t.Errorf("JSON latency_us %v, first_errors %v; want none, %v", rep["latency_us"], rep["first_errors"], want)
+	}
+}
+
+// TestReportFirstStatus: responses outside 2xx keep their latency table
+// and name the first status code.
+func TestReportFirstStatus(t *testing.T) {
+	srv := startRaw(t, func(i int64) ([]byte, bool) {
+		return []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"), false
+	})
+	res, err := Run(t.Context(), Config{URL: srv.url(), Connections: 1, Requests: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"│ Latency", "\n5 requests in ", " read\nerrors: 5, ", "\nfirst status error: status 503\nstatus: 5xx 5\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
 }

@@ -27,8 +27,15 @@ type Result struct {
 	// Responses outside 2xx are in both Requests and Errors[KindStatus].
 	Errors [kindCount]int64
 
-	// ConnectErr is the first failed connect of the run, a *ConnectError
-	// naming the cause; nil when Errors[KindConnect] is zero.
+	// FirstErrors holds, for each kind, the first failure of the run, saying
+	// what went wrong: the response's parse error (a wire error), the read
+	// or write error, the status code ("status 503"), the timeout; nil when
+	// Errors of that kind is zero. Index with an ErrorKind.
+	FirstErrors [kindCount]error
+
+	// ConnectErr is FirstErrors[KindConnect]: the first failed connect of
+	// the run, a *ConnectError naming the cause; nil when
+	// Errors[KindConnect] is zero.
 	ConnectErr error
 
 	// Status counts responses by status class: Status[2] is 2xx; Status[0]

@@ -53,8 +53,8 @@ func (r *runState) halt() {
 // for an invalid Config; failures while running are counted in
 // Result.Errors. Cancelling ctx ends the run early, with
 // the result so far. If progress is not nil, a live line (elapsed time,
-// responses, current rate) is rewritten on it every second, starting with
-// "\r", and erased at the end.
+// responses, current rate, failed requests) is rewritten on it every
+// second, starting with "\r", and erased at the end.
 func Run(ctx context.Context, c Config, progress io.Writer) (*Result, error) {
 	p, err := newPlan(c)
 	if err != nil {
@@ -107,7 +107,7 @@ func watch(run *runState, d time.Duration, finished <-chan struct{}, progress io
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var samples []Sample
-	var last Sample
+	var last totals
 	cancelled := run.ctx.Done()
 	for {
 		select {
@@ -124,24 +124,34 @@ func watch(run *runState, d time.Duration, finished <-chan struct{}, progress io
 			cur := sum(run.workers)
 			samples = append(samples, Sample{Requests: cur.Requests - last.Requests, Bytes: cur.Bytes - last.Bytes})
 			last = cur
-			writeProgress(progress, time.Since(run.start), cur.Requests, samples[len(samples)-1].Requests)
+			writeProgress(progress, time.Since(run.start), cur, samples[len(samples)-1].Requests)
 		}
 	}
 }
 
+// totals are the workers' live counters added up.
+type totals struct {
+	Sample
+	errors int64 // failed requests, any kind
+}
+
 // sum adds up the workers' live counters.
-func sum(ws []*worker) Sample {
-	var s Sample
+func sum(ws []*worker) totals {
+	var s totals
 	for _, w := range ws {
 		s.Requests += w.live.requests.Load()
 		s.Bytes += w.live.bytes.Load()
+		s.errors += w.live.errors.Load()
 	}
 	return s
 }
 
-func writeProgress(w io.Writer, elapsed time.Duration, total, rate int64) {
+// writeProgress writes the live line: elapsed time, responses so far, the
+// last second's rate and the failed requests so far (responses outside
+// 2xx included, as in Result.ErrorCount).
+func writeProgress(w io.Writer, elapsed time.Duration, cur totals, rate int64) {
 	if w != nil {
-		fmt.Fprintf(w, "\r\033[K%6s  %d responses  %d req/s", elapsed.Round(time.Second), total, rate)
+		fmt.Fprintf(w, "\r\033[K%6s  %d responses  %d req/s  %d errors", elapsed.Round(time.Second), cur.Requests, rate, cur.errors)
 	}
 }
 
@@ -162,20 +172,22 @@ func collect(c Config, p *plan, ws []*worker, elapsed time.Duration, samples []S
 		Samples:     samples,
 		Latency:     hdrhistogram.New(histMin, max(histMaxUS, 2*p.timeout/int64(time.Microsecond)), histSigFigs),
 	}
+	var firstAt [kindCount]int64
 	for _, w := range ws {
 		res.Requests += w.live.requests.Load()
 		res.Bytes += w.live.bytes.Load()
 		for k, n := range w.counts.errors {
 			res.Errors[k] += n
-		}
-		if res.ConnectErr == nil {
-			res.ConnectErr = w.counts.connectErr
+			if err := w.counts.first[k]; err != nil && (res.FirstErrors[k] == nil || w.counts.firstAt[k] < firstAt[k]) {
+				res.FirstErrors[k], firstAt[k] = err, w.counts.firstAt[k]
+			}
 		}
 		for k, n := range w.counts.status {
 			res.Status[k] += n
 		}
 		res.Latency.Merge(w.hist)
 	}
+	res.ConnectErr = res.FirstErrors[KindConnect]
 	return res
 }
 

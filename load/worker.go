@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -20,9 +21,10 @@ const (
 
 // counts are a worker's totals, owned by its goroutine until it ends.
 type counts struct {
-	errors     [kindCount]int64 // failed requests by kind
-	status     [6]int64         // responses by status class, index code/100 (0: other)
-	connectErr error            // the first failed connect, as a *ConnectError
+	errors  [kindCount]int64 // failed requests by kind
+	status  [6]int64         // responses by status class, index code/100 (0: other)
+	first   [kindCount]error // the first failure of each kind (connect: a *ConnectError)
+	firstAt [kindCount]int64 // when it happened, ns since the start
 }
 
 // live is what the sampler reads while the run goes on; at its end, the
@@ -30,6 +32,7 @@ type counts struct {
 type live struct {
 	requests atomic.Int64 // responses received, any status
 	bytes    atomic.Int64 // bytes read from the connections
+	errors   atomic.Int64 // failed requests, any kind (counts.errors added up)
 }
 
 // worker drives one connection: it sends requests, reads their responses
@@ -90,7 +93,9 @@ func (w *worker) loop() {
 			continue
 		}
 		if err := w.send(); err != nil {
-			w.fail(KindTimeout)
+			w.fail(KindTimeout, func() error {
+				return fmt.Errorf("requests not written within %v (-timeout)", time.Duration(w.p.timeout))
+			})
 			continue
 		}
 		if w.inflight.len() == 0 {
@@ -112,10 +117,7 @@ func (w *worker) dial() bool {
 		if w.run.stop.Load() {
 			return false
 		}
-		w.counts.errors[KindConnect]++
-		if w.counts.connectErr == nil {
-			w.counts.connectErr = &ConnectError{Addr: w.p.addr, Err: err}
-		}
+		w.countErrors(KindConnect, 1, func() error { return &ConnectError{Addr: w.p.addr, Err: err} })
 		switch {
 		case w.inflight.len() > 0:
 			w.inflight.pop()
@@ -161,15 +163,29 @@ func (w *worker) closeConn() {
 	}
 }
 
-// fail counts every request in flight as failed with kind k and drops
-// the connection.
-func (w *worker) fail(k ErrorKind) {
+// fail counts every request in flight as failed with kind k, for the
+// reason cause returns, and drops the connection.
+func (w *worker) fail(k ErrorKind, cause func() error) {
 	w.closeConn()
 	if !w.run.stop.Load() {
-		w.counts.errors[k] += int64(w.inflight.len())
+		w.countErrors(k, int64(w.inflight.len()), cause)
 	}
 	w.inflight.clear()
 	w.unsent = 0
+}
+
+// countErrors counts n failed requests of kind k; the first of the kind
+// is kept with its reason, which cause returns (called only then, so
+// that counting allocates nothing).
+func (w *worker) countErrors(k ErrorKind, n int64, cause func() error) {
+	if n == 0 {
+		return
+	}
+	w.counts.errors[k] += n
+	w.live.errors.Add(n)
+	if w.counts.first[k] == nil {
+		w.counts.first[k], w.counts.firstAt[k] = cause(), w.run.now()
+	}
 }
 
 // send starts the requests that are due and writes every unsent one in a
@@ -249,7 +265,9 @@ func (w *worker) receive() {
 		w.resp.reset() // parsed fields aliased the moved bytes: parse again
 	}
 	if err == connio.ErrFull { // a head larger than the buffer
-		w.fail(KindParse)
+		w.fail(KindParse, func() error {
+			return fmt.Errorf("response head larger than the %d KiB read buffer", readBufferSize>>10)
+		})
 		return
 	}
 	now := w.run.now()
@@ -281,7 +299,7 @@ func (w *worker) consume(now int64) bool {
 		n, complete, err := w.resp.advance(w.in.Buffered(), w.p.headRequest)
 		w.in.Consume(n)
 		if err != nil {
-			w.fail(KindParse)
+			w.fail(KindParse, func() error { return err })
 			return false
 		}
 		if !complete {
@@ -306,7 +324,8 @@ func (w *worker) complete(now int64) bool {
 	}
 	w.counts.status[class]++
 	if class != 2 {
-		w.counts.errors[KindStatus]++
+		code := h.StatusCode
+		w.countErrors(KindStatus, 1, func() error { return fmt.Errorf("status %d", code) })
 	}
 	keep := !w.p.closeEach && h.KeepAlive() && !w.resp.untilClose()
 	w.resp.reset()
@@ -336,16 +355,21 @@ func (w *worker) readError(err error, now int64) {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		if w.p.timeout > 0 && w.inflight.len() > 0 && now-w.inflight.oldest() >= w.p.timeout {
-			w.fail(KindTimeout)
+			w.fail(KindTimeout, func() error {
+				return fmt.Errorf("no complete response within %v (-timeout)", time.Duration(w.p.timeout))
+			})
 		}
 		// Otherwise the deadline was an early one (see setReadDeadline): read on.
 	case err == io.EOF && w.resp.untilClose():
 		w.live.requests.Add(1)
 		w.complete(now)
 	case w.broken != nil:
-		w.fail(KindWrite)
+		broken := w.broken
+		w.fail(KindWrite, func() error { return cause(broken) })
+	case err == io.EOF:
+		w.fail(KindRead, func() error { return errServerClosed })
 	default:
-		w.fail(KindRead)
+		w.fail(KindRead, func() error { return cause(err) })
 	}
 }
 

@@ -42,7 +42,10 @@ type deployOptions struct {
 	drainWait time.Duration         // -drain-delay
 	metricsOn bool                  // -metrics
 	pidFile   string                // -pidfile
+	admin     string                // -admin: address of the admin listener; "": none
 	registry  *prometheus.Registry
+
+	metricsHandler brisk.Handler // /metrics with -metrics; nil without
 }
 
 // prefixList is a flag value: CIDR[,CIDR...]; a bare address is a /32 or
@@ -96,10 +99,12 @@ func (d *deployOptions) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&d.drainWait, "drain-delay", brisk.DefaultDrainDelay, "on SIGTERM, serve with /readyz answering 503 for at least `duration` before shutting down")
 	fs.BoolVar(&d.metricsOn, "metrics", false, "serve Prometheus metrics on /metrics")
 	fs.StringVar(&d.pidFile, "pidfile", "", "write the process ID to `FILE` once serving (rewritten by each SIGHUP restart)")
+	fs.StringVar(&d.admin, "admin", "", adminFlagUsage) // admin.go
 }
 
 // configure applies the options to srv and wraps its Handler with
-// /readyz (503 while draining) and, with -metrics, /metrics.
+// /readyz (503 while draining) and, with -metrics but no -admin listener,
+// /metrics.
 func (d *deployOptions) configure(srv *brisk.Server) {
 	if len(d.proxyFrom) > 0 {
 		srv.ProxyProtocol = &brisk.ProxyProtocol{Trusted: d.proxyFrom}
@@ -114,7 +119,10 @@ func (d *deployOptions) configure(srv *brisk.Server) {
 	if d.metricsOn {
 		d.registry = prometheus.NewRegistry()
 		metrics.Install(srv, metrics.NewPrometheus(d.registry, "brisk"))
-		metricsHandler = metrics.Handler(d.registry)
+		d.metricsHandler = metrics.Handler(d.registry)
+		if d.admin == "" {
+			metricsHandler = d.metricsHandler
+		}
 	}
 	srv.Handler = func(c *brisk.Ctx) {
 		switch p := string(c.Request.Path()); {
@@ -180,12 +188,14 @@ func (d *deployOptions) notifyServing(stderr io.Writer) {
 		n, _ := strconv.Atoi(v)
 		os.NewFile(uintptr(firstInherited+n), "ready").Close()
 		os.Unsetenv(envListenFDs)
+		os.Unsetenv(envAdminListener)
 	}
 }
 
 // handOver starts a new process of this program with the same arguments
-// and the listening sockets, and returns once it serves.
-func handOver(lns []net.Listener, stderr io.Writer) error {
+// and the listening sockets, the admin one (nil: none) last, and returns
+// once it serves.
+func handOver(lns []net.Listener, admin net.Listener, stderr io.Writer) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -196,6 +206,11 @@ func handOver(lns []net.Listener, stderr io.Writer) error {
 			f.Close()
 		}
 	}()
+	env := append(os.Environ(), envAdminListener+"=0")
+	if admin != nil {
+		lns = append(lns[:len(lns):len(lns)], admin)
+		env[len(env)-1] = envAdminListener + "=1"
+	}
 	for _, ln := range lns {
 		tl, ok := ln.(*net.TCPListener)
 		if !ok {
@@ -214,7 +229,7 @@ func handOver(lns []net.Listener, stderr io.Writer) error {
 	defer pr.Close()
 	cmd := exec.Command(exe, os.Args[1:]...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, stderr
-	cmd.Env = append(os.Environ(), envListenFDs+"="+strconv.Itoa(len(files)))
+	cmd.Env = append(env, envListenFDs+"="+strconv.Itoa(len(files)))
 	cmd.ExtraFiles = append(files, pw)
 	err = cmd.Start()
 	pw.Close()
@@ -247,8 +262,9 @@ func (s *stopSignals) stop() { signal.Stop(s.ch) }
 // wait waits for ctx to be done or a signal and says how to stop:
 // drain first (SIGTERM, or SIGHUP once the sockets are handed over; a
 // failed hand-over is reported and serving goes on) and whether the
-// sockets were handed over. s may be nil: only ctx counts.
-func (s *stopSignals) wait(ctx context.Context, lns []net.Listener, stderr io.Writer) (drain, handedOver bool) {
+// sockets (lns and admin, which may be nil) were handed over. s may be
+// nil: only ctx counts.
+func (s *stopSignals) wait(ctx context.Context, lns []net.Listener, admin net.Listener, stderr io.Writer) (drain, handedOver bool) {
 	var ch chan os.Signal
 	if s != nil {
 		ch = s.ch
@@ -262,7 +278,7 @@ func (s *stopSignals) wait(ctx context.Context, lns []net.Listener, stderr io.Wr
 			case syscall.SIGTERM:
 				return true, false
 			case syscall.SIGHUP:
-				if err := handOver(lns, stderr); err != nil {
+				if err := handOver(lns, admin, stderr); err != nil {
 					fmt.Fprintf(stderr, "brisk: restart: %v; still serving\n", err)
 					continue
 				}

@@ -47,3 +47,40 @@ func TestLoadConnectRefused(t *testing.T) {
 		t.Errorf("took %v, want an answer at once", d)
 	}
 }
+
+// TestLoadAllFail: against a server that answers every request with bytes
+// that are not HTTP, brisk load prints no latency, says which parse error
+// it met and that every request failed, and exits 1.
+func TestLoadAllFail(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.Read(make([]byte, 4096))
+				c.Write([]byte("garbage\r\n\r\n"))
+			}()
+		}
+	}()
+	code, stdout, stderr := runArgs("load", "-c", "2", "-d", "300ms", "http://"+ln.Addr().String()+"/")
+	if code != exitFail || stderr != "" {
+		t.Errorf("exit %d, stderr %q; want %d, none", code, stderr, exitFail)
+	}
+	for _, want := range []string{"\nLatency: no response arrived\n", " failed with no response\n",
+		"\nfirst parse error: wire: malformed status line at byte 0\n", "\nstatus: none\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "µs") {
+		t.Errorf("report shows a latency:\n%s", stdout)
+	}
+}

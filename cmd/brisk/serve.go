@@ -44,11 +44,14 @@ type serveOptions struct {
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
-		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /static/..., /ws,\n"+
-			"/debug/pprof/) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts down\n"+
-			"gracefully; SIGTERM drains first (/readyz answers 503, every response closes its connection)\n"+
-			"then shuts down; SIGHUP restarts without dropping a connection: a new process inherits the\n"+
-			"listening sockets, then this one drains.", stderr)
+		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
+			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
+			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
+			"connection) then shuts down; SIGHUP restarts without dropping a connection: a new process\n"+
+			"inherits the listening sockets, then this one drains.\n\n"+
+			"Profiling (/debug/pprof/) is never served on the public listener: only with -admin ADDR,\n"+
+			"on a separate plain-HTTP listener that also serves /healthz, /readyz and, with -metrics,\n"+
+			"/metrics (then not on the public one). There is no admin listener unless asked.", stderr)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
@@ -100,19 +103,33 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
+	adminLn, lns, err := o.deploy.listenAdmin(lns)
+	if err != nil {
+		for _, ln := range lns {
+			ln.Close()
+		}
+		fmt.Fprintf(stderr, "brisk: admin listener: %v\n", err)
+		return exitFail
+	}
 	fmt.Fprintf(stdout, "brisk: serving %s\n", o.url(lns[0].Addr()))
 	if note := o.note(); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
-	served := make(chan error, len(lns))
+	served := make(chan error, len(lns)+1)
 	for _, ln := range lns {
 		go func() { served <- o.serveOn(srv, ln) }()
+	}
+	var admin *brisk.Server
+	if adminLn != nil {
+		admin = o.deploy.adminServer(srv)
+		fmt.Fprintf(stdout, "brisk: admin (pprof, metrics, health) on %s\n", baseURL(adminLn.Addr()))
+		go func() { served <- admin.Serve(adminLn) }()
 	}
 	o.deploy.notifyServing(stderr)
 	type stopped struct{ drain, handedOver bool }
 	stop := make(chan stopped, 1)
 	go func() {
-		drain, handedOver := o.signals.wait(ctx, lns, stderr)
+		drain, handedOver := o.signals.wait(ctx, lns, adminLn, stderr)
 		stop <- stopped{drain, handedOver}
 	}()
 	select {
@@ -124,15 +141,19 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 			for _, ln := range lns {
 				ln.Close() // the new process accepts from now on
 			}
+			if adminLn != nil {
+				adminLn.Close()
+			}
 			srv.DrainDelay = -1 // it is ready already: no one to tell
 		}
-		return shutdown(srv, s.drain, stderr)
+		return shutdown(srv, admin, s.drain, stderr)
 	}
 }
 
 // shutdown stops srv gracefully within shutdownTimeout, after draining it
-// when asked (brisk.Server.Drain).
-func shutdown(srv *brisk.Server, drain bool, stderr io.Writer) int {
+// when asked (brisk.Server.Drain), then the admin server (nil: none),
+// which serves /readyz meanwhile.
+func shutdown(srv *brisk.Server, admin *brisk.Server, drain bool, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "brisk: shutting down")
 	timeout, stop := shutdownTimeout, srv.Shutdown
 	if drain {
@@ -143,6 +164,7 @@ func shutdown(srv *brisk.Server, drain bool, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	defer shutdownAdmin(ctx, admin)
 	if err := stop(ctx); err != nil {
 		fmt.Fprintf(stderr, "brisk: shutdown: %v\n", err)
 		return exitFail

@@ -54,6 +54,7 @@ const htmlHead = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>brisk echo</title>
 <link rel="stylesheet" href="/static/style.css">
 </head>

@@ -10,8 +10,11 @@
 //	/healthz       "ok"
 //	/hello/{name}  "Hello, name!" as text/plain
 //	/static/...    embedded files, or the files of Config.Root streamed from disk
-//	/ws            a WebSocket echo (interop.go)
-//	/debug/pprof/  net/http/pprof (interop.go)
+//	/ws            a WebSocket echo, bounded by Config's WebSocket limits
+//	               (websocket.go)
+//
+// The site serves no profiling or metrics: `brisk serve` puts those on a
+// separate admin listener (-admin).
 //
 // The routes are a brisk.Router's: any other path is answered 404, a method
 // other than GET or HEAD on a path other than /echo 405 with an Allow field,
@@ -24,6 +27,7 @@ package site
 import (
 	"bytes"
 	"html"
+	"time"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
@@ -40,6 +44,24 @@ type Config struct {
 	// Echo makes every path, whatever the method, answer in the echo
 	// format, for conformance probes.
 	Echo bool
+
+	// WebSocketMaxMessage is the largest message /ws accepts, in bytes,
+	// its fragments added up. Zero means DefaultWebSocketMaxMessage (1
+	// MiB); negative means no limit. A frame that would take a message
+	// past it is answered, before its payload is read, with a Close frame
+	// with status 1009 (Message Too Big, RFC 6455 §7.4.1), and the
+	// connection is closed.
+	WebSocketMaxMessage int64
+
+	// WebSocketIdleTimeout is the longest /ws waits for the next message
+	// of the client once the previous one was echoed (or the connection
+	// upgraded), the message read whole included, and for each write of
+	// an echo or a pong. Control frames (ping, pong) do not count as
+	// activity. Zero means DefaultWebSocketIdleTimeout (60 s, as the
+	// server's default IdleTimeout); negative means no limit. On expiry
+	// the server sends a Close frame with status 1001 (Going Away) and
+	// closes the connection.
+	WebSocketIdleTimeout time.Duration
 }
 
 // addrMark stands in index.html for the URL of the server, scheme and
@@ -52,6 +74,7 @@ type Site struct {
 	index  [][]byte // the home page, split at each addrMark
 	static staticFiles
 	echo   bool
+	ws     wsLimits
 	router *brisk.Router
 }
 
@@ -66,7 +89,7 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, router: brisk.NewRouter()}
+	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, ws: newWSLimits(cfg), router: brisk.NewRouter()}
 	s.routes()
 	return s, nil
 }
@@ -81,8 +104,7 @@ func (s *Site) routes() {
 	r.Handle("GET /hello/{name}", hello)
 	r.Handle("/echo", serveEcho)
 	r.Handle("GET /static/", s.static.serve)
-	r.Handle("GET /ws", wsEcho)
-	r.Handle("/debug/pprof/", pprofHandler)
+	r.Handle("GET /ws", s.ws.echo)
 }
 
 // Close releases the directory Config.Root, if one was opened.

@@ -104,6 +104,8 @@ func TestRoutes(t *testing.T) {
 		{"hello_two_segments", "GET", "/hello/a/b", 404, "text/plain; charset=utf-8", nil},
 		{"dir_redirect", "GET", "/static", 307, "", nil},
 		{"unknown", "GET", "/nope", 404, "text/plain; charset=utf-8", nil},
+		{"no_pprof", "GET", "/debug/pprof/", 404, "text/plain; charset=utf-8", nil}, // cmd/brisk's -admin
+		{"no_pprof_cmdline", "GET", "/debug/pprof/cmdline", 404, "text/plain; charset=utf-8", nil},
 		{"post_home", "POST", "/", 405, "text/plain; charset=utf-8", nil},
 		{"delete_static", "DELETE", "/static/brisk.png", 405, "text/plain; charset=utf-8", nil},
 	}
@@ -131,7 +133,8 @@ func TestRoutes(t *testing.T) {
 }
 
 // TestHome: the home page's load-test commands name the address the
-// client reached, for brisk load and wrk.
+// client reached, for brisk load (run as the README runs brisk serve:
+// go run ./cmd/brisk) and wrk, and it lists every route.
 func TestHome(t *testing.T) {
 	addr := startSite(t, Config{})
 	_, body := rawGet(t, addr, "GET", "/")
@@ -139,9 +142,15 @@ func TestHome(t *testing.T) {
 	if !bytes.Equal(body, want) {
 		t.Fatalf("home page:\n%s\nwant:\n%s", body, want)
 	}
-	for _, cmd := range []string{"brisk load -c 50 -d 5s http://" + addr + "/plaintext\n", "wrk -t1 -c50 -d5s http://" + addr + "/plaintext</pre>"} {
+	for _, cmd := range []string{"<pre>go run ./cmd/brisk load -c 50 -d 5s http://" + addr + "/plaintext\n", "wrk -t1 -c50 -d5s http://" + addr + "/plaintext</pre>"} {
 		if !bytes.Contains(body, []byte(cmd)) {
 			t.Errorf("home page lacks %q", cmd)
+		}
+	}
+	for _, route := range []string{`href="/plaintext"`, `href="/json"`, `href="/echo"`, `href="/hello/world">/hello/{name}`,
+		`href="/healthz"`, `href="/readyz"`, `<code>/ws</code>`, `href="/static/hello.txt"`} {
+		if !bytes.Contains(body, []byte(route)) {
+			t.Errorf("home page does not list %s", route)
 		}
 	}
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServeAdmin: /debug/pprof/ is never on the public listener; -admin
+// serves it, /metrics (then off the public listener), /healthz and
+// /readyz on a listener of its own.
+func TestServeAdmin(t *testing.T) {
+	t.Run("default", func(t *testing.T) {
+		o := serveOptions{addr: "127.0.0.1:0"}
+		o.deploy.metricsOn = true
+		url, _, stop := startServe(t, o)
+		defer stop()
+		for path, want := range map[string]int{"debug/pprof/": 404, "debug/pprof/cmdline": 404, "metrics": 200, "readyz": 200} {
+			if code, _ := get(t, url+path); code != want {
+				t.Errorf("public GET /%s: %d, want %d", path, code, want)
+			}
+		}
+	})
+	t.Run("admin", func(t *testing.T) {
+		o := serveOptions{addr: "127.0.0.1:0"}
+		o.deploy.metricsOn = true
+		o.deploy.admin = "127.0.0.1:0"
+		lines, stop := startServeLines(t, o, 2)
+		defer stop()
+		url := strings.TrimPrefix(lines[0], "brisk: serving ")
+		admin, ok := strings.CutPrefix(lines[1], "brisk: admin (pprof, metrics, health) on ")
+		if !ok || !strings.HasPrefix(admin, "http://127.0.0.1:") || admin == url {
+			t.Fatalf("second line %q, want the admin listener's URL", lines[1])
+		}
+		for path, want := range map[string]int{"debug/pprof/": 404, "debug/pprof/cmdline": 404, "metrics": 404, "readyz": 200, "plaintext": 200} {
+			if code, _ := get(t, url+path); code != want {
+				t.Errorf("public GET /%s: %d, want %d", path, code, want)
+			}
+		}
+		for _, tc := range []struct{ path, body string }{
+			{"debug/pprof/", "Types of profiles available"},
+			{"debug/pprof/goroutine?debug=1", "goroutine profile:"},
+			{"metrics", "\nbrisk_requests_total{class=\"2xx\"} "},
+			{"healthz", "ok\n"},
+			{"readyz", "ready\n"},
+		} {
+			if code, body := get(t, admin+tc.path); code != 200 || !strings.Contains(body, tc.body) {
+				t.Errorf("admin GET /%s: %d %.200q, want 200 with %q", tc.path, code, body, tc.body)
+			}
+		}
+		if code, _ := get(t, admin+"plaintext"); code != 404 {
+			t.Errorf("admin GET /plaintext: %d, want 404 (the site is on the public listener only)", code)
+		}
+	})
+	t.Run("help", func(t *testing.T) {
+		_, stdout, _ := runArgs("serve", "-h")
+		for _, want := range []string{"-admin host:port", "There is no admin listener unless asked", "never served on the public listener"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("serve -h lacks %q:\n%s", want, stdout)
+			}
+		}
+	})
+}
