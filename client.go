@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/limit"
+	"github.com/brisk-http/brisk/proxyproto"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -35,9 +36,10 @@ type ClientConfig struct {
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	// ProxyHeader, when set, is called with each new connection; the
-	// PROXY protocol header it returns (see NewProxyHeader; nil means
-	// none) is written first, before TLS. A write error fails the dial.
-	ProxyHeader func(nc net.Conn) *ProxyHeader
+	// PROXY protocol header it returns (see proxyproto.NewHeader; nil
+	// means none) is written first, before TLS. A write error fails the
+	// dial, as does a header proxyproto.Append cannot encode.
+	ProxyHeader func(nc net.Conn) *proxyproto.Header
 
 	// Proxy returns the proxy through which to send requests to target,
 	// of which only Scheme ("http" or "https") and Host (host:port) are

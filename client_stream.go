@@ -115,6 +115,19 @@ func (s *bodySource) done() {
 	s.r = nil
 }
 
+// Resendable reports whether r may be sent again after an attempt that
+// may have reached the server: its method is idempotent (RFC 9110
+// §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE; an empty method means
+// GET) and its body can be sent again (one set with SetBody, or a stream
+// not read yet or with a GetBody; see SetBodyStream). It is the rule by
+// which the client retries a request on a keep-alive connection found
+// closed (see MaxIdempotentRetries), for callers that send a failed
+// request again themselves, on another connection or server (package lb
+// does).
+func (r *Request) Resendable() bool {
+	return idempotent(r.head.Method) && r.stream.resendable()
+}
+
 // keepsBody reports whether following a redirect with status code status
 // sends req's body again: not for a 303 or a 301 or 302 answering a POST,
 // which become a GET without body (see redirect).

@@ -543,3 +543,48 @@ func TestClientStreamEarlyResponse(t *testing.T) {
 		t.Error("the whole body was read")
 	}
 }
+
+// TestRequestResendable: a request may be sent again when its method is
+// idempotent and its body can be sent again.
+func TestRequestResendable(t *testing.T) {
+	getBody := func() (io.Reader, error) { return strings.NewReader("x"), nil }
+	cases := []struct {
+		name   string
+		method string
+		body   func(r *Request)
+		want   bool
+	}{
+		{"no_method", "", func(*Request) {}, true},
+		{"get", "GET", func(*Request) {}, true},
+		{"delete", "DELETE", func(*Request) {}, true},
+		{"post", "POST", func(*Request) {}, false},
+		{"patch_body", "PATCH", func(r *Request) { r.SetBody([]byte("x")) }, false},
+		{"put_body", "PUT", func(r *Request) { r.SetBody([]byte("x")) }, true},
+		{"put_stream_unread", "PUT", func(r *Request) { r.SetBodyStream(strings.NewReader("x"), 1) }, true},
+		{"put_stream_read", "PUT", func(r *Request) {
+			r.SetBodyStream(strings.NewReader("x"), 1)
+			r.stream.reader()
+		}, false},
+		{"put_stream_read_getbody", "PUT", func(r *Request) {
+			r.SetBodyStream(strings.NewReader("x"), 1)
+			r.SetGetBody(getBody)
+			r.stream.reader()
+		}, true},
+		{"post_stream_getbody", "POST", func(r *Request) {
+			r.SetBodyStream(strings.NewReader("x"), 1)
+			r.SetGetBody(getBody)
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Request
+			if tc.method != "" {
+				r.SetMethod(tc.method)
+			}
+			tc.body(&r)
+			if got := r.Resendable(); got != tc.want {
+				t.Fatalf("Resendable() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

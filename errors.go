@@ -47,10 +47,6 @@ var (
 	ErrResponseStarted = errors.New("brisk: final response already started")
 )
 
-// ErrNoHealthyServer: every server of an LBClient is in its penalty
-// period (or failed this request), so the request was not sent again.
-var ErrNoHealthyServer = errors.New("brisk: no healthy server")
-
 // ErrProxy is matched (errors.Is) by every *ProxyError.
 var ErrProxy = errors.New("brisk: proxy")
 

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/proxyproto"
 )
 
 // A server behind a load balancer that sends PROXY headers from
@@ -23,9 +24,9 @@ func ExampleProxyProtocol() {
 	defer srv.Shutdown(context.Background())
 
 	hc := &brisk.HostClient{Addr: ln.Addr().String()}
-	hc.ProxyHeader = func(nc net.Conn) *brisk.ProxyHeader {
+	hc.ProxyHeader = func(nc net.Conn) *proxyproto.Header {
 		client := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 5), Port: 5555}
-		return brisk.NewProxyHeader(2, client, nc.RemoteAddr())
+		return proxyproto.NewHeader(2, client, nc.RemoteAddr())
 	}
 	var req brisk.Request
 	var resp brisk.Response

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/brisk-http/brisk/proxyproto"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,7 +45,7 @@ import (
 type connIdle struct {
 	nc        net.Conn // nil when detached
 	wdeadline int64    // the write deadline set on nc; none once detached
-	proxy     *ProxyHeader
+	proxy     *proxyproto.Header
 	nreq      int
 	writes    int
 	// the hooks' counts that run across requests (connStats)

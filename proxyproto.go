@@ -1,11 +1,11 @@
 package brisk
 
 import (
-	"bytes"
-	"encoding/binary"
 	"net"
 	"net/netip"
 	"time"
+
+	"github.com/brisk-http/brisk/proxyproto"
 )
 
 // DefaultProxyHeaderTimeout is the time a trusted proxy has to send its
@@ -25,11 +25,12 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 // "UNKNOWN" header carries no address: such a connection reports the
 // proxy's address.
 //
-// Headers are parsed strictly, as the specification says: v1 fields
-// separated by single spaces, addresses of the family named (no zone),
-// ports without a leading zero, CRLF within 107 bytes; v2 commands and
-// address families the specification defines, an address block as long
-// as its family's, and a TLV vector of whole TLVs.
+// Headers are parsed strictly, as the specification says (see
+// proxyproto.Parse): v1 fields separated by single spaces, addresses of
+// the family named (no zone), ports without a leading zero, CRLF within
+// 107 bytes; v2 commands and address families the specification
+// defines, an address block as long as its family's, and a TLV vector of
+// whole TLVs.
 //
 // A connection from any other source is served as a direct client, except
 // that one beginning with a PROXY header is closed without a response: an
@@ -50,38 +51,12 @@ type ProxyProtocol struct {
 	HeaderTimeout time.Duration
 }
 
-// maxProxyHeaderV1 is the longest v1 header, CRLF included (spec §2.1).
-const maxProxyHeaderV1 = 107
-
-// ProxyHeader is what a connection's PROXY header said. It is set once
-// per connection, before its first request, and not changed afterwards.
-type ProxyHeader struct {
-	// Version is the protocol version, 1 or 2.
-	Version int
-	// Source is the client's address, as the proxy accepted it: a
-	// *net.TCPAddr, or a *net.UnixAddr for a v2 AF_UNIX stream; nil for a
-	// LOCAL command, an UNKNOWN v1 header or a datagram transport.
-	Source net.Addr
-	// Destination is the address the client connected to; nil like
-	// Source.
-	Destination net.Addr
-
-	tlvs     []byte      // the v2 TLV vector, well formed (proxyv2.go)
-	src, dst net.TCPAddr // storage of Source and Destination
-	ips      [32]byte    // storage of their IPs
-}
-
-// reset empties h for a new header of the given version, keeping its
-// storage.
-func (h *ProxyHeader) reset(version int) {
-	*h = ProxyHeader{Version: version, tlvs: h.tlvs[:0]}
-}
-
 // Proxy returns the PROXY header the connection began with, or nil when
-// it had none (ProxyProtocol unset, or an untrusted direct client). The
-// header and the slices it returns are owned by the connection: valid
-// until the handler returns, like the Ctx.
-func (c *Ctx) Proxy() *ProxyHeader { return c.c.proxy }
+// it had none (ProxyProtocol unset, or an untrusted direct client). It is
+// set once per connection, before its first request, and not changed
+// afterwards. The header and the slices it returns are owned by the
+// connection: valid until the handler returns, like the Ctx.
+func (c *Ctx) Proxy() *proxyproto.Header { return c.c.proxy }
 
 // PeerAddr returns the address of the connection's immediate peer: the
 // proxy for a connection that began with a PROXY header, else the same
@@ -95,47 +70,6 @@ func (c *conn) remoteAddr() net.Addr {
 		return c.proxy.Source
 	}
 	return c.nc.RemoteAddr()
-}
-
-// TLV returns the value of the first v2 TLV of the given type (spec
-// §2.2.1, PP2_TYPE_*), or nil when there is none. The value is owned by
-// the header.
-func (h *ProxyHeader) TLV(typ byte) []byte { return findTLV(h.tlvs, typ) }
-
-// ALPN returns the application protocol the client negotiated with the
-// proxy (PP2_TYPE_ALPN, e.g. "h2"), or nil.
-func (h *ProxyHeader) ALPN() []byte { return h.TLV(pp2TypeALPN) }
-
-// Authority returns the host name the client sent the proxy (TLS SNI;
-// PP2_TYPE_AUTHORITY), or "".
-func (h *ProxyHeader) Authority() string { return string(h.TLV(pp2TypeAuthority)) }
-
-// ProxySSL is the PP2_TYPE_SSL TLV of a v2 header (spec §2.2.5): how the
-// client connected to the proxy.
-type ProxySSL struct {
-	// TLS reports that the client connected over TLS (PP2_CLIENT_SSL).
-	TLS bool
-	// CertVerified reports that the client presented a certificate and
-	// the proxy verified it.
-	CertVerified bool
-	// Version is the TLS version ("TLSv1.3"), Cipher the cipher suite and
-	// CommonName the client certificate's subject CN; "" when absent.
-	Version, Cipher, CommonName string
-}
-
-// SSL returns the first valid PP2_TYPE_SSL TLV (spec §2.2.5), and
-// whether the header has one.
-func (h *ProxyHeader) SSL() (ProxySSL, bool) {
-	for b := h.tlvs; len(b) > 0; {
-		t, v, rest, _ := nextTLV(b)
-		if t == pp2TypeSSL {
-			if s, ok := parseSSL(v); ok {
-				return s, true
-			}
-		}
-		b = rest
-	}
-	return ProxySSL{}, false
 }
 
 // trusts reports whether the peer a is a trusted proxy.
@@ -185,50 +119,6 @@ func inPrefixes(nets []netip.Prefix, ip netip.Addr) bool {
 	return false
 }
 
-// proxyScan is what the first bytes of a connection are.
-type proxyScan int
-
-const (
-	proxyNeedMore proxyScan = iota // a prefix of a PROXY header
-	proxyNone                      // not a PROXY header
-	proxyFound                     // a complete PROXY header of the length returned
-	proxyBad                       // a PROXY signature, then no valid header
-)
-
-// scanProxyHeader classifies the start of a connection's input and, when
-// it holds a whole PROXY header, returns its length.
-func scanProxyHeader(b []byte) (int, proxyScan) {
-	switch {
-	case len(b) == 0:
-		return 0, proxyNeedMore
-	case b[0] == proxySigV2[0]:
-		if n := min(len(b), len(proxySigV2)); string(b[:n]) != proxySigV2[:n] {
-			return 0, proxyNone
-		}
-		if len(b) < 16 {
-			return 0, proxyNeedMore
-		}
-		n := 16 + int(binary.BigEndian.Uint16(b[14:16]))
-		if len(b) < n {
-			return n, proxyNeedMore
-		}
-		return n, proxyFound
-	case b[0] == 'P':
-		const sig = "PROXY "
-		if n := min(len(b), len(sig)); string(b[:n]) != sig[:n] {
-			return 0, proxyNone
-		}
-		if i := bytes.IndexByte(b[:min(len(b), maxProxyHeaderV1)], '\n'); i >= 0 {
-			return i + 1, proxyFound // parseProxyV1 checks the CR
-		}
-		if len(b) >= maxProxyHeaderV1 {
-			return 0, proxyBad
-		}
-		return 0, proxyNeedMore
-	}
-	return 0, proxyNone
-}
-
 // acceptProxy reads and checks the PROXY header that starts a connection
 // when Server.ProxyProtocol is set (see ProxyProtocol), leaving the bytes
 // after it in the read buffer. It reports whether to serve the
@@ -243,13 +133,13 @@ func (c *conn) acceptProxy(p *ProxyProtocol) bool {
 	}
 	c.takeReadBuf()
 	for {
-		n, scan := scanProxyHeader(c.in.Buffered())
+		n, scan := proxyproto.Scan(c.in.Buffered())
 		switch {
-		case scan == proxyNone && !trusted:
+		case scan == proxyproto.NotProxy && !trusted:
 			return c.activate(nil)
-		case scan == proxyFound && trusted:
+		case scan == proxyproto.Found && trusted:
 			return c.parseProxyHeader(n)
-		case scan != proxyNeedMore:
+		case scan != proxyproto.NeedMore:
 			c.srv.logger.Debug("brisk: PROXY header refused", "peer", c.nc.RemoteAddr().String(), "trusted", trusted)
 			return false
 		}
@@ -263,18 +153,10 @@ func (c *conn) acceptProxy(p *ProxyProtocol) bool {
 // buffer into c.proxy, in c's header storage, and consumes it.
 func (c *conn) parseProxyHeader(n int) bool {
 	if c.proxyStore == nil {
-		c.proxyStore = new(ProxyHeader)
+		c.proxyStore = new(proxyproto.Header)
 	}
-	h, b := c.proxyStore, c.in.Buffered()[:n]
-	var err error
-	if b[0] == 'P' {
-		h.reset(1)
-		err = parseProxyV1(b, h)
-	} else {
-		h.reset(2)
-		err = parseProxyV2(b, h)
-	}
-	if err != nil {
+	h := c.proxyStore
+	if err := proxyproto.Parse(c.in.Buffered()[:n], h); err != nil {
 		c.srv.logger.Debug("brisk: invalid PROXY header", "peer", c.nc.RemoteAddr().String(), "err", err)
 		return false
 	}

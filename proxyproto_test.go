@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk/proxyproto"
 )
 
 // remoteHandler answers with the client's address, the peer's and what
@@ -146,9 +148,9 @@ func TestClientProxyHeader(t *testing.T) {
 	addr := ts.connect().nc.RemoteAddr().String()
 	for _, v := range []int{1, 2} {
 		hc := &HostClient{Addr: addr}
-		hc.ProxyHeader = func(nc net.Conn) *ProxyHeader {
+		hc.ProxyHeader = func(nc net.Conn) *proxyproto.Header {
 			src := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 5), Port: 5555}
-			return NewProxyHeader(v, src, nc.RemoteAddr(), ProxyTLV{Type: 0x02, Value: []byte("a.example")})
+			return proxyproto.NewHeader(v, src, nc.RemoteAddr(), proxyproto.TLV{Type: 0x02, Value: []byte("a.example")})
 		}
 		var req Request
 		var resp Response

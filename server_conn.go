@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/connio"
+	"github.com/brisk-http/brisk/proxyproto"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -40,10 +41,10 @@ type conn struct {
 	ctx        Ctx
 	body       bodyReader
 	watch      watcher
-	proxy      *ProxyHeader // the connection's PROXY header; nil when none
-	proxyStore *ProxyHeader // storage for proxy, reused by the next connection
-	connStats               // byte counts and timing for the hooks (hooks.go)
-	done       *doneQueue   // requests awaiting OnRequestDone; nil until the hook is used
+	proxy      *proxyproto.Header // the connection's PROXY header; nil when none
+	proxyStore *proxyproto.Header // storage for proxy, reused by the next connection
+	connStats                     // byte counts and timing for the hooks (hooks.go)
+	done       *doneQueue         // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
 	keepAlive bool

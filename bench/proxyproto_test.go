@@ -15,15 +15,17 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	briskproxy "github.com/brisk-http/brisk/proxyproto"
 	"github.com/pires/go-proxyproto"
 	"github.com/pires/go-proxyproto/tlvparse"
 )
 
-// The PROXY differential: brisk parses PROXY headers itself (proxyv2.go,
-// proxyproto_v1.go); here every input goes through a brisk Server that
-// trusts loopback and through go-proxyproto's parser, which must agree
-// on whether the header is valid and on what it says: the client's
-// address, ALPN, authority and SSL TLV as the handler sees them.
+// The PROXY differential: brisk parses PROXY headers itself (package
+// proxyproto: v1.go, v2.go); here every input goes through a brisk
+// Server that trusts loopback and through go-proxyproto's parser, which
+// must agree on whether the header is valid and on what it says: the
+// client's address, ALPN, authority and SSL TLV as the handler sees
+// them.
 //
 // Where they differ by design: go-proxyproto refuses a v2 header longer
 // than its MaxV2HeaderSize (raised here), brisk one longer than the
@@ -52,7 +54,7 @@ func proxyDiffServer(tb testing.TB) string {
 	return ln.Addr().String()
 }
 
-func describeProxy(remote net.Addr, h *brisk.ProxyHeader) string {
+func describeProxy(remote net.Addr, h *briskproxy.Header) string {
 	r := remote.String()
 	if strings.HasPrefix(r, "127.0.0.1:") {
 		r = "peer"

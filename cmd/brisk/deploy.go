@@ -18,6 +18,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/metrics"
+	"github.com/brisk-http/brisk/reuseport"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -143,7 +144,7 @@ func (d *deployOptions) listen(addr string) ([]net.Listener, error) {
 		return inheritedListeners(v)
 	}
 	if d.reusePort > 0 {
-		return brisk.ListenReusePort("tcp", addr, d.reusePort)
+		return reuseport.Listen("tcp", addr, d.reusePort)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

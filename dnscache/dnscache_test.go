@@ -1,16 +1,51 @@
-package brisk
+package dnscache
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
+
+// startServer serves "ok" on a loopback port until the test ends and
+// returns the port.
+func startServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &brisk.Server{
+		Handler: func(c *brisk.Ctx) { c.Response.SetBodyString("ok") },
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	done := make(chan struct{})
+	go func() { s.Serve(ln); close(done) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+		<-done
+	})
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// TestLookupTimeout: a look-up is bounded like the dial it serves.
+func TestLookupTimeout(t *testing.T) {
+	if lookupTimeout != brisk.DefaultDialTimeout {
+		t.Fatalf("lookupTimeout %v, want brisk.DefaultDialTimeout %v", lookupTimeout, brisk.DefaultDialTimeout)
+	}
+}
 
 // countingResolver answers every name with 127.0.0.1 after delay,
 // counting the look-ups.
@@ -28,18 +63,17 @@ func (r *countingResolver) LookupNetIP(ctx context.Context, network, host string
 	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 }
 
-// TestDNSCache: concurrent dials of one name share one look-up; later
+// TestCache: concurrent dials of one name share one look-up; later
 // dials within the TTL use it; after the TTL the name is looked up again;
 // a failed look-up is not kept.
-func TestDNSCache(t *testing.T) {
-	url := startStreamServer(t, &Server{Handler: helloHandler})
-	_, port, _ := net.SplitHostPort(url[len("http://"):])
+func TestCache(t *testing.T) {
+	port := startServer(t)
 	r := &countingResolver{delay: 50 * time.Millisecond}
-	d := &DNSCache{Resolver: r, TTL: 300 * time.Millisecond}
-	c := Client{ClientConfig: ClientConfig{Dial: d.DialContext, MaxConnsPerHost: -1}}
+	d := &Cache{Resolver: r, TTL: 300 * time.Millisecond}
+	c := brisk.Client{ClientConfig: brisk.ClientConfig{Dial: d.DialContext, MaxConnsPerHost: -1}}
 	get := func() error {
-		var req Request
-		var resp Response
+		var req brisk.Request
+		var resp brisk.Response
 		req.SetURI("http://service.test:" + port + "/")
 		req.Header.Set("Connection", "close")
 		return c.Do(&req, &resp)
@@ -73,7 +107,7 @@ func TestDNSCache(t *testing.T) {
 }
 
 // cachedNames returns the names d holds.
-func cachedNames(d *DNSCache) map[string]bool {
+func cachedNames(d *Cache) map[string]bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	names := map[string]bool{}
@@ -83,14 +117,14 @@ func cachedNames(d *DNSCache) map[string]bool {
 	return names
 }
 
-// TestDNSCachePrune: the cache holds at most MaxEntries names, dropping
+// TestCachePrune: the cache holds at most MaxEntries names, dropping
 // the one that expires first; entries past their TTL and failed look-ups
 // are dropped when a new name is looked up.
-func TestDNSCachePrune(t *testing.T) {
+func TestCachePrune(t *testing.T) {
 	ctx := context.Background()
 	t.Run("max_entries", func(t *testing.T) {
 		r := &countingResolver{}
-		d := &DNSCache{Resolver: r, MaxEntries: 3}
+		d := &Cache{Resolver: r, MaxEntries: 3}
 		for _, name := range []string{"a.test", "b.test", "c.test", "d.test"} {
 			if _, err := d.lookup(ctx, name); err != nil {
 				t.Fatal(err)
@@ -106,7 +140,7 @@ func TestDNSCachePrune(t *testing.T) {
 	})
 	t.Run("expired_and_failed", func(t *testing.T) {
 		r := &countingResolver{}
-		d := &DNSCache{Resolver: r, TTL: 50 * time.Millisecond}
+		d := &Cache{Resolver: r, TTL: 50 * time.Millisecond}
 		d.lookup(ctx, "a.test")
 		d.lookup(ctx, "fail.test")
 		d.lookup(ctx, "b.test")
@@ -117,21 +151,21 @@ func TestDNSCachePrune(t *testing.T) {
 		}
 	})
 	t.Run("default_bound", func(t *testing.T) {
-		d := &DNSCache{Resolver: &countingResolver{}}
-		for i := range DefaultDNSCacheMaxEntries + 10 {
+		d := &Cache{Resolver: &countingResolver{}}
+		for i := range DefaultMaxEntries + 10 {
 			d.lookup(ctx, fmt.Sprintf("n%d.test", i))
 		}
-		if n := len(cachedNames(d)); n != DefaultDNSCacheMaxEntries {
-			t.Fatalf("%d names cached, want %d", n, DefaultDNSCacheMaxEntries)
+		if n := len(cachedNames(d)); n != DefaultMaxEntries {
+			t.Fatalf("%d names cached, want %d", n, DefaultMaxEntries)
 		}
 	})
 	t.Run("unbounded", func(t *testing.T) {
-		d := &DNSCache{Resolver: &countingResolver{}, MaxEntries: -1}
-		for i := range DefaultDNSCacheMaxEntries + 10 {
+		d := &Cache{Resolver: &countingResolver{}, MaxEntries: -1}
+		for i := range DefaultMaxEntries + 10 {
 			d.lookup(ctx, fmt.Sprintf("n%d.test", i))
 		}
-		if n := len(cachedNames(d)); n != DefaultDNSCacheMaxEntries+10 {
-			t.Fatalf("%d names cached, want all %d", n, DefaultDNSCacheMaxEntries+10)
+		if n := len(cachedNames(d)); n != DefaultMaxEntries+10 {
+			t.Fatalf("%d names cached, want all %d", n, DefaultMaxEntries+10)
 		}
 	})
 }

@@ -1,38 +1,33 @@
-package brisk
+package proxyproto
 
 import (
 	"encoding/binary"
-	"errors"
 	"net"
 	"net/netip"
 	"strconv"
 )
 
-// Reasons a ProxyHeader cannot be sent.
-var (
-	errProxyAddr      = errors.New("brisk: PROXY header: address not encodable")
-	errProxyTLVLength = errors.New("brisk: PROXY v2 header: TLVs too long")
-)
-
-// appendProxyHeader appends h encoded (spec §2.1 for version 1, §2.2
-// otherwise) to b. Source and Destination both *net.TCPAddr give a TCP4
-// header when both IPs are IPv4 (mapped ones included), else TCP6; any
-// other pair gives v1 "UNKNOWN" or a v2 LOCAL command, with the TLVs.
-func appendProxyHeader(b []byte, h *ProxyHeader) ([]byte, error) {
+// Append appends h encoded (spec §2.1 for version 1, §2.2 otherwise) to
+// b and returns the extended slice. Source and Destination both
+// *net.TCPAddr give a TCP4 header when both IPs are IPv4 (mapped ones
+// included), else TCP6; any other pair gives v1 "UNKNOWN" or a v2 LOCAL
+// command, with the TLVs. On an error (ErrAddress, ErrTLVTooLong) b is
+// returned unchanged.
+func Append(b []byte, h *Header) ([]byte, error) {
 	src, ok1 := h.Source.(*net.TCPAddr)
 	dst, ok2 := h.Destination.(*net.TCPAddr)
 	tcp := ok1 && ok2 && src != nil && dst != nil
 	v4 := tcp && src.IP.To4() != nil && dst.IP.To4() != nil
 	if tcp && (!validPort(src.Port) || !validPort(dst.Port) || src.IP.To16() == nil || dst.IP.To16() == nil) {
-		return b, errProxyAddr
+		return b, ErrAddress
 	}
 	if h.Version == 1 {
-		return appendProxyV1(b, tcp, v4, src, dst), nil
+		return appendV1(b, tcp, v4, src, dst), nil
 	}
 	if len(h.tlvs) > 0xffff-36 {
-		return b, errProxyTLVLength
+		return b, ErrTLVTooLong
 	}
-	b = append(b, proxySigV2...)
+	b = append(b, sigV2...)
 	switch {
 	case !tcp:
 		b = append(b, v2CmdLocal, v2Unspec)
@@ -53,8 +48,8 @@ func appendProxyHeader(b []byte, h *ProxyHeader) ([]byte, error) {
 	return append(b, h.tlvs...), nil
 }
 
-// appendProxyV1 appends a v1 line.
-func appendProxyV1(b []byte, tcp, v4 bool, src, dst *net.TCPAddr) []byte {
+// appendV1 appends a v1 line.
+func appendV1(b []byte, tcp, v4 bool, src, dst *net.TCPAddr) []byte {
 	if !tcp {
 		return append(b, "PROXY UNKNOWN\r\n"...)
 	}

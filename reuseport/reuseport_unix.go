@@ -1,6 +1,6 @@
 //go:build unix
 
-package brisk
+package reuseport
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// listenReusePort opens a TCP listener with SO_REUSEPORT set.
-func listenReusePort(network, addr string) (net.Listener, error) {
+// listen opens a TCP listener with SO_REUSEPORT set.
+func listen(network, addr string) (net.Listener, error) {
 	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
 		err := rc.Control(func(fd uintptr) {

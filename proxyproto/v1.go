@@ -1,26 +1,23 @@
-package brisk
+package proxyproto
 
 import (
 	"bytes"
-	"errors"
 	"net/netip"
 )
 
-var errProxyV1 = errors.New("brisk: invalid PROXY v1 header")
-
-// parseProxyV1 decodes b, one whole v1 line with its CRLF (spec §2.1):
+// parseV1 decodes b, one whole v1 line with its CRLF (spec §2.1):
 // "PROXY TCP4|TCP6 <src> <dst> <sport> <dport>\r\n", fields separated by
 // exactly one space, addresses of the family named, ports decimal without
 // a leading zero; or "PROXY UNKNOWN", the rest of the line ignored, which
 // leaves h.Source and h.Destination nil.
-func parseProxyV1(b []byte, h *ProxyHeader) error {
+func parseV1(b []byte, h *Header) error {
 	line, ok := bytes.CutSuffix(b, []byte("\r\n"))
 	if !ok {
-		return errProxyV1
+		return ErrInvalidV1
 	}
 	line, ok = bytes.CutPrefix(line, []byte("PROXY "))
 	if !ok {
-		return errProxyV1
+		return ErrInvalidV1
 	}
 	proto, line := cutSpace(line)
 	switch string(proto) {
@@ -28,16 +25,16 @@ func parseProxyV1(b []byte, h *ProxyHeader) error {
 		return nil
 	case "TCP4", "TCP6":
 	default:
-		return errProxyV1
+		return ErrInvalidV1
 	}
 	var f [4][]byte
 	for i := range f {
 		if f[i], line = cutSpace(line); len(f[i]) == 0 {
-			return errProxyV1
+			return ErrInvalidV1
 		}
 	}
 	if line != nil { // a fifth space
-		return errProxyV1
+		return ErrInvalidV1
 	}
 	v6 := proto[3] == '6'
 	src, ok1 := parseV1IP(f[0], v6)
@@ -45,7 +42,7 @@ func parseProxyV1(b []byte, h *ProxyHeader) error {
 	sport, ok3 := parseV1Port(f[2])
 	dport, ok4 := parseV1Port(f[3])
 	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return errProxyV1
+		return ErrInvalidV1
 	}
 	var ips [32]byte
 	n := 4

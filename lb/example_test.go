@@ -1,4 +1,4 @@
-package brisk_test
+package lb_test
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/lb"
 )
 
-// ExampleLBClient balances requests over the servers of one service: the
+// ExampleClient balances requests over the servers of one service: the
 // one with the fewest requests outstanding gets the next, and a server
 // that fails is left alone for HealthPenalty while its requests go to
 // the others. Here one of the two addresses has no server.
-func ExampleLBClient() {
+func ExampleClient() {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	srv := &brisk.Server{Handler: func(c *brisk.Ctx) { c.Response.SetBodyString("ok") }}
 	go srv.Serve(ln)
@@ -21,7 +22,7 @@ func ExampleLBClient() {
 	dead, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead.Close() // its port now refuses connections
 
-	lb := &brisk.LBClient{
+	c := &lb.Client{
 		Addrs:         []string{dead.Addr().String(), ln.Addr().String()},
 		HealthPenalty: 10 * time.Second,
 	}
@@ -29,7 +30,7 @@ func ExampleLBClient() {
 		var req brisk.Request
 		var resp brisk.Response
 		req.SetURI("http://service.internal/health")
-		err := lb.Do(&req, &resp)
+		err := c.Do(&req, &resp)
 		fmt.Println(resp.StatusCode(), string(resp.Body()), err)
 	}
 	// Output:

@@ -1,17 +1,18 @@
 //go:build unix
 
-package brisk_test
+package reuseport_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/reuseport"
 )
 
 // Several SO_REUSEPORT listeners on one port, one accept loop each.
-func ExampleListenReusePort() {
-	lns, err := brisk.ListenReusePort("tcp", "127.0.0.1:0", 2)
+func ExampleListen() {
+	lns, err := reuseport.Listen("tcp", "127.0.0.1:0", 2)
 	if err != nil {
 		fmt.Println(err)
 		return

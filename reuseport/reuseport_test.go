@@ -1,6 +1,6 @@
 //go:build linux
 
-package brisk
+package reuseport
 
 import (
 	"context"
@@ -11,27 +11,29 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
 
-// TestReusePortTwoServers: two servers (as two processes would) on one
+// TestTwoServers: two servers (as two processes would) on one
 // port both receive connections; when one shuts down, the other serves
 // every further connection, none refused.
-func TestReusePortTwoServers(t *testing.T) {
+func TestTwoServers(t *testing.T) {
 	var hits [2]atomic.Int64
-	var servers [2]*Server
-	lns, err := ListenReusePort("tcp", "127.0.0.1:0", 1)
+	var servers [2]*brisk.Server
+	lns, err := Listen("tcp", "127.0.0.1:0", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := lns[0].Addr().String()
-	more, err := ListenReusePort("tcp", addr, 1)
+	more, err := Listen("tcp", addr, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lns = append(lns, more...)
 	done := make(chan error, 2)
 	for i := range servers {
-		servers[i] = &Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *Ctx) {
+		servers[i] = &brisk.Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *brisk.Ctx) {
 			hits[i].Add(1)
 			c.Response.WriteString("ok")
 		}}
@@ -57,7 +59,7 @@ func TestReusePortTwoServers(t *testing.T) {
 	if err := servers[0].Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; !errors.Is(err, ErrServerClosed) {
+	if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
 		t.Fatal(err)
 	}
 	before := hits[1].Load()
@@ -73,8 +75,8 @@ func TestReusePortTwoServers(t *testing.T) {
 	<-done
 }
 
-func TestListenReusePortN(t *testing.T) {
-	lns, err := ListenReusePort("tcp", "127.0.0.1:0", 3)
+func TestListenN(t *testing.T) {
+	lns, err := Listen("tcp", "127.0.0.1:0", 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package brisk_test
+package dnscache_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"net/netip"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/dnscache"
 )
 
 // staticResolver resolves every name to 127.0.0.1, counting look-ups.
@@ -17,9 +18,9 @@ func (r *staticResolver) LookupNetIP(ctx context.Context, network, host string) 
 	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 }
 
-// ExampleDNSCache dials through a DNS cache: three connections to one
+// ExampleCache dials through a DNS cache: three connections to one
 // name cost one look-up (within the TTL, one minute by default).
-func ExampleDNSCache() {
+func ExampleCache() {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	srv := &brisk.Server{Handler: func(c *brisk.Ctx) { c.Response.SetBodyString("ok") }}
 	go srv.Serve(ln)
@@ -27,7 +28,7 @@ func ExampleDNSCache() {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 
 	r := &staticResolver{}
-	dns := &brisk.DNSCache{Resolver: r}
+	dns := &dnscache.Cache{Resolver: r}
 	c := brisk.Client{ClientConfig: brisk.ClientConfig{Dial: dns.DialContext}}
 	for range 3 {
 		var req brisk.Request

@@ -1,28 +1,23 @@
 //go:build !race
 
-package brisk
+package proxyproto
 
 import "testing"
 
-// TestProxyHeaderAllocs: parsing a v1 or v2 TCP header with TLVs into a
-// connection's reused header storage allocates nothing.
-func TestProxyHeaderAllocs(t *testing.T) {
+// TestParseAllocs: scanning and parsing a v1 or v2 TCP header with TLVs
+// into a reused Header (a connection's header storage) allocates
+// nothing.
+func TestParseAllocs(t *testing.T) {
 	headers := map[string][]byte{
 		"v1_tcp4":     []byte("PROXY TCP4 203.0.113.7 198.51.100.1 4242 443\r\n"),
 		"v2_tcp4_tlv": v2Header(0x21, 0x11, append(tcp4Addrs[:12:12], tlv(0x02, "example.com")...)),
 		"v2_tcp6":     v2Header(0x21, 0x21, tcp6Addrs),
 	}
 	for name, b := range headers {
-		var h ProxyHeader
+		var h Header
 		allocs := testing.AllocsPerRun(100, func() {
-			n, _ := scanProxyHeader(b)
-			h.reset(2)
-			if b[0] == 'P' {
-				h.reset(1)
-				_ = parseProxyV1(b[:n], &h)
-			} else {
-				_ = parseProxyV2(b[:n], &h)
-			}
+			n, _ := Scan(b)
+			_ = Parse(b[:n], &h)
 		})
 		if allocs != 0 || h.Source == nil {
 			t.Errorf("%s: %v allocs/op, source %v; want 0 and an address", name, allocs, h.Source)

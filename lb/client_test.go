@@ -1,4 +1,4 @@
-package brisk
+package lb
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
 
 // killableListener records its connections so that kill can close the
@@ -68,12 +70,12 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// TestLBClient balances GETs over three brisk servers, one killed
+// TestClient balances GETs over three brisk servers, one killed
 // mid-run: no request fails (each failed on the dead one is sent to
 // another), none is written to the dead server once it is in its penalty
 // period (bar requests that chose it just before), and the live ones
 // share the load.
-func TestLBClient(t *testing.T) {
+func TestClient(t *testing.T) {
 	var addrs []string
 	var lns []*killableListener
 	served := make([]atomic.Int64, 3)
@@ -83,7 +85,7 @@ func TestLBClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		kl := &killableListener{Listener: ln}
-		s := &Server{Handler: func(c *Ctx) { served[i].Add(1); c.Response.SetBodyString("ok") }}
+		s := &brisk.Server{Handler: func(c *brisk.Ctx) { served[i].Add(1); c.Response.SetBodyString("ok") }}
 		go s.Serve(kl)
 		t.Cleanup(func() { s.Shutdown(context.Background()) })
 		addrs = append(addrs, ln.Addr().String())
@@ -95,7 +97,7 @@ func TestLBClient(t *testing.T) {
 	// dial refused, a write or read failing): the server is marked down
 	// right after it.
 	var firstFail atomic.Int64
-	lb := &LBClient{Addrs: addrs, HealthPenalty: time.Minute, ClientConfig: ClientConfig{
+	lb := &Client{Addrs: addrs, HealthPenalty: time.Minute, ClientConfig: brisk.ClientConfig{
 		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			log.mu.Lock() // a dial attempt counts as a send: the port may be closed
 			log.writes[addr] = append(log.writes[addr], time.Now())
@@ -114,8 +116,8 @@ func TestLBClient(t *testing.T) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var req Request
-			var resp Response
+			var req brisk.Request
+			var resp brisk.Response
 			req.SetURI("http://service/")
 			for range perWorker {
 				if sent.Add(1) == killAt {

@@ -1,14 +1,13 @@
-package brisk
+package proxyproto
 
 import (
 	"encoding/binary"
-	"errors"
 	"net"
 	"unicode/utf8"
 )
 
-// proxySigV2 is the 12-byte signature of a v2 header (PROXY spec §2.2).
-const proxySigV2 = "\r\n\r\n\x00\r\nQUIT\n"
+// sigV2 is the 12-byte signature of a v2 header (PROXY spec §2.2).
+const sigV2 = "\r\n\r\n\x00\r\nQUIT\n"
 
 // v2 header byte 12 (version and command) and byte 13 (address family and
 // transport protocol) that the spec defines (§2.2); every other value is
@@ -26,7 +25,7 @@ const (
 	v2UnixDgrm = 0x32 // AF_UNIX, DGRAM
 )
 
-// PP2 TLV types (spec §2.2.1, §2.2.5) that ProxyHeader decodes.
+// PP2 TLV types (spec §2.2.1, §2.2.5) that Header decodes.
 const (
 	pp2TypeALPN      = 0x01
 	pp2TypeAuthority = 0x02
@@ -35,14 +34,6 @@ const (
 	pp2SubSSLCN      = 0x22
 	pp2SubSSLCipher  = 0x23
 	pp2ClientSSL     = 0x01 // pp2_tlv_ssl.client bit: connected over TLS
-)
-
-// Reasons a v2 header is refused.
-var (
-	errProxyV2Command = errors.New("brisk: PROXY v2 header: unsupported version or command")
-	errProxyV2Family  = errors.New("brisk: PROXY v2 header: unsupported address family or protocol")
-	errProxyV2Length  = errors.New("brisk: PROXY v2 header: length too short for its address family")
-	errProxyTLV       = errors.New("brisk: PROXY v2 header: truncated TLV")
 )
 
 // v2AddrLen is the length of the address block of a v2 family byte, and
@@ -61,28 +52,28 @@ func v2AddrLen(fam byte) (int, bool) {
 	return 0, false
 }
 
-// parseProxyV2 decodes b, one whole v2 header (its length as its bytes 14
-// and 15 say, see scanProxyHeader), into h, copying what it keeps: b may
+// parseV2 decodes b, one whole v2 header (its length as its bytes 14
+// and 15 say, see Scan), into h, copying what it keeps: b may
 // be reused once it returns. A TCP source and destination become
 // h.Source and h.Destination; a LOCAL command, UDP and UNSPEC leave them
 // nil, as does a LOCAL header whose length is short of its family's
 // address block (the spec says to skip it). The TLV vector must be well
 // formed.
-func parseProxyV2(b []byte, h *ProxyHeader) error {
+func parseV2(b []byte, h *Header) error {
 	cmd, fam := b[12], b[13]
 	if cmd != v2CmdLocal && cmd != v2CmdProxy {
-		return errProxyV2Command
+		return ErrV2Command
 	}
 	n, ok := v2AddrLen(fam)
 	if !ok || (fam == v2Unspec && cmd == v2CmdProxy) {
-		return errProxyV2Family
+		return ErrV2Family
 	}
 	body := b[16:]
 	if len(body) < n {
 		if cmd == v2CmdLocal {
 			return nil
 		}
-		return errProxyV2Length
+		return ErrV2Length
 	}
 	if err := checkTLVs(body[n:]); err != nil {
 		return err
@@ -105,7 +96,7 @@ func parseProxyV2(b []byte, h *ProxyHeader) error {
 
 // setTCP sets Source and Destination to TCP addresses in h's own storage:
 // ips is both IPs of ipLen bytes, ports both big-endian ports.
-func (h *ProxyHeader) setTCP(ips []byte, ipLen int, ports []byte) {
+func (h *Header) setTCP(ips []byte, ipLen int, ports []byte) {
 	copy(h.ips[:], ips)
 	h.src = net.TCPAddr{IP: h.ips[:ipLen:ipLen], Port: int(binary.BigEndian.Uint16(ports))}
 	h.dst = net.TCPAddr{IP: h.ips[ipLen : 2*ipLen : 2*ipLen], Port: int(binary.BigEndian.Uint16(ports[2:]))}
@@ -127,7 +118,7 @@ func checkTLVs(b []byte) error {
 	for len(b) > 0 {
 		_, _, rest, ok := nextTLV(b)
 		if !ok {
-			return errProxyTLV
+			return ErrTruncatedTLV
 		}
 		b = rest
 	}
@@ -167,22 +158,22 @@ func findTLV(b []byte, typ byte) []byte {
 // verify word, then sub-TLVs, of which the version must be there, as
 // non-empty ASCII, when the client bit says TLS; the cipher must be
 // non-empty ASCII and the CN non-empty UTF-8 when present.
-func parseSSL(v []byte) (ProxySSL, bool) {
+func parseSSL(v []byte) (SSL, bool) {
 	if len(v) < 5 {
-		return ProxySSL{}, false
+		return SSL{}, false
 	}
-	s := ProxySSL{TLS: v[0]&pp2ClientSSL != 0, CertVerified: binary.BigEndian.Uint32(v[1:5]) == 0}
+	s := SSL{TLS: v[0]&pp2ClientSSL != 0, CertVerified: binary.BigEndian.Uint32(v[1:5]) == 0}
 	versionFound := !s.TLS
 	for sub := v[5:]; len(sub) > 0; {
 		t, val, rest, ok := nextTLV(sub)
 		if !ok {
-			return ProxySSL{}, false
+			return SSL{}, false
 		}
 		sub = rest
 		switch t {
 		case pp2SubSSLVersion, pp2SubSSLCipher:
 			if !nonEmptyASCII(val) {
-				return ProxySSL{}, false
+				return SSL{}, false
 			}
 			if t == pp2SubSSLVersion {
 				s.Version, versionFound = firstString(s.Version, val), true
@@ -191,7 +182,7 @@ func parseSSL(v []byte) (ProxySSL, bool) {
 			}
 		case pp2SubSSLCN:
 			if len(val) == 0 || !utf8.Valid(val) {
-				return ProxySSL{}, false
+				return SSL{}, false
 			}
 			s.CommonName = firstString(s.CommonName, val)
 		}

@@ -1,8 +1,7 @@
-package brisk
+package dnscache
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/netip"
 	"sync"
@@ -10,37 +9,42 @@ import (
 	"time"
 )
 
-// DefaultDNSCacheTTL is how long DNSCache keeps a look-up result when its
-// TTL is zero.
-const DefaultDNSCacheTTL = time.Minute
+// DefaultTTL is how long a Cache keeps a look-up result when its TTL is
+// zero.
+const DefaultTTL = time.Minute
 
-// DefaultDNSCacheMaxEntries is the most names DNSCache keeps when its
-// MaxEntries is zero.
-const DefaultDNSCacheMaxEntries = 1024
+// DefaultMaxEntries is the most names a Cache keeps when its MaxEntries
+// is zero.
+const DefaultMaxEntries = 1024
+
+// lookupTimeout bounds a look-up (see resolve): brisk.DefaultDialTimeout,
+// which a test checks, so that a look-up gives up when the dial it serves
+// would.
+const lookupTimeout = 5 * time.Second
 
 // Resolver looks up the IP addresses of a host name; *net.Resolver fits.
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// DNSCache dials host names with the addresses of a cached look-up, so
+// Cache dials host names with the addresses of a cached look-up, so
 // that a client dialling many connections to one host asks the resolver
 // once per TTL, not once per dial. Use its DialContext as
-// ClientConfig.Dial. Concurrent dials of a name not in the cache share
-// one look-up. The zero value is ready to use; set the fields before the
-// first dial. A DNSCache is safe for concurrent use.
-type DNSCache struct {
+// brisk.ClientConfig.Dial. Concurrent dials of a name not in the cache
+// share one look-up. The zero value is ready to use; set the fields
+// before the first dial. A Cache is safe for concurrent use.
+type Cache struct {
 	// Resolver looks names up. Nil means net.DefaultResolver.
 	Resolver Resolver
 
 	// TTL is how long a look-up result is used, from when it completed.
-	// Zero means DefaultDNSCacheTTL (1 min); negative means every dial
+	// Zero means DefaultTTL (1 min); negative means every dial
 	// looks up (concurrent ones still share). A failed look-up is not
 	// kept: the next dial asks again.
 	TTL time.Duration
 
-	// MaxEntries bounds the names kept. Zero means
-	// DefaultDNSCacheMaxEntries (1024); negative means no bound. Entries
+	// MaxEntries bounds the names kept. Zero means DefaultMaxEntries
+	// (1024); negative means no bound. Entries
 	// past their TTL, and failed look-ups, are dropped when a new name
 	// is looked up, at most once per TTL or whenever the cache is full;
 	// a full cache with none of those drops the entry that expires
@@ -71,7 +75,7 @@ type dnsEntry struct {
 // each in turn until one connects (starting with a different one on each
 // dial, to spread connections). The error is the last dial's, or the
 // look-up's (a *net.DNSError from net.Resolver).
-func (d *DNSCache) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+func (d *Cache) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
@@ -101,19 +105,16 @@ func (d *DNSCache) DialContext(ctx context.Context, network, addr string) (net.C
 	return nil, err
 }
 
-func (d *DNSCache) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+func (d *Cache) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if d.Dial != nil {
 		return d.Dial(ctx, network, addr)
 	}
 	return d.dialer.DialContext(ctx, network, addr)
 }
 
-// errNoAddrs is the look-up error of a name with no address.
-var errNoAddrs = errors.New("brisk: DNS look-up returned no address")
-
 // lookup returns the entry of host: a fresh cached one, the one in
 // flight, or a new look-up, which the caller makes.
-func (d *DNSCache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
+func (d *Cache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
 	now := time.Now()
 	d.mu.Lock()
 	e := d.entries[host]
@@ -146,14 +147,14 @@ func (d *DNSCache) lookup(ctx context.Context, host string) (*dnsEntry, error) {
 }
 
 // resolve looks host up into e and closes e.done. The look-up is bounded
-// by DefaultDialTimeout, not by the first caller's context, since other
-// dials share it.
-func (d *DNSCache) resolve(host string, e *dnsEntry) {
+// by lookupTimeout (5 s, brisk.DefaultDialTimeout), not by the first
+// caller's context, since other dials share it.
+func (d *Cache) resolve(host string, e *dnsEntry) {
 	r := d.Resolver
 	if r == nil {
 		r = net.DefaultResolver
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultDialTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
 	defer cancel()
 	e.addrs, e.err = r.LookupNetIP(ctx, "ip", host)
 	if e.err == nil && len(e.addrs) == 0 {
@@ -164,9 +165,9 @@ func (d *DNSCache) resolve(host string, e *dnsEntry) {
 }
 
 // ttl resolves TTL.
-func (d *DNSCache) ttl() time.Duration {
+func (d *Cache) ttl() time.Duration {
 	if d.TTL == 0 {
-		return DefaultDNSCacheTTL
+		return DefaultTTL
 	}
 	return d.TTL
 }
@@ -176,10 +177,10 @@ func (d *DNSCache) ttl() time.Duration {
 // per TTL or when the cache is full, and then, if it is still full, the
 // entry that expires first (an in-flight one only when all are: its
 // dials still get its result).
-func (d *DNSCache) prune(now time.Time) {
+func (d *Cache) prune(now time.Time) {
 	limit := d.MaxEntries
 	if limit == 0 {
-		limit = DefaultDNSCacheMaxEntries
+		limit = DefaultMaxEntries
 	}
 	full := limit > 0 && len(d.entries) >= limit
 	if !full && now.Before(d.nextSweep) {
