@@ -20,6 +20,12 @@ const DefaultMaxDecoded = 16 << 20
 // (WBITS 22) and zstd's up to level 16.
 const DefaultMaxWindow = 4 << 20
 
+// MaxEncodedLead is how far, in bytes, a request body's encoded bytes may
+// run ahead of the decoded bytes read from it (see BodyDecoder): 256 KiB,
+// room for the largest zstd block (128 KiB), the decoders' read-ahead and
+// the headers of legitimate encoders.
+const MaxEncodedLead = 256 << 10
+
 var (
 	// ErrDecodedTooLarge is returned by a read from a BodyReader past its
 	// limit on the decoded size (a decompression bomb); answer 413.
@@ -33,6 +39,11 @@ var (
 	// answer 413. errors.Is(ErrWindowTooLarge, ErrDecodedTooLarge) is
 	// true: decoding it would take more memory than allowed.
 	ErrWindowTooLarge error = windowError{}
+	// ErrEncodedAhead is returned by a read from a BodyReader whose
+	// encoded bytes run more than MaxEncodedLead ahead of its decoded
+	// bytes (padding that decodes to nothing: zstd skippable frames,
+	// empty blocks, Brotli metadata); answer 400.
+	ErrEncodedAhead = errors.New("compress: encoded request body runs ahead of its decoded bytes")
 )
 
 // windowError is ErrWindowTooLarge: a kind of ErrDecodedTooLarge.
@@ -42,10 +53,11 @@ func (windowError) Error() string        { return "compress: request body's wind
 func (windowError) Is(target error) bool { return target == ErrDecodedTooLarge }
 
 // BodyDecoder decodes compressed request bodies within limits on the
-// decoded size and the memory a body can take. The zero value is ready to use
-// (it is what BodyReader uses); a BodyDecoder is safe for concurrent use
-// and must not be copied after its first use. It keeps decoders in pools
-// of its own, from one request to the next: share one per configuration.
+// decoded size, the memory and the work a body can take. The zero value
+// is ready to use (it is what BodyReader uses); a BodyDecoder is safe for
+// concurrent use and must not be copied after its first use. It keeps
+// decoders in pools of its own, from one request to the next: share one
+// per configuration.
 //
 // A request's memory in the decoder is bounded by the window its encoding
 // declares (the history a decoder must keep: zstd's Window_Size, RFC 8878
@@ -57,6 +69,14 @@ func (windowError) Is(target error) bool { return target == ErrDecodedTooLarge }
 // once MinRequestBodyRateGrace has passed, by default). gzip's window is
 // 32 KiB. Decoders go back to the pool on Close, keeping their memory for
 // the next body until the garbage collector empties the pool.
+//
+// A body's encoded bytes may run ahead of the decoded bytes read from it
+// by at most MaxEncodedLead (256 KiB); past that, reads fail with
+// ErrEncodedAhead. Server.MinRequestBodyRate, which counts the encoded
+// bytes, so applies to the decoded output too: by time T of waiting past
+// the grace period, at least rate × T - 256 KiB decoded bytes. A client
+// cannot hold a decoder's window by sending, at the rate, input that
+// decodes to nothing.
 type BodyDecoder struct {
 	// MaxDecoded is the largest decoded body, in bytes; a read past it
 	// fails with ErrDecodedTooLarge (413). Zero or negative means
@@ -143,6 +163,7 @@ func (d *BodyDecoder) reader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, err
 	}
 	pd := p.get(body)
 	if err := pd.dec.Reset(pd.src()); err != nil {
+		err = pd.cause(err)
 		p.put(pd)
 		return nil, err
 	}
@@ -166,6 +187,7 @@ func (d *BodyDecoder) window() int {
 type limitedReader struct {
 	r    io.Reader
 	left int64
+	read int64 // decoded bytes returned
 	err  error
 	pool *decoderPool // of dec; nil for an identity body
 	dec  *pooledDecoder
@@ -178,7 +200,13 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1]
 	}
+	if l.dec != nil {
+		l.dec.body.allow = l.read + MaxEncodedLead
+	}
 	n, err := l.r.Read(p)
+	if l.dec != nil {
+		err = l.dec.cause(err)
+	}
 	switch {
 	case int64(n) > l.left:
 		n, err = int(l.left), ErrDecodedTooLarge
@@ -186,6 +214,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 		err = ErrWindowTooLarge
 	}
 	l.left -= int64(n)
+	l.read += int64(n)
 	if err != nil {
 		l.err = err
 	}
@@ -212,7 +241,7 @@ func (l *limitedReader) Close() error {
 
 // Status returns the status code answering a request whose body failed
 // with err: 413 for ErrDecodedTooLarge and ErrWindowTooLarge, 415 for
-// ErrUnsupportedEncoding, else
+// ErrUnsupportedEncoding, 400 for ErrEncodedAhead, else
 // brisk.ErrorStatus's code for the body's own errors (413 for
 // brisk.ErrBodyTooLarge, 408 for brisk.ErrBodyTooSlow or a timeout) and
 // 400 for a malformed encoding or body.
@@ -222,6 +251,8 @@ func Status(err error) int {
 		return 413
 	case errors.Is(err, ErrUnsupportedEncoding):
 		return 415
+	case errors.Is(err, ErrEncodedAhead):
+		return 400
 	}
 	return brisk.ErrorStatus(err)
 }

@@ -3,7 +3,9 @@ package compress
 import (
 	"bufio"
 	"bytes"
+	stdgzip "compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"log/slog"
@@ -11,6 +13,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -293,6 +296,92 @@ func encodeZstdDefault(b []byte) []byte {
 	w.Write(b)
 	w.Close()
 	return buf.Bytes()
+}
+
+// TestBodyDecoderEncodedAhead: encoded bytes that decode to nothing (zstd
+// skippable frames, Brotli metadata, empty deflate blocks) fail with
+// ErrEncodedAhead (400) once they run MaxEncodedLead ahead of the decoded
+// bytes, so that MinRequestBodyRate bounds the decoded output too; below
+// that the body decodes. Legitimate bodies, incompressible or not, read
+// one byte at a time or 32 KiB at a time, never trip it.
+func TestBodyDecoderEncodedAhead(t *testing.T) {
+	plain := make([]byte, 1<<20)
+	rand.New(rand.NewSource(2)).Read(plain[len(plain)/4:]) // mostly incompressible
+	over, under := MaxEncodedLead+1024, MaxEncodedLead/2
+	for _, tc := range []struct {
+		name, coding string
+		body         []byte
+		want         error
+	}{
+		{"zstd_skippable_over", Zstd, append(zstdSkippable(over), encode(t, Zstd, plain)...), ErrEncodedAhead},
+		{"zstd_skippable_under", Zstd, append(zstdSkippable(under), encode(t, Zstd, plain)...), nil},
+		{"br_metadata_over", Brotli, brotliMetadata(over), ErrEncodedAhead},
+		{"br_metadata_under", Brotli, brotliMetadata(under), nil},
+		{"gzip_empty_blocks_over", Gzip, gzipEmptyBlocks(over / 5), ErrEncodedAhead},
+		{"gzip_empty_blocks_under", Gzip, gzipEmptyBlocks(under / 5), nil},
+		{"zstd", Zstd, encode(t, Zstd, plain), nil},
+		{"br", Brotli, encode(t, Brotli, plain), nil},
+		{"gzip", Gzip, encode(t, Gzip, plain), nil},
+	} {
+		for _, chunk := range []int{1, 32 << 10} {
+			t.Run(tc.name+"/chunk="+strconv.Itoa(chunk), func(t *testing.T) {
+				if chunk == 1 && tc.want != nil {
+					t.Skip("same as 32 KiB")
+				}
+				code, got, err := decodeWith(t, bodyReader, chunk, tc.coding, tc.body)
+				want := plain
+				if strings.HasPrefix(tc.name, "br_metadata") || strings.HasPrefix(tc.name, "gzip_empty") {
+					want = nil
+				}
+				switch {
+				case tc.want == nil && (code != 200 || err != nil || !bytes.Equal(got, want)):
+					t.Fatalf("%d, %v, %d bytes; want 200 and %d bytes", code, err, len(got), len(want))
+				case tc.want != nil && (code != 400 || !errors.Is(err, tc.want)):
+					t.Fatalf("%d, %v; want 400 and %v", code, err, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// zstdSkippable is a zstd skippable frame (RFC 8878 §3.1.2) of n bytes.
+func zstdSkippable(n int) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, 0x184d2a50)
+	b = binary.LittleEndian.AppendUint32(b, uint32(n-8))
+	return append(b, make([]byte, n-8)...)
+}
+
+// brotliMetadata is a Brotli stream of about n bytes of metadata
+// metablocks (RFC 7932 §9.2), which decodes to nothing.
+func brotliMetadata(n int) []byte {
+	var w bitWriter
+	brotliWBits(&w, 16)
+	for n > 0 {
+		m := min(n, 1<<16)
+		w.put(0, 1)            // ISLAST
+		w.put(3, 2)            // MNIBBLES: 0, metadata
+		w.put(0, 1)            // reserved
+		w.put(2, 2)            // MSKIPBYTES
+		w.put(uint64(m-1), 16) // MSKIPLEN-1
+		w.align()
+		w.b = append(w.b, make([]byte, m)...)
+		n -= m
+	}
+	w.put(1, 1) // ISLAST
+	w.put(1, 1) // ISLASTEMPTY
+	return w.b
+}
+
+// gzipEmptyBlocks is a gzip member of n empty stored blocks (a flush
+// each), 5 bytes each, which decodes to nothing.
+func gzipEmptyBlocks(n int) []byte {
+	var b bytes.Buffer
+	w := stdgzip.NewWriter(&b)
+	for range n {
+		w.Flush()
+	}
+	w.Close()
+	return b.Bytes()
 }
 
 // TestBodyDecoderStalledTooSlow: a body that stalls while its decoder

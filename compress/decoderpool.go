@@ -32,24 +32,52 @@ type pooledDecoder struct {
 // bodySource is the request body as a plain io.Reader, which put
 // detaches. It also hides the body's other methods: a zstd decoder
 // given a *bytes.Reader decodes it whole into memory on Reset, within
-// no limit of BodyReader's. It fails the first read of a Brotli stream
-// whose first byte declares a window above window (ErrWindowTooLarge).
+// no limit of BodyReader's. It counts the encoded bytes read, and fails
+// reads once they run more than allow ahead (ErrEncodedAhead), and a
+// Brotli stream whose first byte declares a window above window
+// (ErrWindowTooLarge). It keeps the first error other than io.EOF it
+// returned: a decoder may replace it with its own (zstd reports
+// io.ErrUnexpectedEOF for a skippable frame cut short), and the body's
+// error is the cause.
 type bodySource struct {
 	r      io.Reader
 	n      int64 // encoded bytes read
+	allow  int64 // the most n may be before a read (limitedReader.Read sets it)
 	window int   // br: the largest window accepted; 0: no check
+	err    error // the first error other than io.EOF returned
 }
 
 func (s *bodySource) Read(p []byte) (int, error) {
-	if s.r == nil {
+	switch {
+	case s.r == nil:
 		return 0, io.EOF
+	case s.err != nil:
+		return 0, s.err
+	case s.n > s.allow:
+		s.err = ErrEncodedAhead
+		return 0, s.err
+	}
+	if room := s.allow - s.n + 1; int64(len(p)) > room {
+		p = p[:room]
 	}
 	n, err := s.r.Read(p)
 	if s.n == 0 && n > 0 && s.window > 0 && brotliWindow(p[0]) > s.window {
-		return 0, ErrWindowTooLarge
+		n, err = 0, ErrWindowTooLarge
 	}
 	s.n += int64(n)
+	if err != nil && err != io.EOF {
+		s.err = err
+	}
 	return n, err
+}
+
+// cause returns the error a body decoded by d failed with, given the
+// decoder's: the body's own, if it had one.
+func (d *pooledDecoder) cause(err error) error {
+	if err != nil && err != io.EOF && d.body.err != nil {
+		return d.body.err
+	}
+	return err
 }
 
 // brotliWindow returns the window size, in bytes, that the first byte of
@@ -140,7 +168,7 @@ func (ps *decoderPools) forCoding(coding []byte) *decoderPool {
 // decoder to d.src().
 func (p *decoderPool) get(body io.Reader) *pooledDecoder {
 	d := p.pool.Get().(*pooledDecoder)
-	d.body = bodySource{r: body, window: p.window}
+	d.body = bodySource{r: body, allow: MaxEncodedLead, window: p.window}
 	if d.buf != nil {
 		d.buf.Reset(&d.body)
 	}
