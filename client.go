@@ -72,7 +72,10 @@ type ClientConfig struct {
 	// roots, certificates verified) and no ALPN. An empty ServerName is
 	// set to the host being dialled. Certificates (or
 	// GetClientCertificate) give a client certificate for mTLS. The
-	// client speaks HTTP/1.1 only: NextProtos must not offer "h2".
+	// client speaks HTTP/1.1 only: ALPN (RFC 7301) offers the "http/1.1"
+	// and "http/1.0" of NextProtos and nothing else, so a config offering
+	// "h2" (one made for net/http) works, the server choosing HTTP/1.1;
+	// the client changes its own copy, never TLSConfig itself.
 	// Response.TLS shows the state of the connection a response came on.
 	TLSConfig *tls.Config
 

@@ -42,7 +42,7 @@ type HostClient struct {
 	parser  wire.Parser
 	addr    string      // Addr with its port
 	host    []byte      // Addr as given: the default Host field
-	tlsConf *tls.Config // TLSConfig with ServerName set
+	tlsConf *tls.Config // clientTLSConfig of TLSConfig
 	dialer  net.Dialer
 
 	decoders  []ContentDecoder // nil: none (client_decompress.go)
@@ -125,14 +125,7 @@ func (hc *HostClient) init() {
 		hc.proxy, hc.proxyErr = proxyFor(hc.Proxy, hc.TLS, hc.addr)
 	}
 	if hc.TLS {
-		hc.tlsConf = &tls.Config{}
-		if hc.TLSConfig != nil {
-			hc.tlsConf = hc.TLSConfig.Clone()
-		}
-		if hc.tlsConf.ServerName == "" {
-			host, _, _ := net.SplitHostPort(hc.addr)
-			hc.tlsConf.ServerName = host
-		}
+		hc.tlsConf = clientTLSConfig(hc.TLSConfig, hc.addr)
 	}
 }
 

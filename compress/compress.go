@@ -3,8 +3,9 @@
 // through github.com/klauspost/compress and, for Brotli,
 // github.com/molecule-man/go-brrr (pure Go, about 1.5x faster than
 // andybalholm/brotli at the same quality and output size). It also
-// decodes compressed request bodies, on request, under a limit on the
-// decoded size (Brotli through andybalholm/brotli, as package decode).
+// decodes compressed request bodies, on request, within limits on the
+// decoded size and the decoder's memory (BodyReader, BodyDecoder), with
+// package decode's decoders.
 //
 // It is a package of its own so that programs that import only brisk do
 // not link the encoders.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"sync"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
@@ -14,6 +15,17 @@ import (
 // DefaultMaxDecoded is the default limit on a decoded request body.
 const DefaultMaxDecoded = 16 << 20
 
+// DefaultMaxWindow is the default of BodyDecoder.MaxWindow, and the window
+// limit of BodyReader: 4 MiB, the window Brotli encoders use by default
+// (WBITS 22) and zstd's up to level 16.
+const DefaultMaxWindow = 4 << 20
+
+// MaxEncodedLead is how far, in bytes, a request body's encoded bytes may
+// run ahead of the decoded bytes read from it (see BodyDecoder): 256 KiB,
+// room for the largest zstd block (128 KiB), the decoders' read-ahead and
+// the headers of legitimate encoders.
+const MaxEncodedLead = 256 << 10
+
 var (
 	// ErrDecodedTooLarge is returned by a read from a BodyReader past its
 	// limit on the decoded size (a decompression bomb); answer 413.
@@ -22,31 +34,110 @@ var (
 	// Content-Encoding it does not decode (another coding, or more than
 	// one); answer 415 (RFC 9110 §15.5.16).
 	ErrUnsupportedEncoding = errors.New("compress: unsupported Content-Encoding")
+	// ErrWindowTooLarge is returned by a read from a BodyReader whose
+	// body declares a larger window than BodyDecoder.MaxWindow allows;
+	// answer 413. errors.Is(ErrWindowTooLarge, ErrDecodedTooLarge) is
+	// true: decoding it would take more memory than allowed.
+	ErrWindowTooLarge error = windowError{}
+	// ErrEncodedAhead is returned by a read from a BodyReader whose
+	// encoded bytes run more than MaxEncodedLead ahead of its decoded
+	// bytes (padding that decodes to nothing: zstd skippable frames,
+	// empty blocks, Brotli metadata); answer 400.
+	ErrEncodedAhead = errors.New("compress: encoded request body runs ahead of its decoded bytes")
 )
 
-// BodyReader returns the request body of c decoded by its
-// Content-Encoding: gzip (or x-gzip), zstd, br, identity or none. At most
-// maxDecoded decoded bytes are read; a read past them fails with
-// ErrDecodedTooLarge. Zero or negative maxDecoded means
-// DefaultMaxDecoded (16 MiB). The encoded body stays bounded by
-// Server.MaxBodyBytes. A zstd frame whose window needs more than
-// decode.MaxZstdWindow (8 MiB) fails with ErrDecodedTooLarge too. A
-// malformed encoding makes reads fail with the decoder's error; for gzip
-// BodyReader reads the gzip header itself, so it waits for the first body
-// bytes and returns that error (or the body's, such as
+// windowError is ErrWindowTooLarge: a kind of ErrDecodedTooLarge.
+type windowError struct{}
+
+func (windowError) Error() string        { return "compress: request body's window larger than allowed" }
+func (windowError) Is(target error) bool { return target == ErrDecodedTooLarge }
+
+// BodyDecoder decodes compressed request bodies within limits on the
+// decoded size, the memory and the work a body can take. The zero value
+// is ready to use (it is what BodyReader uses); a BodyDecoder is safe for
+// concurrent use and must not be copied after its first use. It keeps
+// decoders in pools of its own, from one request to the next: share one
+// per configuration.
+//
+// A request's memory in the decoder is bounded by the window its encoding
+// declares (the history a decoder must keep: zstd's Window_Size, RFC 8878
+// §3.1.1.1.2, or Brotli's WBITS, RFC 7932 §9.1), which MaxWindow caps. A
+// decoder holds at most MaxWindow plus 300 KiB (zstd's block buffers,
+// Brotli's input buffer and tables), however few bytes the body sent: with
+// the default, a body stalled after a few bytes that declare the largest
+// window accepted holds about 4.3 MiB until it fails (brisk.ErrBodyTooSlow
+// once MinRequestBodyRateGrace has passed, by default). gzip's window is
+// 32 KiB. Decoders go back to the pool on Close, keeping their memory for
+// the next body until the garbage collector empties the pool.
+//
+// A body's encoded bytes may run ahead of the decoded bytes read from it
+// by at most MaxEncodedLead (256 KiB); past that, reads fail with
+// ErrEncodedAhead. Server.MinRequestBodyRate, which counts the encoded
+// bytes, so applies to the decoded output too: by time T of waiting past
+// the grace period, at least rate × T - 256 KiB decoded bytes. A client
+// cannot hold a decoder's window by sending, at the rate, input that
+// decodes to nothing.
+type BodyDecoder struct {
+	// MaxDecoded is the largest decoded body, in bytes; a read past it
+	// fails with ErrDecodedTooLarge (413). Zero or negative means
+	// DefaultMaxDecoded (16 MiB). The encoded body stays bounded by
+	// Server.MaxBodyBytes.
+	MaxDecoded int64
+
+	// MaxWindow is the largest window, in bytes, a zstd frame or a Brotli
+	// stream may declare; a body declaring a larger one fails, on its
+	// first read, with ErrWindowTooLarge (413: the body is well formed,
+	// but decoding it needs more memory than the server gives a request).
+	// Zero means DefaultMaxWindow (4 MiB). Negative means the largest
+	// each format allows: 8 MiB for zstd (RFC 9659, which asks HTTP
+	// decoders to accept it) and 16 MiB for Brotli. Values below 1 KiB
+	// mean 1 KiB; above a format's largest, the largest. Encoders declare
+	// their window whatever the body's size unless they know the size
+	// (a single-segment zstd frame declares the body's length):
+	// klauspost/compress's zstd encoder declares 8 MiB for a body of
+	// more than one block (128 KiB) unless set otherwise, which the
+	// default refuses; zstd's command-line tool declares at most 2 MiB at
+	// its default level (3) and Brotli encoders 4 MiB (WBITS 22).
+	MaxWindow int
+
+	once  sync.Once
+	pools *decoderPools
+}
+
+// defaultDecoder is BodyReader's.
+var defaultDecoder BodyDecoder
+
+// Reader returns the request body of c decoded by its Content-Encoding:
+// gzip (or x-gzip), zstd, br, identity or none, within d's limits (see
+// BodyDecoder). A malformed encoding makes reads fail with the decoder's
+// error; for gzip Reader reads the gzip header itself, so it waits for
+// the first body bytes and returns that error (or the body's, such as
 // brisk.ErrBodyTooSlow) itself. Status gives the status code for each
 // error.
 //
-// The decoders are those of package decode, which the client uses too,
-// kept in a pool from one request to the next: once warm, a call
-// allocates only the reader returned. Close puts the decoder back; a
-// reader not closed leaves its decoder to the garbage collector. After
-// Close, reads fail with fs.ErrClosed. The reader is valid until
-// the handler returns.
+// Once warm, a call allocates only the reader returned. Close puts the
+// decoder back in d's pool; a reader not closed leaves its decoder to the
+// garbage collector. After Close, reads fail with fs.ErrClosed. The
+// reader is valid until the handler returns.
 //
 // brisk never decodes a request body by itself: a handler that does not
-// call BodyReader sees the bytes as sent.
+// call Reader or BodyReader sees the bytes as sent.
+func (d *BodyDecoder) Reader(c *brisk.Ctx) (io.ReadCloser, error) {
+	return d.reader(c, d.MaxDecoded)
+}
+
+// BodyReader is Reader of a zero BodyDecoder but for the limit on the
+// decoded size: at most maxDecoded decoded bytes are read; a read past
+// them fails with ErrDecodedTooLarge. Zero or negative maxDecoded means
+// DefaultMaxDecoded (16 MiB). A zstd frame or Brotli stream declaring a
+// window above DefaultMaxWindow (4 MiB) fails with ErrWindowTooLarge; use
+// a BodyDecoder to choose another limit.
 func BodyReader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
+	return defaultDecoder.reader(c, maxDecoded)
+}
+
+// reader is Reader with the decoded size limit maxDecoded.
+func (d *BodyDecoder) reader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
 	if maxDecoded <= 0 {
 		maxDecoded = DefaultMaxDecoded
 	}
@@ -65,22 +156,38 @@ func BodyReader(c *brisk.Ctx, maxDecoded int64) (io.ReadCloser, error) {
 	case n > 1:
 		return nil, ErrUnsupportedEncoding
 	}
-	p := bodyDecoderPool(coding)
+	d.once.Do(func() { d.pools = newDecoderPools(d.window()) })
+	p := d.pools.forCoding(coding)
 	if p == nil {
 		return nil, ErrUnsupportedEncoding
 	}
-	d := p.get(body)
-	if err := d.dec.Reset(d.src()); err != nil {
-		p.put(d)
+	pd := p.get(body)
+	if err := pd.dec.Reset(pd.src()); err != nil {
+		err = pd.cause(err)
+		p.put(pd)
 		return nil, err
 	}
-	return &limitedReader{r: d.dec, left: maxDecoded, pool: p, dec: d}, nil
+	return &limitedReader{r: pd.dec, left: maxDecoded, pool: p, dec: pd}, nil
+}
+
+// window resolves MaxWindow: the window limit of every format, which
+// newDecoderPools caps at each format's largest.
+func (d *BodyDecoder) window() int {
+	switch w := d.MaxWindow; {
+	case w == 0:
+		return DefaultMaxWindow
+	case w < 0:
+		return max(maxZstdWindow, maxBrotliWindow)
+	default:
+		return max(w, minWindow)
+	}
 }
 
 // limitedReader fails with ErrDecodedTooLarge past its limit.
 type limitedReader struct {
 	r    io.Reader
 	left int64
+	read int64 // decoded bytes returned
 	err  error
 	pool *decoderPool // of dec; nil for an identity body
 	dec  *pooledDecoder
@@ -93,21 +200,31 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1]
 	}
+	if l.dec != nil {
+		l.dec.body.allow = l.read + MaxEncodedLead
+	}
 	n, err := l.r.Read(p)
-	if int64(n) > l.left || isZstdTooLarge(err) {
-		n, err = int(min(int64(n), l.left)), ErrDecodedTooLarge
+	if l.dec != nil {
+		err = l.dec.cause(err)
+	}
+	switch {
+	case int64(n) > l.left:
+		n, err = int(l.left), ErrDecodedTooLarge
+	case isZstdWindowTooLarge(err):
+		err = ErrWindowTooLarge
 	}
 	l.left -= int64(n)
+	l.read += int64(n)
 	if err != nil {
 		l.err = err
 	}
 	return n, err
 }
 
-// isZstdTooLarge reports the zstd decoder's refusal of a frame that
-// declares a larger size than allowed, or a window past
-// decode.MaxZstdWindow (RFC 8878 §3.1.1.1.2's 8 MiB).
-func isZstdTooLarge(err error) bool {
+// isZstdWindowTooLarge reports the zstd decoder's refusal of a frame whose
+// window is larger than allowed: declared (ErrWindowSizeExceeded) or, for
+// a single-segment frame, its content size (ErrDecoderSizeExceeded).
+func isZstdWindowTooLarge(err error) bool {
 	return errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded)
 }
 
@@ -123,8 +240,9 @@ func (l *limitedReader) Close() error {
 }
 
 // Status returns the status code answering a request whose body failed
-// with err: 413 for ErrDecodedTooLarge, 415 for ErrUnsupportedEncoding,
-// else brisk.ErrorStatus's code for the body's own errors (413 for
+// with err: 413 for ErrDecodedTooLarge and ErrWindowTooLarge, 415 for
+// ErrUnsupportedEncoding, 400 for ErrEncodedAhead, else
+// brisk.ErrorStatus's code for the body's own errors (413 for
 // brisk.ErrBodyTooLarge, 408 for brisk.ErrBodyTooSlow or a timeout) and
 // 400 for a malformed encoding or body.
 func Status(err error) int {
@@ -133,6 +251,8 @@ func Status(err error) int {
 		return 413
 	case errors.Is(err, ErrUnsupportedEncoding):
 		return 415
+	case errors.Is(err, ErrEncodedAhead):
+		return 400
 	}
 	return brisk.ErrorStatus(err)
 }

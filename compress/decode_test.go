@@ -23,8 +23,8 @@ func encode(t testing.TB, coding string, data []byte) []byte {
 	switch coding {
 	case Gzip:
 		w = gzip.NewWriter(&b)
-	case Zstd:
-		w, _ = zstd.NewWriter(&b)
+	case Zstd: // a window BodyReader accepts: the encoder's default is 8 MiB
+		w, _ = zstd.NewWriter(&b, zstd.WithWindowSize(1<<20))
 	case Brotli:
 		w = brotli.NewWriter(&b)
 	}
