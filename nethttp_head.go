@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/brisk-http/brisk/wire"
+	"golang.org/x/net/http/httpguts"
 )
 
 // takeSnapshot records the handler's header, sorted by key.
@@ -261,15 +262,16 @@ func (w *httpResponse) connectionHasUpgrade() bool {
 	return false
 }
 
-// declareTrailers notes the keys listed in a Trailer field value.
+// declareTrailers notes the keys listed in a Trailer field value but
+// those net/http refuses to send as trailers (httpguts.ValidTrailerHeader:
+// the framing, routing, authentication, request-modifier and content
+// fields of RFC 9110 §6.5.1, and every "If-" precondition).
 func (w *httpResponse) declareTrailers(v string) {
 	for k := range strings.SplitSeq(v, ",") {
 		k = textproto.CanonicalMIMEHeaderKey(textproto.TrimString(k))
-		switch k {
-		case "", "Transfer-Encoding", "Trailer", "Content-Length":
-			continue
+		if k != "" && httpguts.ValidTrailerHeader(k) {
+			w.trailers = append(w.trailers, k)
 		}
-		w.trailers = append(w.trailers, k)
 	}
 }
 
