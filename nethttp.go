@@ -40,7 +40,12 @@ import (
 //     responses from WriteHeader, and the same keep-alive decision;
 //   - it implements http.Flusher, http.Hijacker (see Ctx.Hijack) and the
 //     methods of http.NewResponseController: Flush, Hijack,
-//     SetReadDeadline, SetWriteDeadline and EnableFullDuplex.
+//     SetReadDeadline, SetWriteDeadline and EnableFullDuplex;
+//   - a panic in h closes the connection after the responses to earlier
+//     requests, with nothing of this response when its head was not sent
+//     yet, else with what was sent cut short (no last-chunk), and is
+//     logged to Server.Logger with its stack, unless it is
+//     http.ErrAbortHandler.
 //
 // Request.Context is cancelled when h returns, when the server shuts down
 // and, with Server.CancelOnClientClose, when the client closes the
@@ -53,8 +58,10 @@ import (
 // and the ResponseWriter); copy what must outlive the call. Field values
 // are those brisk's stricter parser accepted (see Server). A 1xx from
 // WriteHeader is not sent to an HTTP/1.0 request (RFC 9110 §15.2), where
-// net/http sends it. http.Server settings (timeouts, ConnState, ErrorLog) have their
-// Server counterparts.
+// net/http sends it. A close-delimited (HTTP/1.0) body cut short by a
+// panic ends with a reset, where net/http sends a FIN that the client
+// cannot tell from the body's end. http.Server settings (timeouts,
+// ConnState, ErrorLog) have their Server counterparts.
 func FromHTTP(h http.Handler) Handler {
 	a := &httpAdaptor{h: h}
 	a.pool.New = func() any { return newHTTPExchange() }
@@ -103,7 +110,7 @@ func (a *httpAdaptor) serve(x *Ctx) {
 	r := e.base.WithContext(localAddrCtx{ctx, x.LocalAddr()})
 	e.w.reset(x, r)
 	defer e.release(cancel)
-	defer abortOnPanic(x)
+	defer e.w.closeOnPanic()
 	if r.RequestURI == "*" && r.Method == "OPTIONS" {
 		globalOptions(&e.w, r)
 	} else {
@@ -112,20 +119,31 @@ func (a *httpAdaptor) serve(x *Ctx) {
 	e.w.finish()
 }
 
-// abortOnPanic turns panic(http.ErrAbortHandler) into what net/http
-// does: the connection is closed, the response cut short, nothing
-// logged. Other panics go on to the server (500 if nothing was sent).
-func abortOnPanic(x *Ctx) {
+// closeOnPanic answers a panic of the handler as net/http does: the
+// panic is logged (but http.ErrAbortHandler) and the connection closed,
+// after the responses to earlier requests, with nothing of this response
+// when its head was not sent, else with the response cut short as for any
+// handler panic (no last-chunk; a reset for a close-delimited body). A
+// hijacked connection is the handler's: it is left alone.
+func (w *httpResponse) closeOnPanic() {
 	p := recover()
 	if p == nil {
 		return
 	}
+	c := w.x.c
 	if p != http.ErrAbortHandler {
-		panic(p)
+		c.logPanic(p)
 	}
-	if nc, _, err := x.Hijack(); err == nil {
-		nc.Close()
+	if c.hijacked {
+		return
 	}
+	c.keepAlive = false
+	bw := &w.x.bw
+	if !bw.started { // a response without a head: nothing is written
+		bw.started = true
+		bw.plan = headPlan{framing: wire.FramingNone}
+	}
+	bw.abort()
 }
 
 // globalOptions answers "OPTIONS *" as net/http.Server does, without
