@@ -377,13 +377,14 @@ func (c localAddrCtx) Value(key any) any {
 // httpBody is the Request.Body of a request with content: brisk's body
 // stream with net/http's Close and errors.
 type httpBody struct {
-	e      *httpExchange
-	x      *Ctx // nil once the handler returned
-	closed bool
-	sawEOF bool
+	e          *httpExchange
+	x          *Ctx // nil once the handler returned
+	closed     bool
+	sawEOF     bool
+	earlyClose bool // Close left a rest unread: the connection closes
 }
 
-func (b *httpBody) reset(x *Ctx) { b.x, b.closed, b.sawEOF = x, false, false }
+func (b *httpBody) reset(x *Ctx) { b.x, b.closed, b.sawEOF, b.earlyClose = x, false, false, false }
 
 // Read reads the body; past Server.MaxBodyBytes it fails with an
 // *http.MaxBytesError, after Close with http.ErrBodyReadAfterClose.
@@ -391,11 +392,22 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	if b.closed || b.x == nil {
 		return 0, http.ErrBodyReadAfterClose
 	}
+	return b.read(p)
+}
+
+// read is Read, closed or not. Like net/http's, it returns io.EOF with
+// the last bytes when the body's end is already decoded.
+func (b *httpBody) read(p []byte) (int, error) {
 	if b.sawEOF {
 		return 0, io.EOF
 	}
 	b.continueIfExpected()
-	n, err := b.x.c.body.Read(p)
+	r := &b.x.c.body
+	n, err := r.Read(p)
+	if n > 0 && err == nil && r.dec.Done() && r.p0 == r.p1 {
+		err = io.EOF
+		b.x.c.watch.startIfWanted() // as r's own io.EOF does
+	}
 	switch {
 	case err == io.EOF:
 		b.sawEOF = true
@@ -420,11 +432,45 @@ func (b *httpBody) continueIfExpected() {
 	}
 }
 
-// Close makes later reads fail; the server drains or discards the rest.
+// Close makes later reads fail with http.ErrBodyReadAfterClose. Like
+// net/http's, it first reads and discards the rest of the body, up to
+// maxPostHandlerReadBytes, so that the connection can serve the next
+// request: a longer rest (a Content-Length rest is then not read at all)
+// closes the connection after the response. Nothing is read when the
+// connection closes anyway: the request asks for it, or the client
+// waits for "100 Continue" (net/http reads then, but closes all the
+// same). It returns the read error, if any.
 func (b *httpBody) Close() error {
+	if b.closed || b.x == nil {
+		b.closed = true
+		return nil
+	}
 	b.closed = true
+	h := &b.x.Request.head
+	dec := &b.x.c.body.dec
+	chunked := dec.Framing() == wire.FramingChunked
+	switch {
+	case b.sawEOF:
+	case !chunked && !h.KeepAlive(), h.Expect100 && h.Minor >= 1:
+	case !chunked && dec.Remaining() > maxPostHandlerReadBytes:
+		b.earlyClose = true
+	default:
+		n, err := io.CopyN(io.Discard, bodyRest{b}, maxPostHandlerReadBytes)
+		if n == maxPostHandlerReadBytes {
+			b.earlyClose = true
+		}
+		if err != io.EOF {
+			return err
+		}
+	}
 	return nil
 }
+
+// bodyRest reads a body, closed or not (for Close and the discard
+// before the response head).
+type bodyRest struct{ b *httpBody }
+
+func (r bodyRest) Read(p []byte) (int, error) { return r.b.read(p) }
 
 // fillTrailer merges the received trailer section into Request.Trailer.
 func (b *httpBody) fillTrailer() {

@@ -278,23 +278,23 @@ func (w *httpResponse) declareTrailers(v string) {
 // discardBody reads and discards an unread request body of up to
 // maxPostHandlerReadBytes before the head is sent, as net/http does (a
 // client may not read the response before it has sent its request). ok
-// is false when the body cannot be read to its end (closed unread, or a
-// read error); tooBig when more remains.
+// is false when the body cannot be read to its end (closed with a rest
+// unread, or a read error); tooBig when more remains (a Content-Length
+// rest that large is not read).
 func (w *httpResponse) discardBody() (tooBig, ok bool) {
-	c := w.x.c
-	if c.body.complete() {
-		return false, true
+	b := &w.e.body
+	dec := &w.x.c.body.dec
+	switch {
+	case b.closed:
+		return false, b.sawEOF
+	case dec.Framing() == wire.FramingLength && dec.Remaining() >= maxPostHandlerReadBytes:
+		return true, true
 	}
-	if w.e.body.closed {
-		return false, false
-	}
-	_, err := io.CopyN(io.Discard, &c.body, maxPostHandlerReadBytes+1)
+	_, err := io.CopyN(io.Discard, bodyRest{b}, maxPostHandlerReadBytes+1)
 	switch err {
 	case nil:
 		return true, true
 	case io.EOF:
-		w.e.body.sawEOF = true
-		w.e.body.fillTrailer()
 		return false, true
 	}
 	return false, false

@@ -274,7 +274,8 @@ func (w *httpResponse) finish() {
 	if w.chunking {
 		w.setTrailers()
 	}
-	if w.req.Method != "HEAD" && w.contentLength != -1 && bodyAllowedForStatus(w.status) && w.contentLength != w.written {
+	if w.req.Method != "HEAD" && w.contentLength != -1 && bodyAllowedForStatus(w.status) && w.contentLength != w.written ||
+		w.e.body.earlyClose {
 		w.x.c.keepAlive = false
 	}
 }
