@@ -277,10 +277,12 @@ func (w *httpResponse) declareTrailers(v string) {
 
 // discardBody reads and discards an unread request body of up to
 // maxPostHandlerReadBytes before the head is sent, as net/http does (a
-// client may not read the response before it has sent its request). ok
-// is false when the body cannot be read to its end (closed with a rest
-// unread, or a read error); tooBig when more remains (a Content-Length
-// rest that large is not read).
+// client may not read the response before it has sent its request), and
+// closes the body once read to its end: later reads fail with
+// http.ErrBodyReadAfterClose, as on net/http. ok is false when the body
+// cannot be read to its end (closed with a rest unread, or a read
+// error); tooBig when more remains (a Content-Length rest that large is
+// not read).
 func (w *httpResponse) discardBody() (tooBig, ok bool) {
 	b := &w.e.body
 	dec := &w.x.c.body.dec
@@ -295,6 +297,7 @@ func (w *httpResponse) discardBody() (tooBig, ok bool) {
 	case nil:
 		return true, true
 	case io.EOF:
+		b.closed = true
 		return false, true
 	}
 	return false, false
