@@ -60,8 +60,14 @@ import (
 // WriteHeader is not sent to an HTTP/1.0 request (RFC 9110 §15.2), where
 // net/http sends it. A close-delimited (HTTP/1.0) body cut short by a
 // panic ends with a reset, where net/http sends a FIN that the client
-// cannot tell from the body's end. http.Server settings (timeouts,
-// ConnState, ErrorLog) have their Server counterparts.
+// cannot tell from the body's end. An http.MaxBytesReader past its limit
+// closes the connection after the response, as on net/http, when it is
+// the Body of the *http.Request h received (r.Body =
+// http.MaxBytesReader(w, r.Body, n)): net/http's reader reports to
+// net/http's own ResponseWriter through a method no other package can
+// implement, so FromHTTP looks at r.Body instead, and one kept elsewhere
+// (on a copy of r, or in a variable) is not seen. http.Server settings
+// (timeouts, ConnState, ErrorLog) have their Server counterparts.
 func FromHTTP(h http.Handler) Handler {
 	a := &httpAdaptor{h: h}
 	a.pool.New = func() any { return newHTTPExchange() }

@@ -127,9 +127,9 @@ func (w *httpResponse) autoLength(st *headState, p []byte, hasTrailers bool) {
 }
 
 // decidePersistence makes net/http's keep-alive decision: HTTP/1.0
-// keep-alive, the request's and handler's "close", a body the client was
-// not asked for, and an unread body discarded up to
-// maxPostHandlerReadBytes.
+// keep-alive, the request's and handler's "close", an http.MaxBytesReader
+// past its limit, a body the client was not asked for, and an unread body
+// discarded up to maxPostHandlerReadBytes.
 func (w *httpResponse) decidePersistence(st *headState) {
 	r, h, c := w.req, &w.x.Request.head, w.x.c
 	wants10KeepAlive := r.ProtoMinor == 0 && h.ConnectionKeepAlive
@@ -140,7 +140,7 @@ func (w *httpResponse) decidePersistence(st *headState) {
 	} else if r.ProtoMinor == 0 || h.ConnectionClose {
 		st.closeAfter = true
 	}
-	if w.get("Connection") == "close" || !st.serverKeepAlive {
+	if w.get("Connection") == "close" || !st.serverKeepAlive || w.limitHit() {
 		st.closeAfter = true
 	}
 	expects := h.Expect100 && r.ProtoMinor >= 1 && r.ContentLength != 0

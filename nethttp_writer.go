@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,7 @@ type httpResponse struct {
 	hijacked      bool
 	fullDuplex    bool
 	writeDeadline bool // the handler set one; cleared after it returns
+	bodyLimitHit  bool // an http.MaxBytesReader Body reached its limit
 }
 
 // headerKV is one key of a header snapshot.
@@ -64,7 +66,7 @@ func (w *httpResponse) reset(x *Ctx, r *http.Request) {
 	w.x, w.req = x, r
 	w.status, w.contentLength, w.written = 0, -1, 0
 	w.wroteHeader, w.headSent, w.handlerDone, w.chunking = false, false, false, false
-	w.hijacked, w.fullDuplex, w.writeDeadline = false, false, false
+	w.hijacked, w.fullDuplex, w.writeDeadline, w.bodyLimitHit = false, false, false, false
 	w.bw.Reset(chunkWriter{w})
 }
 
@@ -119,6 +121,9 @@ func (w *httpResponse) WriteHeader(code int) {
 		b.b = append(b.b, "\r\n"...)
 		c.flush()
 		return
+	}
+	if w.limitHit() {
+		w.header.Set("Connection", "close") // as net/http's requestTooLarge does
 	}
 	w.wroteHeader = true
 	w.status = code
@@ -275,7 +280,7 @@ func (w *httpResponse) finish() {
 		w.setTrailers()
 	}
 	if w.req.Method != "HEAD" && w.contentLength != -1 && bodyAllowedForStatus(w.status) && w.contentLength != w.written ||
-		w.e.body.earlyClose {
+		w.e.body.earlyClose || w.limitHit() {
 		w.x.c.keepAlive = false
 	}
 }
@@ -321,4 +326,32 @@ func (cw chunkWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return w.x.bw.Write(p)
+}
+
+// limitHit reports whether the handler's Request.Body is an
+// http.MaxBytesReader that reached its limit, from the time it did on.
+// net/http's MaxBytesReader then tells its own ResponseWriter, through a
+// method no other package can implement, to close the connection after
+// the response; FromHTTP looks at the reader instead, so a
+// MaxBytesReader that is not the request's Body is not seen.
+func (w *httpResponse) limitHit() bool {
+	if !w.bodyLimitHit {
+		w.bodyLimitHit = maxBytesReached(w.req.Body)
+	}
+	return w.bodyLimitHit
+}
+
+// maxBytesReaderType is the dynamic type of http.MaxBytesReader's result.
+var maxBytesReaderType = reflect.TypeOf(http.MaxBytesReader(nil, http.NoBody, 0))
+
+// maxBytesReached reports whether body is an http.MaxBytesReader that
+// reached its limit: a read of no bytes returns its sticky error, an
+// *http.MaxBytesError, and reads nothing.
+func maxBytesReached(body io.ReadCloser) bool {
+	if body == nil || reflect.TypeOf(body) != maxBytesReaderType {
+		return false
+	}
+	_, err := body.Read(nil)
+	_, ok := err.(*http.MaxBytesError)
+	return ok
 }
