@@ -40,7 +40,10 @@ import (
 //     responses from WriteHeader, and the same keep-alive decision;
 //   - it implements http.Flusher, http.Hijacker (see Ctx.Hijack) and the
 //     methods of http.NewResponseController: Flush, Hijack,
-//     SetReadDeadline, SetWriteDeadline and EnableFullDuplex;
+//     SetReadDeadline and SetWriteDeadline (which replace
+//     Server.ReadTimeout and WriteTimeout until the request ends, as
+//     net/http's replace its timeouts; the minimum data rates still
+//     apply) and EnableFullDuplex;
 //   - a panic in h closes the connection after the responses to earlier
 //     requests, with nothing of this response when its head was not sent
 //     yet, else with what was sent cut short (no last-chunk), and is

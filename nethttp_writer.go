@@ -72,11 +72,7 @@ func (w *httpResponse) reset(x *Ctx, r *http.Request) {
 
 // endExchange clears what the request left, after the handler returned.
 func (w *httpResponse) endExchange() {
-	if w.writeDeadline && !w.hijacked {
-		c := w.x.c
-		c.nc.SetWriteDeadline(time.Time{})
-		c.wdeadline = 0
-	}
+	w.x.c.endHandlerWriteDeadline()
 	clear(w.header)
 	clear(w.snap)
 	w.snap = w.snap[:0]
@@ -221,29 +217,39 @@ func (w *httpResponse) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return nc, bufio.NewReadWriter(br, bufio.NewWriter(nc)), nil
 }
 
-// SetReadDeadline sets the connection's read deadline (for
-// http.ResponseController); the server's timeouts replace it after the
-// request.
+// SetReadDeadline sets the deadline of the request body's reads (for
+// http.ResponseController) until the next request, in place of
+// Server.ReadTimeout, as net/http's replaces its ReadTimeout: a read
+// waiting past it fails with a timeout (os.ErrDeadlineExceeded). The
+// zero time means none; Server.MinRequestBodyRate still applies.
 func (w *httpResponse) SetReadDeadline(t time.Time) error {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return errAfterHandler
+	case w.hijacked:
 		return http.ErrHijacked
 	}
-	c := w.x.c
-	c.deadline = deadlineNanos(t)
-	return c.nc.SetReadDeadline(t)
+	w.x.c.body.setDeadline(deadlineNanos(t))
+	return nil
 }
 
-// SetWriteDeadline sets the connection's write deadline (for
-// http.ResponseController) until the handler returns. Server.WriteTimeout,
-// when set, replaces it at each write.
+// SetWriteDeadline sets the deadline of the response's writes to the
+// connection (for http.ResponseController) until the handler returns
+// and the response is sent, in place of Server.WriteTimeout, as
+// net/http's replaces its WriteTimeout: a write past it fails with a
+// timeout (os.ErrDeadlineExceeded), as do the later ones, and the
+// connection closes. The zero time means none; Server.MinResponseRate
+// still applies.
 func (w *httpResponse) SetWriteDeadline(t time.Time) error {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return errAfterHandler
+	case w.hijacked:
 		return http.ErrHijacked
 	}
-	c := w.x.c
-	c.wdeadline = deadlineNanos(t)
+	w.x.c.setHandlerWriteDeadline(deadlineNanos(t))
 	w.writeDeadline = true
-	return c.nc.SetWriteDeadline(t)
+	return nil
 }
 
 // EnableFullDuplex lets the handler read the body after writing the
@@ -275,6 +281,9 @@ func (w *httpResponse) finish() {
 	w.bw.Flush()
 	if !w.headSent {
 		w.sendHead(nil)
+	}
+	if w.writeDeadline {
+		w.x.c.flush() // under the handler's deadline, as net/http's finishRequest
 	}
 	if w.chunking {
 		w.setTrailers()
