@@ -96,6 +96,7 @@ func TestFromHTTPMaxBytesReader(t *testing.T) {
 		{"past_duplex", "POST /?duplex HTTP/1.1\r\nHost: x\r\n" + length(10)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			raw := tc.raw + get("/next")
 			want, wantOpen := rawPipelined(t, netHTTP, raw, 2)
 			got, gotOpen := rawPipelined(t, brisk, raw, 2)
