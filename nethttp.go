@@ -40,7 +40,15 @@ import (
 //     responses from WriteHeader, and the same keep-alive decision;
 //   - it implements http.Flusher, http.Hijacker (see Ctx.Hijack) and the
 //     methods of http.NewResponseController: Flush, Hijack,
-//     SetReadDeadline, SetWriteDeadline and EnableFullDuplex.
+//     SetReadDeadline and SetWriteDeadline (which replace
+//     Server.ReadTimeout and WriteTimeout until the request ends, as
+//     net/http's replace its timeouts; the minimum data rates still
+//     apply) and EnableFullDuplex;
+//   - a panic in h closes the connection after the responses to earlier
+//     requests, with nothing of this response when its head was not sent
+//     yet, else with what was sent cut short (no last-chunk), and is
+//     logged to Server.Logger with its stack, unless it is
+//     http.ErrAbortHandler.
 //
 // Request.Context is cancelled when h returns, when the server shuts down
 // and, with Server.CancelOnClientClose, when the client closes the
@@ -53,8 +61,16 @@ import (
 // and the ResponseWriter); copy what must outlive the call. Field values
 // are those brisk's stricter parser accepted (see Server). A 1xx from
 // WriteHeader is not sent to an HTTP/1.0 request (RFC 9110 §15.2), where
-// net/http sends it. http.Server settings (timeouts, ConnState, ErrorLog) have their
-// Server counterparts.
+// net/http sends it. A close-delimited (HTTP/1.0) body cut short by a
+// panic ends with a reset, where net/http sends a FIN that the client
+// cannot tell from the body's end. An http.MaxBytesReader past its limit
+// closes the connection after the response, as on net/http, when it is
+// the Body of the *http.Request h received (r.Body =
+// http.MaxBytesReader(w, r.Body, n)): net/http's reader reports to
+// net/http's own ResponseWriter through a method no other package can
+// implement, so FromHTTP looks at r.Body instead, and one kept elsewhere
+// (on a copy of r, or in a variable) is not seen. http.Server settings
+// (timeouts, ConnState, ErrorLog) have their Server counterparts.
 func FromHTTP(h http.Handler) Handler {
 	a := &httpAdaptor{h: h}
 	a.pool.New = func() any { return newHTTPExchange() }
@@ -103,7 +119,7 @@ func (a *httpAdaptor) serve(x *Ctx) {
 	r := e.base.WithContext(localAddrCtx{ctx, x.LocalAddr()})
 	e.w.reset(x, r)
 	defer e.release(cancel)
-	defer abortOnPanic(x)
+	defer e.w.closeOnPanic()
 	if r.RequestURI == "*" && r.Method == "OPTIONS" {
 		globalOptions(&e.w, r)
 	} else {
@@ -112,20 +128,31 @@ func (a *httpAdaptor) serve(x *Ctx) {
 	e.w.finish()
 }
 
-// abortOnPanic turns panic(http.ErrAbortHandler) into what net/http
-// does: the connection is closed, the response cut short, nothing
-// logged. Other panics go on to the server (500 if nothing was sent).
-func abortOnPanic(x *Ctx) {
+// closeOnPanic answers a panic of the handler as net/http does: the
+// panic is logged (but http.ErrAbortHandler) and the connection closed,
+// after the responses to earlier requests, with nothing of this response
+// when its head was not sent, else with the response cut short as for any
+// handler panic (no last-chunk; a reset for a close-delimited body). A
+// hijacked connection is the handler's: it is left alone.
+func (w *httpResponse) closeOnPanic() {
 	p := recover()
 	if p == nil {
 		return
 	}
+	c := w.x.c
 	if p != http.ErrAbortHandler {
-		panic(p)
+		c.logPanic(p)
 	}
-	if nc, _, err := x.Hijack(); err == nil {
-		nc.Close()
+	if c.hijacked {
+		return
 	}
+	c.keepAlive = false
+	bw := &w.x.bw
+	if !bw.started { // a response without a head: nothing is written
+		bw.started = true
+		bw.plan = headPlan{framing: wire.FramingNone}
+	}
+	bw.abort()
 }
 
 // globalOptions answers "OPTIONS *" as net/http.Server does, without
@@ -359,13 +386,14 @@ func (c localAddrCtx) Value(key any) any {
 // httpBody is the Request.Body of a request with content: brisk's body
 // stream with net/http's Close and errors.
 type httpBody struct {
-	e      *httpExchange
-	x      *Ctx // nil once the handler returned
-	closed bool
-	sawEOF bool
+	e          *httpExchange
+	x          *Ctx // nil once the handler returned
+	closed     bool
+	sawEOF     bool
+	earlyClose bool // Close left a rest unread: the connection closes
 }
 
-func (b *httpBody) reset(x *Ctx) { b.x, b.closed, b.sawEOF = x, false, false }
+func (b *httpBody) reset(x *Ctx) { b.x, b.closed, b.sawEOF, b.earlyClose = x, false, false, false }
 
 // Read reads the body; past Server.MaxBodyBytes it fails with an
 // *http.MaxBytesError, after Close with http.ErrBodyReadAfterClose.
@@ -373,11 +401,22 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	if b.closed || b.x == nil {
 		return 0, http.ErrBodyReadAfterClose
 	}
+	return b.read(p)
+}
+
+// read is Read, closed or not. Like net/http's, it returns io.EOF with
+// the last bytes when the body's end is already decoded.
+func (b *httpBody) read(p []byte) (int, error) {
 	if b.sawEOF {
 		return 0, io.EOF
 	}
 	b.continueIfExpected()
-	n, err := b.x.c.body.Read(p)
+	r := &b.x.c.body
+	n, err := r.Read(p)
+	if n > 0 && err == nil && r.dec.Done() && r.p0 == r.p1 {
+		err = io.EOF
+		b.x.c.watch.startIfWanted() // as r's own io.EOF does
+	}
 	switch {
 	case err == io.EOF:
 		b.sawEOF = true
@@ -402,11 +441,45 @@ func (b *httpBody) continueIfExpected() {
 	}
 }
 
-// Close makes later reads fail; the server drains or discards the rest.
+// Close makes later reads fail with http.ErrBodyReadAfterClose. Like
+// net/http's, it first reads and discards the rest of the body, up to
+// maxPostHandlerReadBytes, so that the connection can serve the next
+// request: a longer rest (a Content-Length rest is then not read at all)
+// closes the connection after the response. Nothing is read when the
+// connection closes anyway: the request asks for it, or the client
+// waits for "100 Continue" (net/http reads then, but closes all the
+// same). It returns the read error, if any.
 func (b *httpBody) Close() error {
+	if b.closed || b.x == nil {
+		b.closed = true
+		return nil
+	}
 	b.closed = true
+	h := &b.x.Request.head
+	dec := &b.x.c.body.dec
+	chunked := dec.Framing() == wire.FramingChunked
+	switch {
+	case b.sawEOF:
+	case !chunked && !h.KeepAlive(), h.Expect100 && h.Minor >= 1:
+	case !chunked && dec.Remaining() > maxPostHandlerReadBytes:
+		b.earlyClose = true
+	default:
+		n, err := io.CopyN(io.Discard, bodyRest{b}, maxPostHandlerReadBytes)
+		if n == maxPostHandlerReadBytes {
+			b.earlyClose = true
+		}
+		if err != io.EOF {
+			return err
+		}
+	}
 	return nil
 }
+
+// bodyRest reads a body, closed or not (for Close and the discard
+// before the response head).
+type bodyRest struct{ b *httpBody }
+
+func (r bodyRest) Read(p []byte) (int, error) { return r.b.read(p) }
 
 // fillTrailer merges the received trailer section into Request.Trailer.
 func (b *httpBody) fillTrailer() {

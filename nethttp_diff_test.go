@@ -268,3 +268,23 @@ func rawExchange(t *testing.T, dial func() (net.Conn, error), raw string) (strin
 	open := err != nil && isTimeout(err)
 	return noDate(got.String()), open
 }
+
+// diffServers serves h with net/http.Server and through FromHTTP on
+// brisk (configured by s, nil for the defaults), until the test ends, and
+// returns how to dial each.
+func diffServers(t *testing.T, h http.Handler, s *Server) (netHTTP, brisk func() (net.Conn, error)) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: h, ErrorLog: log.New(io.Discard, "", 0)}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	if s == nil {
+		s = &Server{}
+	}
+	s.Handler = FromHTTP(h)
+	bs := startServer(t, "tcp", s)
+	return func() (net.Conn, error) { return net.Dial("tcp", ln.Addr().String()) }, bs.dial
+}

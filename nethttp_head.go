@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/brisk-http/brisk/wire"
+	"golang.org/x/net/http/httpguts"
 )
 
 // takeSnapshot records the handler's header, sorted by key.
@@ -126,9 +127,9 @@ func (w *httpResponse) autoLength(st *headState, p []byte, hasTrailers bool) {
 }
 
 // decidePersistence makes net/http's keep-alive decision: HTTP/1.0
-// keep-alive, the request's and handler's "close", a body the client was
-// not asked for, and an unread body discarded up to
-// maxPostHandlerReadBytes.
+// keep-alive, the request's and handler's "close", an http.MaxBytesReader
+// past its limit, a body the client was not asked for, and an unread body
+// discarded up to maxPostHandlerReadBytes.
 func (w *httpResponse) decidePersistence(st *headState) {
 	r, h, c := w.req, &w.x.Request.head, w.x.c
 	wants10KeepAlive := r.ProtoMinor == 0 && h.ConnectionKeepAlive
@@ -139,7 +140,7 @@ func (w *httpResponse) decidePersistence(st *headState) {
 	} else if r.ProtoMinor == 0 || h.ConnectionClose {
 		st.closeAfter = true
 	}
-	if w.get("Connection") == "close" || !st.serverKeepAlive {
+	if w.get("Connection") == "close" || !st.serverKeepAlive || w.limitHit() {
 		st.closeAfter = true
 	}
 	expects := h.Expect100 && r.ProtoMinor >= 1 && r.ContentLength != 0
@@ -261,38 +262,42 @@ func (w *httpResponse) connectionHasUpgrade() bool {
 	return false
 }
 
-// declareTrailers notes the keys listed in a Trailer field value.
+// declareTrailers notes the keys listed in a Trailer field value but
+// those net/http refuses to send as trailers (httpguts.ValidTrailerHeader:
+// the framing, routing, authentication, request-modifier and content
+// fields of RFC 9110 §6.5.1, and every "If-" precondition).
 func (w *httpResponse) declareTrailers(v string) {
 	for k := range strings.SplitSeq(v, ",") {
 		k = textproto.CanonicalMIMEHeaderKey(textproto.TrimString(k))
-		switch k {
-		case "", "Transfer-Encoding", "Trailer", "Content-Length":
-			continue
+		if k != "" && httpguts.ValidTrailerHeader(k) {
+			w.trailers = append(w.trailers, k)
 		}
-		w.trailers = append(w.trailers, k)
 	}
 }
 
 // discardBody reads and discards an unread request body of up to
 // maxPostHandlerReadBytes before the head is sent, as net/http does (a
-// client may not read the response before it has sent its request). ok
-// is false when the body cannot be read to its end (closed unread, or a
-// read error); tooBig when more remains.
+// client may not read the response before it has sent its request), and
+// closes the body once read to its end: later reads fail with
+// http.ErrBodyReadAfterClose, as on net/http. ok is false when the body
+// cannot be read to its end (closed with a rest unread, or a read
+// error); tooBig when more remains (a Content-Length rest that large is
+// not read).
 func (w *httpResponse) discardBody() (tooBig, ok bool) {
-	c := w.x.c
-	if c.body.complete() {
-		return false, true
+	b := &w.e.body
+	dec := &w.x.c.body.dec
+	switch {
+	case b.closed:
+		return false, b.sawEOF
+	case dec.Framing() == wire.FramingLength && dec.Remaining() >= maxPostHandlerReadBytes:
+		return true, true
 	}
-	if w.e.body.closed {
-		return false, false
-	}
-	_, err := io.CopyN(io.Discard, &c.body, maxPostHandlerReadBytes+1)
+	_, err := io.CopyN(io.Discard, bodyRest{b}, maxPostHandlerReadBytes+1)
 	switch err {
 	case nil:
 		return true, true
 	case io.EOF:
-		w.e.body.sawEOF = true
-		w.e.body.fillTrailer()
+		b.closed = true
 		return false, true
 	}
 	return false, false

@@ -228,18 +228,6 @@ func TestFromHTTPResponseController(t *testing.T) {
 	})
 }
 
-// TestFromHTTPWriteHeaderCode checks net/http's panic on an invalid
-// status code, turned into brisk's 500 answer.
-func TestFromHTTPWriteHeaderCode(t *testing.T) {
-	ts := startServer(t, "tcp", &Server{Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(99)
-	}))})
-	resp, body := ts.connect().roundTrip(get("/"))
-	if resp.StatusCode != 500 || !strings.HasPrefix(body, "Internal Server Error") {
-		t.Errorf("got %d %q, want 500", resp.StatusCode, body)
-	}
-}
-
 // TestFromHTTPAbortHandler checks panic(http.ErrAbortHandler): the
 // response is cut short by closing the connection and nothing is logged,
 // as net/http does.

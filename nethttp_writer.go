@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,7 @@ type httpResponse struct {
 	hijacked      bool
 	fullDuplex    bool
 	writeDeadline bool // the handler set one; cleared after it returns
+	bodyLimitHit  bool // an http.MaxBytesReader Body reached its limit
 }
 
 // headerKV is one key of a header snapshot.
@@ -64,17 +66,13 @@ func (w *httpResponse) reset(x *Ctx, r *http.Request) {
 	w.x, w.req = x, r
 	w.status, w.contentLength, w.written = 0, -1, 0
 	w.wroteHeader, w.headSent, w.handlerDone, w.chunking = false, false, false, false
-	w.hijacked, w.fullDuplex, w.writeDeadline = false, false, false
+	w.hijacked, w.fullDuplex, w.writeDeadline, w.bodyLimitHit = false, false, false, false
 	w.bw.Reset(chunkWriter{w})
 }
 
 // endExchange clears what the request left, after the handler returned.
 func (w *httpResponse) endExchange() {
-	if w.writeDeadline && !w.hijacked {
-		c := w.x.c
-		c.nc.SetWriteDeadline(time.Time{})
-		c.wdeadline = 0
-	}
+	w.x.c.endHandlerWriteDeadline()
 	clear(w.header)
 	clear(w.snap)
 	w.snap = w.snap[:0]
@@ -119,6 +117,9 @@ func (w *httpResponse) WriteHeader(code int) {
 		b.b = append(b.b, "\r\n"...)
 		c.flush()
 		return
+	}
+	if w.limitHit() {
+		w.header.Set("Connection", "close") // as net/http's requestTooLarge does
 	}
 	w.wroteHeader = true
 	w.status = code
@@ -216,29 +217,39 @@ func (w *httpResponse) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return nc, bufio.NewReadWriter(br, bufio.NewWriter(nc)), nil
 }
 
-// SetReadDeadline sets the connection's read deadline (for
-// http.ResponseController); the server's timeouts replace it after the
-// request.
+// SetReadDeadline sets the deadline of the request body's reads (for
+// http.ResponseController) until the next request, in place of
+// Server.ReadTimeout, as net/http's replaces its ReadTimeout: a read
+// waiting past it fails with a timeout (os.ErrDeadlineExceeded). The
+// zero time means none; Server.MinRequestBodyRate still applies.
 func (w *httpResponse) SetReadDeadline(t time.Time) error {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return errAfterHandler
+	case w.hijacked:
 		return http.ErrHijacked
 	}
-	c := w.x.c
-	c.deadline = deadlineNanos(t)
-	return c.nc.SetReadDeadline(t)
+	w.x.c.body.setDeadline(deadlineNanos(t))
+	return nil
 }
 
-// SetWriteDeadline sets the connection's write deadline (for
-// http.ResponseController) until the handler returns. Server.WriteTimeout,
-// when set, replaces it at each write.
+// SetWriteDeadline sets the deadline of the response's writes to the
+// connection (for http.ResponseController) until the handler returns
+// and the response is sent, in place of Server.WriteTimeout, as
+// net/http's replaces its WriteTimeout: a write past it fails with a
+// timeout (os.ErrDeadlineExceeded), as do the later ones, and the
+// connection closes. The zero time means none; Server.MinResponseRate
+// still applies.
 func (w *httpResponse) SetWriteDeadline(t time.Time) error {
-	if w.hijacked {
+	switch {
+	case w.x == nil:
+		return errAfterHandler
+	case w.hijacked:
 		return http.ErrHijacked
 	}
-	c := w.x.c
-	c.wdeadline = deadlineNanos(t)
+	w.x.c.setHandlerWriteDeadline(deadlineNanos(t))
 	w.writeDeadline = true
-	return c.nc.SetWriteDeadline(t)
+	return nil
 }
 
 // EnableFullDuplex lets the handler read the body after writing the
@@ -271,10 +282,14 @@ func (w *httpResponse) finish() {
 	if !w.headSent {
 		w.sendHead(nil)
 	}
+	if w.writeDeadline {
+		w.x.c.flush() // under the handler's deadline, as net/http's finishRequest
+	}
 	if w.chunking {
 		w.setTrailers()
 	}
-	if w.req.Method != "HEAD" && w.contentLength != -1 && bodyAllowedForStatus(w.status) && w.contentLength != w.written {
+	if w.req.Method != "HEAD" && w.contentLength != -1 && bodyAllowedForStatus(w.status) && w.contentLength != w.written ||
+		w.e.body.earlyClose || w.limitHit() {
 		w.x.c.keepAlive = false
 	}
 }
@@ -320,4 +335,32 @@ func (cw chunkWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return w.x.bw.Write(p)
+}
+
+// limitHit reports whether the handler's Request.Body is an
+// http.MaxBytesReader that reached its limit, from the time it did on.
+// net/http's MaxBytesReader then tells its own ResponseWriter, through a
+// method no other package can implement, to close the connection after
+// the response; FromHTTP looks at the reader instead, so a
+// MaxBytesReader that is not the request's Body is not seen.
+func (w *httpResponse) limitHit() bool {
+	if !w.bodyLimitHit {
+		w.bodyLimitHit = maxBytesReached(w.req.Body)
+	}
+	return w.bodyLimitHit
+}
+
+// maxBytesReaderType is the dynamic type of http.MaxBytesReader's result.
+var maxBytesReaderType = reflect.TypeOf(http.MaxBytesReader(nil, http.NoBody, 0))
+
+// maxBytesReached reports whether body is an http.MaxBytesReader that
+// reached its limit: a read of no bytes returns its sticky error, an
+// *http.MaxBytesError, and reads nothing.
+func maxBytesReached(body io.ReadCloser) bool {
+	if body == nil || reflect.TypeOf(body) != maxBytesReaderType {
+		return false
+	}
+	_, err := body.Read(nil)
+	_, ok := err.(*http.MaxBytesError)
+	return ok
 }

@@ -92,6 +92,25 @@ func (b *bodyReader) arm() {
 	c.setReadDeadlineNs(dl)
 }
 
+// setDeadline makes ns (Unix ns; 0: none) the read deadline from now
+// until the next request (FromHTTP's SetReadDeadline): for a body still
+// to read, in place of ReadTimeout's deadline, as net/http's replaces its
+// ReadTimeout, MinRequestBodyRate still applying (judged when its grace
+// period ends, at once when it has).
+func (b *bodyReader) setDeadline(ns int64) {
+	dl := ns
+	if b.dec.Framing() != wire.FramingNone && !b.dec.Done() {
+		b.armed = true // arm would put ReadTimeout's back
+		b.readBy = ns
+		if r := &b.c.lim.bodyRate; r.perSec > 0 {
+			if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
+				dl = g
+			}
+		}
+	}
+	b.c.setReadDeadlineNs(dl)
+}
+
 // netRead reads body bytes from the connection into p, counting the time
 // waited and the bytes received for the rate; a read that times out is
 // retried as long as afterTimeout allows.
@@ -164,6 +183,11 @@ type writeClock struct {
 	probed bool  // the last deadline was a probe's
 	tick   int64 // coarse clock reading the deadlines were computed at
 	write  int   // conn.writes of the write the fields below describe
+
+	// The deadline FromHTTP's handler set (SetWriteDeadline), in place
+	// of WriteTimeout's until the handler returns.
+	handlerBy  int64 // Unix ns; 0: none
+	handlerSet bool
 }
 
 // probeWait is how long a probing write may wait for room in the socket
@@ -185,16 +209,12 @@ func (c *conn) armWrite() {
 // setWriteDeadlines computes the deadlines of a write starting now and
 // sets the earlier one.
 func (c *conn) setWriteDeadlines() {
-	var dl int64 // Unix ns; 0: none
 	w := &c.wclock
-	w.by = 0
 	if p := c.srv.date.cur.Load(); p != nil {
 		w.tick = p.ns
 	}
-	if d := c.lim.writeTimeout; d > 0 {
-		dl = c.timeoutAtNs(d)
-		w.by = dl
-	}
+	w.by = c.writeBy()
+	dl := w.by // Unix ns; 0: none
 	if r := &c.lim.respRate; r.perSec > 0 {
 		g := c.timeoutAtNs(r.grace)
 		w.start = g - int64(r.grace)
@@ -207,10 +227,55 @@ func (c *conn) setWriteDeadlines() {
 	}
 }
 
+// writeBy returns the deadline of a write starting now, in Unix ns (0:
+// none): WriteTimeout from now, or the handler's (setHandlerWriteDeadline).
+func (c *conn) writeBy() int64 {
+	switch {
+	case c.wclock.handlerSet:
+		return c.wclock.handlerBy
+	case c.lim.writeTimeout > 0:
+		return c.timeoutAtNs(c.lim.writeTimeout)
+	}
+	return 0
+}
+
+// setHandlerWriteDeadline makes ns (Unix ns; 0: none) the deadline of
+// the writes from now until endHandlerWriteDeadline, in place of
+// WriteTimeout's (FromHTTP's SetWriteDeadline: net/http's replaces its
+// WriteTimeout); MinResponseRate still applies.
+func (c *conn) setHandlerWriteDeadline(ns int64) {
+	w := &c.wclock
+	w.handlerBy, w.handlerSet = ns, true
+	w.tick = 0 // the next write computes its deadlines
+	if ns != c.wdeadline {
+		var t time.Time
+		if ns != 0 {
+			t = time.Unix(0, ns)
+		}
+		c.nc.SetWriteDeadline(t)
+		c.wdeadline = ns
+	}
+}
+
+// endHandlerWriteDeadline puts the server's write deadlines back after
+// setHandlerWriteDeadline.
+func (c *conn) endHandlerWriteDeadline() {
+	w := &c.wclock
+	if !w.handlerSet {
+		return
+	}
+	w.handlerBy, w.handlerSet, w.tick = 0, false, 0
+	if c.wdeadline != 0 {
+		c.nc.SetWriteDeadline(time.Time{})
+		c.wdeadline = 0
+	}
+}
+
 // afterWriteTimeout judges a write that timed out having accepted n more
-// bytes: err once WriteTimeout has passed, ErrResponseTooSlow when the
-// client took fewer bytes than the rate asks, else nil with the deadline
-// moved to the next probe or to when the rate would be broken.
+// bytes: err once its deadline (WriteTimeout's, or the handler's) has
+// passed, ErrResponseTooSlow when the client took fewer bytes than the
+// rate asks, else nil with the deadline moved to the next probe or to
+// when the rate would be broken.
 func (c *conn) afterWriteTimeout(n int, err error) error {
 	w := &c.wclock
 	if w.write != c.writes { // the first timeout of this write
@@ -274,10 +339,7 @@ const wholePiece = 16 << 10
 // nothing is so cut after one piece's time, not the whole write's.
 func (c *conn) writePieces(p, q []byte) error {
 	r := c.lim.respRate
-	var by int64 // WriteTimeout's deadline, Unix ns; 0: none
-	if d := c.lim.writeTimeout; d > 0 {
-		by = c.timeoutAtNs(d)
-	}
+	by := c.writeBy() // Unix ns; 0: none
 	for _, b := range [2][]byte{p, q} {
 		for len(b) > 0 {
 			k := min(len(b), wholePiece)
