@@ -46,7 +46,9 @@ import "strings"
 //     that path matches without a multi wildcard consuming anything
 //     ("/images" when "/images/" is registered and "/images" is not);
 //   - 307 to the normalized path, when the request's path was not in
-//     normal form (dot-segments, repeated "/", see DecodePath);
+//     normal form (dot-segments, repeated "/", see DecodePath, or the
+//     empty path of an absolute-form target such as "http://example.com",
+//     redirected to "/");
 //   - 405 with an Allow field listing, sorted, the methods whose patterns
 //     match the path (RFC 9110 §15.5.6), when some do;
 //   - 404 otherwise, and for the asterisk-form ("OPTIONS *") and

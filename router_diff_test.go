@@ -56,6 +56,8 @@ var handTargets = []string{
 	"/a/./b", "/a/../a/b", "//a", "/a//b", "/../a", "/a/b/../../t", "/x/./", "/t/./sub",
 	// queries are kept by redirects
 	"/t?q=1", "/a/../r?x=y&z", "/g?", "/n?a",
+	// absolute-form: an empty path is redirected to "/"
+	"http://example.com", "http://example.com?q=1", "http://example.com/t?q=1", "https://h/a/../r",
 }
 
 var diffMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CUSTOM"}
@@ -96,6 +98,36 @@ func TestRouterDifferential(t *testing.T) {
 			}
 			t.Logf("%d patterns, %d requests", len(rs.patterns), n)
 		})
+	}
+}
+
+// TestRouterDifferentialKept pins, for each difference from ServeMux
+// that issue 27 raised, brisk's reply and ServeMux's: where they are
+// equal, brisk emulates ServeMux; where they differ, brisk deliberately
+// does better and Router's doc lists the difference. A ServeMux reply
+// that changes means the doc needs updating.
+func TestRouterDifferentialKept(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		patterns             []string
+		method, host, target string
+		brisk, netHTTP       routeReply
+	}{
+		// RFC 3986 §6.2.3: an empty path is "/"; redirected to its normal
+		// form, as any unclean path is, the query kept.
+		{"absolute_form_empty_path", []string{"/"}, "GET", "example.com", "http://example.com?q=1",
+			routeReply{status: 307, location: "/?q=1"}, routeReply{status: 307, location: "/?q=1"}},
+		{"absolute_form_empty_path_options", []string{"/"}, "OPTIONS", "example.com", "http://example.com",
+			routeReply{status: 307, location: "/"}, routeReply{status: 307, location: "/"}},
+	} {
+		rs := newRouteSet(t, tc.patterns)
+		if got := rs.serveBrisk(tc.method, tc.host, tc.target); got != tc.brisk {
+			t.Errorf("%s: brisk %s %s (Host %s): %+v, want %+v", tc.name, tc.method, tc.target, tc.host, got, tc.brisk)
+		}
+		if got := rs.serveNetHTTP(tc.method, tc.host, tc.target); got != tc.netHTTP {
+			t.Errorf("%s: net/http %s %s (Host %s): %+v, want %+v (ServeMux changed: update Router's doc)",
+				tc.name, tc.method, tc.target, tc.host, got, tc.netHTTP)
+		}
 	}
 }
 
