@@ -11,19 +11,18 @@ import (
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/h2"
-	"github.com/brisk-http/brisk/internal/certs"
 	"golang.org/x/net/http2"
 )
 
 // ExampleConfigure serves HTTP/1.1 with brisk's handler and HTTP/2 with an
 // http.Handler on one TLS listener: ALPN offers h2 and http/1.1, and each
 // connection goes to the server of the protocol it chose. The
-// certificate is a throwaway one.
+// certificate is a throwaway one from brisktest.
 func ExampleConfigure() {
-	cert, _ := certs.SelfSigned("localhost")
+	certs := brisktest.NewTLSCerts() // for tests only
 	srv := &brisk.Server{
 		Handler:   func(c *brisk.Ctx) { c.Response.SetBodyString("HTTP/1.1 from brisk") },
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}},
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{certs.Server}},
 	}
 	err := h2.Configure(srv, h2.Config{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "%s from x/net/http2", r.Proto)
@@ -37,13 +36,12 @@ func ExampleConfigure() {
 	defer srv.Shutdown(context.Background())
 
 	client := &http.Client{Transport: &http2.Transport{
+		TLSClientConfig: certs.ClientConfig(), // trusts the throwaway authority
 		DialTLSContext: func(ctx context.Context, _, _ string, cfg *tls.Config) (net.Conn, error) {
 			nc, err := ln.DialContext(ctx, "tcp", "localhost:443")
 			if err != nil {
 				return nil, err
 			}
-			cfg = cfg.Clone()
-			cfg.InsecureSkipVerify = true // self-signed
 			tc := tls.Client(nc, cfg)
 			return tc, tc.HandshakeContext(ctx)
 		},

@@ -1,0 +1,92 @@
+package brisk_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// repoFiles returns the repository's files whose names end in one of
+// exts, relative to the repository root (this package's directory),
+// skipping hidden directories, testdata and node_modules.
+func repoFiles(t *testing.T, exts ...string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		for _, ext := range exts {
+			if strings.HasSuffix(path, ext) {
+				files = append(files, filepath.ToSlash(path))
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// isInternal reports whether an import path or a directory has an
+// element "internal", which only code under its parent may import.
+func isInternal(path string) bool {
+	for _, elem := range strings.Split(path, "/") {
+		if elem == "internal" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExamplesUsePublicAPI: an Example is code for users to copy, so a
+// test file declaring one imports no internal package. Examples of
+// internal packages themselves are exempt: no user can import those.
+func TestExamplesUsePublicAPI(t *testing.T) {
+	n := 0
+	fset := token.NewFileSet()
+	for _, path := range repoFiles(t, "_test.go") {
+		if isInternal(filepath.ToSlash(filepath.Dir(path))) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		example := false
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Example") {
+				example = true
+				break
+			}
+		}
+		if !example {
+			continue
+		}
+		n++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if isInternal(p) {
+				t.Errorf("%s: an Example file imports %s, which users cannot import: use public API (brisktest.NewTLSCerts for certificates)",
+					fset.Position(imp.Pos()), p)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d Example files, want 20 or more: is the walk broken?", n)
+	}
+}
