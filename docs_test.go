@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +91,63 @@ func TestExamplesUsePublicAPI(t *testing.T) {
 	if n < 20 {
 		t.Errorf("found %d Example files, want 20 or more: is the walk broken?", n)
 	}
+}
+
+// goFileName matches a mention of a Go file: a name ending in ".go",
+// possibly with a directory path ("wire/body.go").
+var goFileName = regexp.MustCompile(`\b[A-Za-z0-9][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)*\.go\b`)
+
+// otherProjects are Go file names mentioned in docs that name files of
+// other projects, not of this repository, each with the reason.
+var otherProjects = map[string]string{
+	"net/http/pattern.go": "Go's net/http, whose pattern precedence router_conflict.go follows",
+}
+
+// TestDocFileNamesExist: every Go file a doc comment or Markdown file
+// names exists, relative to the naming file's directory or to the
+// repository root, so docs do not point at files that were renamed or
+// merged away. Names of other projects' files are in otherProjects.
+func TestDocFileNamesExist(t *testing.T) {
+	fset := token.NewFileSet()
+	used := map[string]bool{}
+	for _, path := range repoFiles(t, ".go", ".md") {
+		var texts []string
+		if strings.HasSuffix(path, ".go") {
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cg := range f.Comments {
+				texts = append(texts, cg.Text())
+			}
+		} else {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts = append(texts, string(b))
+		}
+		dir := filepath.Dir(path)
+		for _, text := range texts {
+			for _, name := range goFileName.FindAllString(text, -1) {
+				if _, ok := otherProjects[name]; ok {
+					used[name] = true
+					continue
+				}
+				if !exists(filepath.Join(dir, name)) && !exists(name) {
+					t.Errorf("%s names %s, which does not exist (add names of other projects' files to otherProjects)", path, name)
+				}
+			}
+		}
+	}
+	for name := range otherProjects {
+		if !used[name] {
+			t.Errorf("otherProjects lists %s, which no doc names any more", name)
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
