@@ -151,3 +151,121 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// figure matches a measured figure in README prose: a ratio ("0.98×",
+// "1.2x") or a number with a unit of measurement ("8.43 KB", "6.7 µs",
+// "216266 req/s"). Sizes in KiB and MiB are inputs, not figures.
+var figure = regexp.MustCompile(`(\d[\d,]*(?:\.\d+)?)(?:×|x\b| KB\b| µs\b| ns\b| req/s\b)`)
+
+// tableFigure matches a table cell holding a figure.
+var tableFigure = regexp.MustCompile(`^(\d[\d,]*(?:\.\d+)?)×?$`)
+
+// resultsRef matches a reference to a results file.
+var resultsRef = regexp.MustCompile(`bench/results/[A-Za-z0-9_.-]*[A-Za-z0-9_]`)
+
+// benchScript matches the name of a bench/ script or program.
+var benchScript = regexp.MustCompile(`bench/[A-Za-z0-9_]+\.sh|go run \./idle`)
+
+// TestREADMEFigures: every measured figure in README.md is copied from a
+// bench/results file named in its paragraph (or, for a table, in the
+// paragraph before it), beside the bench/ script that writes it, so no
+// figure outlives the results that support it. A figure is a ratio or
+// a number with a unit of measurement in prose, or a number in a table
+// whose header names req/s, ns/op, KB or fasthttp; code blocks are
+// skipped.
+func TestREADMEFigures(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := map[string]string{}
+	readResults := func(ref string) string {
+		if text, ok := results[ref]; ok {
+			return text
+		}
+		b, err := os.ReadFile(ref)
+		if err != nil {
+			t.Errorf("README.md names %s: %v", ref, err)
+		}
+		results[ref] = strings.ReplaceAll(string(b), ",", "")
+		return results[ref]
+	}
+	var blocks [][]string
+	var cur []string
+	code := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "```") {
+			code = !code
+			continue
+		}
+		if code {
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			if cur != nil {
+				blocks = append(blocks, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, line)
+	}
+	if cur != nil {
+		blocks = append(blocks, cur)
+	}
+	checked := 0
+	for i, block := range blocks {
+		text := strings.Join(block, "\n")
+		var figs []string
+		if strings.HasPrefix(block[0], "|") {
+			if h := block[0]; strings.Contains(h, "req/s") || strings.Contains(h, "ns/op") ||
+				strings.Contains(h, "KB") || strings.Contains(h, "fasthttp") {
+				for _, row := range block[2:] {
+					for _, cell := range strings.Split(row, "|") {
+						if m := tableFigure.FindStringSubmatch(strings.TrimSpace(cell)); m != nil {
+							figs = append(figs, m[1])
+						}
+					}
+				}
+			}
+		} else {
+			for _, m := range figure.FindAllStringSubmatch(text, -1) {
+				figs = append(figs, m[1])
+			}
+		}
+		if len(figs) == 0 {
+			continue
+		}
+		scope := text
+		if strings.HasPrefix(block[0], "|") && i > 0 {
+			scope += "\n" + strings.Join(blocks[i-1], "\n")
+		}
+		refs := resultsRef.FindAllString(scope, -1)
+		if len(refs) == 0 {
+			t.Errorf("README.md: figures %v in %q... name no bench/results file", figs, block[0])
+			continue
+		}
+		if !benchScript.MatchString(scope) {
+			t.Errorf("README.md: figures %v in %q... name no bench/ script", figs, block[0])
+		}
+		for _, f := range figs {
+			n := strings.ReplaceAll(f, ",", "")
+			re := regexp.MustCompile(`(^|[^\d.])` + regexp.QuoteMeta(n) + `(\D|$)`)
+			found := false
+			for _, ref := range refs {
+				if re.MatchString(readResults(ref)) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("README.md: figure %s (in %q...) is in none of %v", f, block[0], refs)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Errorf("checked %d figures, want 50 or more: is the scan broken?", checked)
+	}
+	t.Logf("%d figures checked", checked)
+}
