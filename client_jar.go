@@ -11,10 +11,11 @@ import (
 // Cookie jars for the client (RFC 6265 §5.3, §5.4).
 
 // CookieJar stores the cookies a client receives and gives the ones to
-// send, as ClientConfig.Jar. It must be safe for concurrent use. Package
-// httpjar adapts any net/http.CookieJar (such as net/http/cookiejar's,
-// with a public-suffix list), so that this package does not link
-// net/http into every program.
+// send, as ClientConfig.Jar. It must be safe for concurrent use. Its
+// methods take and give field values as bytes, so that a jar need not
+// build an http.Cookie per cookie. Package httpjar adapts any
+// net/http.CookieJar (such as net/http/cookiejar's, with a public-suffix
+// list).
 type CookieJar interface {
 	// AppendCookies appends to dst the cookie-string to send to u
 	// ("a=1; b=2", RFC 6265 §5.4), or nothing when there is none, and

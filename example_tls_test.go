@@ -11,19 +11,18 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
-	"github.com/brisk-http/brisk/internal/certs"
 )
 
 // ExampleServer_ServeTLS serves HTTPS with a certificate that can be
 // replaced while the server runs: GetCertificate returns the current one
 // at each handshake, so a reload (on SIGHUP, or when the files change) is
 // a Store. The handler reads the connection's TLS state from Ctx.TLS. The
-// certificate here is a throwaway one; a real server loads its files with
-// tls.LoadX509KeyPair, or passes them to ListenAndServeTLS.
+// certificate here is a throwaway one from brisktest; a real server loads
+// its files with tls.LoadX509KeyPair, or passes them to ListenAndServeTLS.
 func ExampleServer_ServeTLS() {
-	cert, _ := certs.SelfSigned("localhost")
+	certs := brisktest.NewTLSCerts() // for tests only
 	var current atomic.Pointer[tls.Certificate]
-	current.Store(&cert)
+	current.Store(&certs.Server)
 	// To reload: next, err := tls.LoadX509KeyPair(certFile, keyFile); if err == nil { current.Store(&next) }
 
 	srv := &brisk.Server{
@@ -40,7 +39,9 @@ func ExampleServer_ServeTLS() {
 	defer srv.Shutdown(context.Background())
 
 	conn, _ := ln.Dial()
-	tc := tls.Client(conn, &tls.Config{ServerName: "localhost", InsecureSkipVerify: true}) // self-signed
+	cfg := certs.ClientConfig() // trusts the throwaway authority
+	cfg.ServerName = "localhost"
+	tc := tls.Client(conn, cfg)
 	defer tc.Close()
 	io.WriteString(tc, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
 	resp, err := http.ReadResponse(bufio.NewReader(tc), nil)
@@ -59,11 +60,11 @@ func ExampleServer_ServeTLS() {
 // ExampleCtx_TLS requires client certificates (mTLS) issued by one
 // authority and answers with the client's name from its verified
 // certificate. A client without a certificate is refused at the
-// handshake; no handler runs for it.
+// handshake; no handler runs for it. The certificates are throwaway ones
+// from brisktest: a real server loads its own and the authority's.
 func ExampleCtx_TLS() {
-	ca, _ := certs.NewAuthority("example CA") // throwaway PKI for the example
-	serverCert, _ := ca.Server("localhost")
-	clientCert, _ := ca.Client("alice")
+	certs := brisktest.NewTLSCerts() // for tests only
+	clientCert := certs.ClientCert("alice")
 
 	srv := &brisk.Server{
 		Handler: func(c *brisk.Ctx) {
@@ -72,9 +73,9 @@ func ExampleCtx_TLS() {
 			fmt.Fprintf(&c.Response, "hello %s", leaf.Subject.CommonName)
 		},
 		TLSConfig: &tls.Config{
-			Certificates: []tls.Certificate{serverCert},
+			Certificates: []tls.Certificate{certs.Server},
 			ClientAuth:   tls.RequireAndVerifyClientCert,
-			ClientCAs:    ca.Pool,
+			ClientCAs:    certs.Pool,
 		},
 	}
 	ln := brisktest.NewListener()
@@ -84,7 +85,7 @@ func ExampleCtx_TLS() {
 	cl := &brisk.Client{ClientConfig: brisk.ClientConfig{
 		Dial: ln.DialContext,
 		TLSConfig: &tls.Config{
-			RootCAs:      ca.Pool,
+			RootCAs:      certs.Pool,
 			Certificates: []tls.Certificate{clientCert},
 		},
 	}}

@@ -196,40 +196,24 @@ type Server struct {
 	// it fires up to two seconds late, never early. Off (false) or on
 	// other systems, idle connections wait in their goroutine.
 	//
-	// Measured (bench/idle, server RSS growth per idle connection, 9,000
-	// and 19,900 connections): 8.4 KB off; 1.01 and 0.82 KB on; 0.91 and
-	// 0.70 KB with ParkIdleAfter < 0; nbio 1.09 and 1.03 KB, fasthttp
-	// 16.1 KB. Of a parked connection, 0.2 KB is brisk's; the rest is the
-	// runtime's: about 0.6 KB of poller state (pollDesc) per fd polled at
-	// once, kept for reuse, and a goroutine descriptor (0.45 KB, never
-	// freed) per goroutine that ever waited at once (see ParkIdleAfter).
-	// Waking a connection from its bare fd costs about 11 µs and 27
-	// system calls more.
-	//
-	// It is off by default: end to end it measures worse with many busy
-	// connections. Medians of 6 alternating 2 s rounds on a quiet machine
-	// (bench/parke2e.sh, on/off, server CPU time per request and req/s):
-	// 50 connections 0.99 and 1.01, pipelined ×16 0.97 and 0.95, 950 idle
-	// + 50 busy 1.01 and 1.00, 9,950 idle + 50 busy 1.02 and 1.00, 2,000
-	// busy 1.25 and 0.85 (see ParkIdleAfter). Busy connections make the
-	// same system calls per request (bench/parksyscalls.sh, 50
-	// connections: 3.24 on, 3.17 off).
+	// Parking trades CPU for memory: a parked connection holds about a
+	// kilobyte, most of it the runtime's, where one waiting in its
+	// goroutine holds its stack and buffers; waking one from its bare fd
+	// costs system calls, and with many busy connections parking can raise
+	// the CPU time per request. It is off by default for that reason. The
+	// measurements are in bench/results/parking.md.
 	ParkIdle bool
 
 	// ParkIdleAfter is how long a connection waits for its next request
-	// in its goroutine before ParkIdle parks it. Zero means
-	// DefaultParkIdleAfter (2 s); negative parks at once. A busy
-	// connection's next request comes sooner, so it never pays for the
-	// hand-off to another goroutine that resuming a parked connection
-	// costs: parked at once, one busy connection made 10.5 system calls
-	// per request instead of 4.0 (bench/parksyscalls.sh; with 50 busy
-	// connections the events batch and both make 3.2). When 1,024
-	// connections of the process already wait in their goroutines, more
-	// are parked at once: the memory of a burst of connections then stays
-	// that of parked ones (above), but 2,000 busy connections took 1.25×
-	// the CPU per request of ParkIdle off on a quiet machine (1.11× and
-	// 1.03× in two runs on a loaded one, 0.92× and 0.94× there without
-	// the bound; bench/parke2e.sh c2000, medians of 6 alternating rounds).
+	// in its goroutine before ParkIdle parks it; it has no effect without
+	// ParkIdle. Zero means DefaultParkIdleAfter (2 s); negative parks at
+	// once. A connection whose next request comes within ParkIdleAfter is
+	// never parked, so it never pays for the hand-off to another goroutine
+	// that resuming a parked connection costs; parking at once makes a
+	// busy connection pay it on every request. When 1,024 connections of
+	// the process already wait in their goroutines, more are parked at
+	// once whatever ParkIdleAfter says, so that the memory of a burst of
+	// connections stays that of parked ones.
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that

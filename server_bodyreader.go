@@ -22,9 +22,9 @@ type bodyReader struct {
 	started bool   // a read happened (100 Continue sent if asked for)
 	expect  bool   // the client waits for 100 Continue
 	reading bool   // the connection's reads are body reads (source)
-	armed   bool   // the body's read deadline is set on the connection (datarate.go)
+	armed   bool   // the body's read deadline is set on the connection (server_datarate.go)
 
-	// For ReadTimeout and MinRequestBodyRate (datarate.go).
+	// For ReadTimeout and MinRequestBodyRate (server_datarate.go).
 	t0     int64         // start of the body (never earlier), Unix ns
 	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
 	waited time.Duration // time spent waiting for body bytes

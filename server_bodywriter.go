@@ -63,7 +63,7 @@ func (w *BodyWriter) unsend() bool {
 }
 
 // abort makes the response end cut short: finish writes no last-chunk
-// and the connection closes (see handlerpanic.go).
+// and the connection closes (see server_panic.go).
 func (w *BodyWriter) abort() { w.err = errAborted }
 
 // aborted reports whether abort was called.

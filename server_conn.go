@@ -34,7 +34,7 @@ type conn struct {
 	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf *buffer       // the read buffer's pooled storage; nil while idle on a raw connection
-	in   connio.Reader // the input, in rbuf's storage, read from source (source.go); Detach hands it over
+	in   connio.Reader // the input, in rbuf's storage, read from source (server_source.go); Detach hands it over
 	wbuf *buffer       // pending response bytes; nil while idle
 	werr error         // sticky write error
 
@@ -56,7 +56,7 @@ type conn struct {
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
-	wclock    writeClock // the write in progress (datarate.go)
+	wclock    writeClock // the write in progress (server_datarate.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
 
@@ -496,7 +496,7 @@ func (c *conn) flush() error {
 
 // write writes p, then q (nil for none), to the connection under
 // WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout in
-// datarate.go; writePieces over TLS), measured like the read timeouts
+// server_datarate.go; writePieces over TLS), measured like the read timeouts
 // (see setReadTimeout).
 func (c *conn) write(p, q []byte) error {
 	c.writes++

@@ -22,7 +22,8 @@
 # golang.org/x/perf/cmd/benchstat@latest through go run.
 #
 # Finally prints the ratio of each median ns/op and cpu-ns/op (CPU time,
-# steadier on a loaded machine) to fasthttp's.
+# steadier on a loaded machine) to fasthttp's, and writes that table to
+# bench/results/ratios.txt (the README's benchmark table quotes it).
 #
 # Example: COUNT=5 BT=200ms bench/compare.sh 'BenchmarkParse$|BenchmarkServer'
 set -euo pipefail
@@ -100,4 +101,4 @@ END {
 		b = order[r]; f = med[b, "fasthttp"]
 		printf "%-56s %12.1f %16s %18s\n", b, f, ratio(med[b, "brisk"], f), ratio(med[b, "nethttp"], f)
 	}
-}'
+}' | tee "$out/ratios.txt"

@@ -1,5 +1,6 @@
 // Package brisktest provides an in-memory transport for testing brisk
-// servers and clients, and any other net.Conn user, without sockets.
+// servers and clients, and any other net.Conn user, without sockets, and
+// throwaway TLS certificates for tests (TLSCerts).
 package brisktest
 
 import (

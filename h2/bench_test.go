@@ -15,6 +15,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates its HTTP/2 server and client for net/http's (Go 1.27); this benchmark measures them directly, beside the hand-over
+
 // benchBody is the response of bench/tls.sh's servers.
 var benchBody = []byte("Hello, World!")
 

@@ -5,25 +5,22 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/h2"
-	"github.com/brisk-http/brisk/internal/certs"
-	"golang.org/x/net/http2"
 )
 
 // ExampleConfigure serves HTTP/1.1 with brisk's handler and HTTP/2 with an
 // http.Handler on one TLS listener: ALPN offers h2 and http/1.1, and each
 // connection goes to the server of the protocol it chose. The
-// certificate is a throwaway one.
+// certificate is a throwaway one from brisktest.
 func ExampleConfigure() {
-	cert, _ := certs.SelfSigned("localhost")
+	certs := brisktest.NewTLSCerts() // for tests only
 	srv := &brisk.Server{
 		Handler:   func(c *brisk.Ctx) { c.Response.SetBodyString("HTTP/1.1 from brisk") },
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}},
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{certs.Server}},
 	}
 	err := h2.Configure(srv, h2.Config{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "%s from x/net/http2", r.Proto)
@@ -36,17 +33,12 @@ func ExampleConfigure() {
 	go srv.ServeTLS(ln, "", "")
 	defer srv.Shutdown(context.Background())
 
-	client := &http.Client{Transport: &http2.Transport{
-		DialTLSContext: func(ctx context.Context, _, _ string, cfg *tls.Config) (net.Conn, error) {
-			nc, err := ln.DialContext(ctx, "tcp", "localhost:443")
-			if err != nil {
-				return nil, err
-			}
-			cfg = cfg.Clone()
-			cfg.InsecureSkipVerify = true // self-signed
-			tc := tls.Client(nc, cfg)
-			return tc, tc.HandshakeContext(ctx)
-		},
+	var h2only http.Protocols
+	h2only.SetHTTP2(true)
+	client := &http.Client{Transport: &http.Transport{
+		Protocols:       &h2only,
+		TLSClientConfig: certs.ClientConfig(), // trusts the throwaway authority
+		DialContext:     ln.DialContext,       // the transport runs TLS over it
 	}}
 	defer client.CloseIdleConnections() // before Shutdown: no GOAWAY wait
 	resp, err := client.Get("https://localhost/")
@@ -73,12 +65,9 @@ func ExampleConfigure_h2c() {
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
 
-	h2c := &http.Client{Transport: &http2.Transport{
-		AllowHTTP: true, // "http" URLs, h2c with prior knowledge
-		DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
-			return ln.DialContext(ctx, network, addr)
-		},
-	}}
+	var priorKnowledge http.Protocols
+	priorKnowledge.SetUnencryptedHTTP2(true) // "http" URLs, h2c with prior knowledge
+	h2c := &http.Client{Transport: &http.Transport{Protocols: &priorKnowledge, DialContext: ln.DialContext}}
 	h1 := &http.Client{Transport: &http.Transport{DialContext: ln.DialContext}}
 	defer h2c.CloseIdleConnections()
 	defer h1.CloseIdleConnections()

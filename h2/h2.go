@@ -26,6 +26,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates its HTTP/2 server for net/http's (Go 1.27), but on Go 1.26 only http2.Server.ServeConn serves one connection handed over after ALPN
+
 // Config configures the HTTP/2 server. The connection limits come from
 // the brisk.Server (see Configure); these are the ones HTTP/2 adds.
 type Config struct {

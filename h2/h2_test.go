@@ -22,6 +22,8 @@ import (
 	"golang.org/x/net/http2/hpack"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
+
 var (
 	caOnce sync.Once
 	ca     *certs.Authority

@@ -16,6 +16,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
+
 // TestProxyProtocolH2C: a trusted proxy's PROXY v1 header followed, in
 // the same write, by the HTTP/2 preface: the connection is served as
 // HTTP/2 at once (it used to wait for more input, which never came),

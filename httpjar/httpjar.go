@@ -4,7 +4,12 @@
 //	jar, _ := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
 //	c := brisk.Client{ClientConfig: brisk.ClientConfig{Jar: httpjar.New(jar)}}
 //
-// It is a separate package so that brisk itself does not link net/http.
+// brisk.CookieJar takes and gives field values as bytes, so that a jar
+// written for brisk need not build an http.Cookie per cookie; this
+// adapter builds them, as net/http does. It is a package of its own only
+// to keep net/http's cookie types out of package brisk's client API: it
+// does not change what a program links, since package brisk imports
+// net/http (for FromHTTP and ToHTTP).
 package httpjar
 
 import (

@@ -3,8 +3,10 @@ package httpjar_test
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"net"
 	"net/http/cookiejar"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +62,18 @@ func TestJarRoundTrip(t *testing.T) {
 		if got := string(resp.Body()); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPackageDocImportClaim: the package doc says package brisk imports
+// net/http, so keeping this adapter apart saves no linking. Should brisk
+// stop importing net/http, the doc (and CookieJar's) must say so.
+func TestPackageDocImportClaim(t *testing.T) {
+	pkg, err := build.ImportDir("..", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(pkg.Imports, "net/http") {
+		t.Error("package brisk no longer imports net/http: update the package doc, which says it does")
 	}
 }

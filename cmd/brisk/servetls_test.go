@@ -20,6 +20,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
+
 // startServeLines runs serve with o and returns the first n lines it
 // printed on stdout and a stop function returning the exit status.
 func startServeLines(t *testing.T, o serveOptions, n int) (lines []string, stop func() int) {
