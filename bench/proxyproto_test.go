@@ -21,7 +21,7 @@ import (
 )
 
 // The PROXY differential: brisk parses PROXY headers itself (package
-// proxyproto: v1.go, v2.go); here every input goes through a brisk
+// proxyproto/v1.go, proxyproto/v2.go); here every input goes through a brisk
 // Server that trusts loopback and through go-proxyproto's parser, which
 // must agree on whether the header is valid and on what it says: the
 // client's address, ALPN, authority and SSL TLV as the handler sees
