@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
 )
 
 // TestClientProxyWire checks the exact request an HTTP proxy receives for

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // startServe runs serve with o in the background. It returns the base URL

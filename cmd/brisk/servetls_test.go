@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/certs"
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 	"golang.org/x/net/http2"
 )
 

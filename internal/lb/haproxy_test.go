@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
 )
 
 // startHAProxy runs HAProxy in HTTP mode on a loopback port, in front of

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/syncbuf"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // need returns the path of a program, or skips the test.

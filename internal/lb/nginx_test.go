@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
 )
 
 const nginxStreamModule = "/usr/lib/nginx/modules/ngx_stream_module.so"

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/freeport"
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // buildBrisk builds cmd/brisk into the test's directory.
