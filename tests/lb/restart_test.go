@@ -19,13 +19,14 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
 	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // buildBrisk builds cmd/brisk into the test's directory.
 func buildBrisk(t *testing.T) string {
 	t.Helper()
-	goBin := need(t, "go")
+	goBin := peer.Need(t, "go", "the Go toolchain")
 	bin := filepath.Join(t.TempDir(), "brisk")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -69,7 +70,7 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rolling restart takes a few seconds")
 	}
-	need(t, "haproxy")
+	peer.Need(t, "haproxy", lbInstall)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
@@ -226,7 +227,7 @@ func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds")
 	}
-	need(t, "haproxy")
+	peer.Need(t, "haproxy", lbInstall)
 	migrateQueuedConnections(t)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
