@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // stepServer serves a stepConn with helloHandler (or h) and returns a

@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // helloHandler is the benchmark handler shared with bench/: 200,

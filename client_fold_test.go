@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 	"github.com/brisk-http/brisk/wire"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
 )
 
 // startNginx runs nginx on loopback with a generated configuration:

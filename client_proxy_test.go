@@ -20,7 +20,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
 )
 
 // TestClientProxyWire checks the exact request an HTTP proxy receives for
@@ -179,34 +180,7 @@ func originServers(t *testing.T) (plain, secure string, clientTLS *tls.Config) {
 // the test when the binary is not installed.
 func startProcess(t *testing.T, addr, pkg, name string, args ...string) {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed (Debian package %s): %v", name, pkg, err)
-	}
-	cmd := exec.Command(path, args...)
-	out := new(strings.Builder)
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		select {
-		case <-exited: // e.g. it could not bind addr: what listens there is not it
-			t.Fatalf("%s exited before listening on %s: %s", name, addr, out)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %s: %s", name, addr, out)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	peer.Start(t, addr, peer.Need(t, name, "Debian package "+pkg), args...)
 }
 
 // startSquid runs Squid on loopback with a generated configuration: no

@@ -269,3 +269,65 @@ func TestREADMEFigures(t *testing.T) {
 	}
 	t.Logf("%d figures checked", checked)
 }
+
+// docPath matches a backquoted repository path in Markdown: elements of
+// letters, digits, '_', '.', '-' separated by '/', possibly ending in '/'.
+var docPath = regexp.MustCompile("`([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*/?)`")
+
+// layoutPath matches the first column of a line of the README's Layout
+// block: a path ending in '/', or go.work.
+var layoutPath = regexp.MustCompile(`^([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*/)\s`)
+
+// TestDocPathsExist: every directory or file path ARCHITECTURE.md names
+// in backquotes whose first element is a directory of the repository
+// (internal/..., tests/..., cmd/brisk/...), and every directory in the
+// README's Layout block, exists, so the docs follow the tree when
+// packages move. Other projects' paths (golang.org/x/net, gobwas/ws)
+// start with no directory of this repository and are not checked.
+func TestDocPathsExist(t *testing.T) {
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.FromSlash(strings.TrimSuffix(p, "/")))
+		return err == nil
+	}
+	isRepoDir := func(p string) bool {
+		first, _, _ := strings.Cut(p, "/")
+		st, err := os.Stat(first)
+		return err == nil && st.IsDir() && !strings.HasPrefix(first, ".")
+	}
+	arch, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range docPath.FindAllStringSubmatch(string(arch), -1) {
+		p := m[1]
+		if !strings.Contains(p, "/") || !isRepoDir(p) {
+			continue
+		}
+		n++
+		if !exists(p) {
+			t.Errorf("ARCHITECTURE.md names %s, which does not exist", p)
+		}
+	}
+	if n < 20 {
+		t.Errorf("ARCHITECTURE.md: checked %d paths, want 20 or more: is the pattern broken?", n)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, _ := strings.Cut(string(readme), "\n## Layout\n")
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	n = 0
+	for _, line := range strings.Split(layout, "\n") {
+		if m := layoutPath.FindStringSubmatch(line); m != nil {
+			n++
+			if !exists(m[1]) {
+				t.Errorf("README.md's Layout names %s, which does not exist", m[1])
+			}
+		}
+	}
+	if n < 15 {
+		t.Errorf("README.md's Layout: checked %d directories, want 15 or more: is the pattern broken?", n)
+	}
+}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/brisk-http/brisk/wire"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 func TestHeader(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // TestAllocsPerRequestHooks: the hooks add no allocation per request,

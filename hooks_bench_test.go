@@ -5,7 +5,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/cputime"
+	"github.com/brisk-http/brisk/internal/testsupport/cputime"
 )
 
 // hookedServer is the benchmark server with both hooks set, doing

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // scriptConn is a connection whose reads return in, then io.EOF, and

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 	"github.com/brisk-http/brisk/wire"
 )
 

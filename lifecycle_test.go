@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 func TestPanicIs500AndCloses(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // TestFromHTTPAllocs is the allocation budget of a GET served through

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // TestFromHTTPPanicDifferential compares, with net/http's server, what a

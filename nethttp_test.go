@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // TestFromHTTPBodyStreams checks that Body reads from the connection as

@@ -7,7 +7,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // tcpPeer gives a fake connection a loopback TCP peer address, which

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // TestLargeWritesGoStraightOut checks that a body part larger than the

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // Tests of a buffered body written together with the head before it

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // TestResponseCutShort: a streamed response whose handler panics after

@@ -7,7 +7,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // TestRejectBusyAllocs is the allocation budget of a connection refused

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/certs"
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // testPKI is one CA with a server certificate for 127.0.0.1 and

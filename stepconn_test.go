@@ -3,7 +3,7 @@ package brisk
 import (
 	"io"
 
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // stepConn serves one request per step for allocation tests: Read waits

@@ -4,7 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 
-	"github.com/brisk-http/brisk/internal/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
 )
 
 // TLSCerts is a throwaway public-key infrastructure for tests: a

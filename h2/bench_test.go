@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/cputime"
+	"github.com/brisk-http/brisk/internal/testsupport/cputime"
 	"golang.org/x/net/http2"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )

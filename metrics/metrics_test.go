@@ -1,17 +1,16 @@
 package metrics_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 	"github.com/brisk-http/brisk/metrics"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -20,17 +19,7 @@ import (
 func serve(t *testing.T, s *brisk.Server) string {
 	t.Helper()
 	s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(ln)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s.Shutdown(ctx)
-	})
-	return ln.Addr().String()
+	return testserver.Start(t, s)
 }
 
 // statusHandler answers with the status code named by the path, /204 ...

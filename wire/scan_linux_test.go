@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/guardpage"
+	"github.com/brisk-http/brisk/internal/testsupport/guardpage"
 )
 
 // TestScannersPageEdges puts field sections and request lines against

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 	"golang.org/x/net/http2"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/site"
+	"github.com/brisk-http/brisk/cmd/brisk/internal/site"
 )
 
 // shutdownTimeout bounds the graceful shutdown after SIGINT or SIGTERM:

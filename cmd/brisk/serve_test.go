@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // startServe runs serve with o in the background. It returns the base URL
@@ -54,15 +54,7 @@ func startServe(t *testing.T, o serveOptions) (url string, stderr *syncbuf.Buffe
 
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, b := peer.Get(t, url)
 	return resp.StatusCode, string(b)
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/h2"
-	"github.com/brisk-http/brisk/internal/certs"
 )
 
 // selfSignedHosts are the names the certificate of `brisk serve -tls`
@@ -65,8 +64,8 @@ func (o *tlsOptions) configure(srv *brisk.Server) error {
 	case o.certFile != "":
 		cert, err = tls.LoadX509KeyPair(o.certFile, o.keyFile)
 	case o.tls:
-		cert, err = certs.SelfSigned(selfSignedHosts...)
-		o.generated = certs.Fingerprint(cert)
+		cert, err = selfSigned(selfSignedHosts...)
+		o.generated = fingerprint(cert)
 	default:
 		return nil
 	}

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/certs"
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 	"golang.org/x/net/http2"
 )
 
@@ -102,7 +102,7 @@ func TestServeSelfSigned(t *testing.T) {
 // TestServeCertFiles: -cert and -key serve HTTPS with those files; one
 // without the other, or a missing file, fails before listening.
 func TestServeCertFiles(t *testing.T) {
-	cert, err := certs.SelfSigned("127.0.0.1")
+	cert, err := selfSigned("127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestServeCertFiles(t *testing.T) {
 	lines, stop := startServeLines(t, serveOptions{addr: "127.0.0.1:0", tlsOptions: tlsOptions{certFile: certFile, keyFile: keyFile}}, 1)
 	defer stop()
 	url := strings.TrimPrefix(lines[0], "brisk: serving ")
-	if body, seen := getTLS(t, url+"plaintext"); body != "Hello, World!" || seen != certs.Fingerprint(cert) {
+	if body, seen := getTLS(t, url+"plaintext"); body != "Hello, World!" || seen != fingerprint(cert) {
 		t.Fatalf("GET /plaintext: %q with certificate %s", body, seen)
 	}
 

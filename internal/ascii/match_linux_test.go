@@ -3,7 +3,7 @@ package ascii
 import (
 	"testing"
 
-	"github.com/brisk-http/brisk/internal/guardpage"
+	"github.com/brisk-http/brisk/internal/testsupport/guardpage"
 )
 
 // TestMatchPageEdges puts short slices against inaccessible pages on both

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // TestAppendAllocs: Append into a buffer with room allocates nothing.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // startServer serves h on a loopback port until the test ends and returns

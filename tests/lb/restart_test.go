@@ -18,18 +18,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brisk-http/brisk/internal/freeport"
-	"github.com/brisk-http/brisk/internal/syncbuf"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
 // buildBrisk builds cmd/brisk into the test's directory.
 func buildBrisk(t *testing.T) string {
 	t.Helper()
-	goBin := need(t, "go")
+	goBin := peer.Need(t, "go", "the Go toolchain")
 	bin := filepath.Join(t.TempDir(), "brisk")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/brisk-http/brisk/cmd/brisk")
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", bin, ".")
+	// In the command's directory: it is a module of its own, which its
+	// replace directives build from this tree, with or without go.work.
+	cmd.Dir = filepath.Join("..", "..", "cmd", "brisk")
 	// For the machine the test runs on, which runs the binary; a test
 	// binary cross-built for another GOARCH (CI's arm64 step under qemu)
 	// would otherwise build one it cannot execute.
@@ -66,7 +70,7 @@ func TestRollingRestartThroughHAProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rolling restart takes a few seconds")
 	}
-	need(t, "haproxy")
+	peer.Need(t, "haproxy", lbInstall)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
@@ -223,7 +227,7 @@ func TestDrainUnderLoadThroughHAProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds")
 	}
-	need(t, "haproxy")
+	peer.Need(t, "haproxy", lbInstall)
 	migrateQueuedConnections(t)
 	bin := buildBrisk(t)
 	backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))

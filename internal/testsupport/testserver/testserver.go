@@ -1,11 +1,13 @@
 // Package testserver runs a brisk.Server on a loopback TCP port for the
-// duration of one test. It is test support for the internal packages; the
-// root package keeps its own helpers to avoid an import cycle.
+// duration of one test. It is test support for the suites under tests/ and
+// the subpackages; the root package keeps its own helpers (an import cycle).
 package testserver
 
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"os"
 	"testing"
@@ -65,4 +67,13 @@ func Serve(t testing.TB, s *brisk.Server, ln net.Listener) {
 			t.Errorf("Serve returned %v, want brisk.ErrServerClosed", err)
 		}
 	})
+}
+
+// Quiet discards s's log unless s has a Logger, and returns s:
+// Start(t, Quiet(s)) for a test that does not look at the log.
+func Quiet(s *brisk.Server) *brisk.Server {
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return s
 }

@@ -1,22 +1,19 @@
-// Package certs makes throwaway X.509 certificates with ECDSA P-256 keys:
-// the self-signed server certificate of `brisk serve -tls`, and for tests
-// an authority that issues server and client certificates. None of them
-// is meant to be trusted beyond one process's lifetime.
+// Package certs makes throwaway X.509 certificates with ECDSA P-256 keys
+// for tests: an authority that issues server and client certificates
+// (brisktest.TLSCerts wraps it). None of them is meant to be trusted
+// beyond one process's lifetime.
 package certs
 
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"fmt"
 	"math/big"
 	"net"
-	"strings"
 	"time"
 )
 
@@ -85,38 +82,6 @@ func (a *Authority) issue(name string, hosts []string, usage x509.ExtKeyUsage) (
 		return tls.Certificate{}, err
 	}
 	return certificate(der, key)
-}
-
-// SelfSigned makes a self-signed server certificate for hosts (DNS names
-// or IP addresses), its common name the first host.
-func SelfSigned(hosts ...string) (tls.Certificate, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	tmpl, err := template(hosts[0])
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
-	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-	addHosts(tmpl, hosts)
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	return certificate(der, key)
-}
-
-// Fingerprint is the SHA-256 digest of cert's leaf (DER), in the
-// colon-separated upper-case hex that browsers and openssl show.
-func Fingerprint(cert tls.Certificate) string {
-	sum := sha256.Sum256(cert.Certificate[0])
-	parts := make([]string, len(sum))
-	for i, b := range sum {
-		parts[i] = fmt.Sprintf("%02X", b)
-	}
-	return strings.Join(parts, ":")
 }
 
 // PEM returns cert's leaf and private key PEM-encoded, as

@@ -1,8 +1,8 @@
-module github.com/brisk-http/brisk/interop
+module github.com/brisk-http/brisk/tests/interop
 
 go 1.26.0
 
-replace github.com/brisk-http/brisk => ../
+replace github.com/brisk-http/brisk => ../..
 
 require (
 	github.com/brisk-http/brisk v0.0.0-00010101000000-000000000000

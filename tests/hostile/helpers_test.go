@@ -16,7 +16,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // heapSlack is how much more live heap a test may leave behind than it

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // startSite serves a Site for cfg on a loopback port until the test ends

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // startHAProxy runs HAProxy in HTTP mode on a loopback port, in front of
@@ -16,7 +18,7 @@ import (
 // returns its address.
 func startHAProxy(t *testing.T, backend string) string {
 	t.Helper()
-	bin := need(t, "haproxy")
+	bin := peer.Need(t, "haproxy", lbInstall)
 	front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	cfg := writeConfig(t, "haproxy.cfg", fmt.Sprintf(`global
 	maxconn 256
@@ -38,17 +40,17 @@ frontend fe
 backend be
 	server brisk %s send-proxy-v2
 `, front, backend))
-	startProcess(t, front, bin, "-db", "-f", cfg)
+	peer.Start(t, front, bin, "-db", "-f", cfg)
 	return front
 }
 
 func TestHAProxySendProxyV2(t *testing.T) {
 	var served atomic.Int64
 	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
+	backend := testserver.Start(t, testserver.Quiet(&brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
 		served.Add(1)
 		remoteHandler(c)
-	}})
+	}}))
 	front := startHAProxy(t, backend)
 	kc := newClient()
 	for i := range 5 {
@@ -69,10 +71,10 @@ func TestHAProxySendProxyV2(t *testing.T) {
 func TestHAProxyUntrustedRefused(t *testing.T) {
 	var served atomic.Int64
 	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
-	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
+	backend := testserver.Start(t, testserver.Quiet(&brisk.Server{ProxyProtocol: pp, Handler: func(c *brisk.Ctx) {
 		served.Add(1)
 		remoteHandler(c)
-	}})
+	}}))
 	front := startHAProxy(t, backend)
 	code, body := newClient().get(t, "http://"+front+"/")
 	if code != 502 && code != 503 {

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/freeport"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 const nginxStreamModule = "/usr/lib/nginx/modules/ngx_stream_module.so"
@@ -17,7 +19,7 @@ const nginxStreamModule = "/usr/lib/nginx/modules/ngx_stream_module.so"
 // block included) on a loopback port and returns that port's address.
 func startNginx(t *testing.T, listen, body string) {
 	t.Helper()
-	bin := need(t, "nginx")
+	bin := peer.Need(t, "nginx", lbInstall)
 	dir := t.TempDir()
 	cfg := writeConfig(t, "nginx.conf", fmt.Sprintf(`daemon off;
 master_process off;
@@ -25,7 +27,7 @@ pid %[1]s/nginx.pid;
 error_log %[1]s/error.log warn;
 %[2]s
 `, dir, body))
-	startProcess(t, listen, bin, "-p", dir, "-c", cfg, "-e", dir+"/error.log")
+	peer.Start(t, listen, bin, "-p", dir, "-c", cfg, "-e", dir+"/error.log")
 }
 
 // ipHandler answers with Ctx.ClientIP and RemoteAddr.
@@ -38,7 +40,7 @@ func TestNginxStreamProxyProtocol(t *testing.T) {
 		t.Skipf("nginx stream module not installed (apt-get install libnginx-mod-stream): %v", err)
 	}
 	pp := &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}
-	backend := serveBrisk(t, &brisk.Server{ProxyProtocol: pp, Handler: ipHandler})
+	backend := testserver.Start(t, testserver.Quiet(&brisk.Server{ProxyProtocol: pp, Handler: ipHandler}))
 	front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 	startNginx(t, front, fmt.Sprintf(`load_module %s;
 events { worker_connections 64; }
@@ -75,7 +77,7 @@ func TestNginxXForwardedFor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			backend := serveBrisk(t, &brisk.Server{TrustedProxies: tc.trusted, Handler: ipHandler})
+			backend := testserver.Start(t, testserver.Quiet(&brisk.Server{TrustedProxies: tc.trusted, Handler: ipHandler}))
 			front := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 			startNginx(t, front, fmt.Sprintf(`events { worker_connections 64; }
 http {

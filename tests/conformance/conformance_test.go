@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/certs"
 	"github.com/brisk-http/brisk/internal/echo"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/certs"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 var (

@@ -4,81 +4,19 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/internal/syncbuf"
-	"github.com/brisk-http/brisk/internal/testserver"
 )
 
-// need returns the path of a program, or skips the test.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	if path, err := exec.LookPath(name); err == nil {
-		return path
-	}
-	for _, dir := range []string{"/usr/sbin", "/sbin"} {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			return p
-		}
-	}
-	t.Skipf("%s not installed (apt-get install haproxy nginx-light libnginx-mod-stream; .ci/run does)", name)
-	return ""
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// serveBrisk runs s on a loopback port until the test ends, its log
-// discarded unless s has a Logger, and returns its address.
-func serveBrisk(t *testing.T, s *brisk.Server) string {
-	t.Helper()
-	if s.Logger == nil {
-		s.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return testserver.Start(t, s)
-}
-
-// startProcess runs a load balancer until the test ends and waits until
-// it accepts connections on addr.
-func startProcess(t *testing.T, addr, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	out := &syncbuf.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("%s output:\n%s", filepath.Base(name), out.String())
-		}
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %s: %v\n%s", name, addr, err, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// lbInstall is what provides the programs of this suite.
+const lbInstall = "apt-get install haproxy nginx-light libnginx-mod-stream"
 
 // writeConfig writes a configuration file into the test's directory.
 func writeConfig(t *testing.T, name, text string) string {

@@ -13,7 +13,8 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // countingListener counts the connections it accepts.
@@ -133,11 +134,7 @@ func decodeEcho(t *testing.T, body []byte) *echoed {
 // need returns the path of a client binary, or skips the test.
 func need(t *testing.T, name string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not found on PATH (install it; .ci/run does): %v", name, err)
-	}
-	return path
+	return peer.Need(t, name, "install it")
 }
 
 // runCmd runs a client with a timeout and returns stdout and stderr.
