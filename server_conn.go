@@ -34,7 +34,7 @@ type conn struct {
 	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf *buffer       // the read buffer's pooled storage; nil while idle on a raw connection
-	in   connio.Reader // the input, in rbuf's storage, read from source (server_source.go); Detach hands it over
+	in   connio.Reader // the input, in rbuf's storage, read from source (server_read.go); Detach hands it over
 	wbuf *buffer       // pending response bytes; nil while idle
 	werr error         // sticky write error
 
@@ -163,134 +163,6 @@ func (c *conn) closeAfterResponse() {
 	} else {
 		c.flush()
 	}
-}
-
-// readHead waits for a request and parses its head into c.ctx.Request.
-func (c *conn) readHead() error {
-	c.in.Compact() // nothing aliases the buffer between requests
-	c.body.reading = false
-	if c.in.Len() == 0 {
-		if err := c.awaitRequest(); err != nil {
-			return err
-		}
-	}
-	h := &c.ctx.Request.head
-	h.Reset(c.rbuf.fields)
-	c.headTimer = false
-	for {
-		n, err := c.srv.parser.ParseRequest(c.in.Buffered(), h)
-		if err == nil {
-			c.in.Consume(n)
-			return nil
-		}
-		if wire.KindOf(err) != wire.ErrNeedMore {
-			return err
-		}
-		if err := c.fillHead(); err != nil {
-			return err
-		}
-	}
-}
-
-// awaitRequest flushes pending responses, waits (idle, holding no buffer
-// when the connection allows it) for the next request and reads its first
-// bytes.
-func (c *conn) awaitRequest() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
-	if !c.setIdle() {
-		return errConnClosed
-	}
-	c.hookIdle()
-	c.setReadTimeout(c.lim.idleTimeout)
-	if c.raw != nil {
-		if err := c.waitReadable(); err != nil {
-			return err
-		}
-	}
-	c.takeReadBuf()
-	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
-	if !c.activate(err) {
-		return errConnClosed
-	}
-	return err
-}
-
-// setIdle marks c idle, unless the server is shutting down.
-func (c *conn) setIdle() bool {
-	c.state.Store(stateIdle)
-	if c.srv.closing.Load() {
-		c.state.Store(stateClosed)
-		return false
-	}
-	return true
-}
-
-// closeIfIdle closes c if it is waiting for a request (for Shutdown).
-func (c *conn) closeIfIdle() {
-	if c.state.CompareAndSwap(stateIdle, stateClosed) {
-		c.nc.Close()
-	}
-}
-
-// waitReadable waits until the connection has input, giving the buffers
-// back to the pools if it has to wait.
-func (c *conn) waitReadable() error {
-	c.waited = false
-	return c.raw.Read(c.readable)
-}
-
-// onReadable is the raw-read callback: true ends the wait. The first call
-// peeks without blocking; only when nothing is there are the buffers
-// released and the poller asked to wait.
-func (c *conn) onReadable(fd uintptr) bool {
-	if c.waited || peekSocket(fd, &c.peek) != peekEmpty {
-		return true
-	}
-	c.releaseBuffers()
-	c.waited = true
-	return false
-}
-
-// takeReadBuf gives the input a pooled read buffer if it has none.
-func (c *conn) takeReadBuf() {
-	if c.rbuf == nil {
-		c.rbuf = c.srv.pools.getReadBuf()
-		c.in.SetStorage(c.rbuf.b)
-	}
-}
-
-// releaseBuffers returns the buffers to the pools, dropping any input.
-// After c.in.Detach (a hijack takes the buffered bytes) the read
-// buffer's storage stays with its new owner: only the field storage is
-// pooled again.
-func (c *conn) releaseBuffers() {
-	if c.rbuf != nil {
-		c.in.Discard()
-		c.rbuf.b = c.in.Release() // the storage, grown or not
-		c.srv.pools.putReadBuf(c.rbuf)
-		c.rbuf = nil
-	}
-	if c.wbuf != nil {
-		c.srv.pools.putWriteBuf(c.wbuf)
-		c.wbuf = nil
-	}
-}
-
-// fillHead reads more head bytes under ReadHeaderTimeout, making room
-// (the partial head moves to the front, or the buffer grows up to
-// MaxHeaderBytes: errHeaderCapacity past it).
-func (c *conn) fillHead() error {
-	if !c.headTimer {
-		c.headTimer = true
-		c.setReadTimeout(c.lim.readHeaderTimeout)
-	}
-	err := c.in.Fill(0, c.lim.maxHeader)
-	if err == connio.ErrFull {
-		return errHeaderCapacity
-	}
-	return err
 }
 
 // rejectHead answers a malformed head from the one error table (505 for
@@ -536,45 +408,6 @@ func (c *conn) writev(p, q []byte) (int, error) {
 	n, err := w.iovs.WriteTo(c.nc)
 	w.iov = [2][]byte{}
 	return int(n), err
-}
-
-// coarseTimeout is the shortest timeout measured with the coarse clock.
-const coarseTimeout = 2 * time.Second
-
-// setReadTimeout sets the read deadline d from now; d <= 0 clears it.
-// Timeouts of coarseTimeout and more are measured with the Server's
-// one-second clock, rounded up by a second so they never fire early, and
-// the deadline is not reset within the same second: a keep-alive request
-// then costs neither a clock read nor a deadline update.
-func (c *conn) setReadTimeout(d time.Duration) {
-	var ns int64
-	if d > 0 {
-		ns = c.timeoutAtNs(d)
-	}
-	c.setReadDeadlineNs(ns)
-}
-
-// setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
-// unless it is set.
-func (c *conn) setReadDeadlineNs(ns int64) {
-	if ns == c.deadline {
-		return
-	}
-	var dl time.Time
-	if ns != 0 {
-		dl = time.Unix(0, ns)
-	}
-	c.nc.SetReadDeadline(dl)
-	c.deadline = ns
-}
-
-// timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
-// now: from the coarse clock, a second later, for d >= coarseTimeout.
-func (c *conn) timeoutAtNs(d time.Duration) int64 {
-	if d >= coarseTimeout {
-		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
-	}
-	return time.Now().UnixNano() + int64(d)
 }
 
 // finish closes the connection and recycles c.
