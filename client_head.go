@@ -1,6 +1,9 @@
 package brisk
 
-import "github.com/brisk-http/brisk/wire"
+import (
+	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
+)
 
 // Client-side request encoding (RFC 9112 §3, §6): the head of an
 // outgoing request, from its Request and target (request_uri.go).
@@ -52,7 +55,7 @@ func appendTarget(dst, o []byte) ([]byte, bool) {
 		if targetAsIs[c] != 0 {
 			continue
 		}
-		if isCTL(c) {
+		if ascii.IsCTL(c) {
 			return dst, false
 		}
 		dst = append(dst, o[done:i]...)
