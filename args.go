@@ -433,7 +433,7 @@ func unescapeAt(src []byte, i int) (byte, bool) {
 	if i+2 >= len(src) {
 		return 0, false
 	}
-	h, l := hexValue[src[i+1]], hexValue[src[i+2]]
+	h, l := ascii.HexValue[src[i+1]], ascii.HexValue[src[i+2]]
 	return h<<4 | l, h|l < 16
 }
 

@@ -24,6 +24,20 @@ func refFormDecode(src []byte) []byte {
 	return out
 }
 
+// unhex, the reference decoder, returns the value of the hexadecimal
+// digit c, or -1.
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c - 'a' + 10)
+	case c >= 'A' && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}
+
 // formAlphabet holds the bytes that matter to form decoding, and
 // neighbours of them: every string over it up to some length is tried.
 const formAlphabet = "%+a=&F0g*,\x00\xff"

@@ -26,6 +26,11 @@ const (
 	DefaultMaxResponseBodyBytes   = 16 << 20              // 16 MiB
 )
 
+// DefaultExpectContinueTimeout is how long a request with "Expect:
+// 100-continue" waits for the server's 100 (Continue) before it sends its
+// body anyway; see ClientConfig.ExpectContinueTimeout.
+const DefaultExpectContinueTimeout = time.Second
+
 // ClientConfig is the configuration shared by Client and HostClient. Set
 // the fields before the first request and do not change them afterwards.
 // The zero value of each field is a documented default.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"errors"
-	"io"
 	"net"
 	"time"
 
@@ -23,7 +21,7 @@ type clientConn struct {
 	in   connio.Reader // the response input; its source is cc (Read)
 	wbuf []byte        // the request being written
 	tbuf []byte        // a percent-encoded request-target (requestTarget)
-	sbuf []byte        // streamed request bodies (client_stream.go), allocated on first use
+	sbuf []byte        // streamed request bodies (client_send.go), allocated on first use
 
 	decs    []Decoder    // content decoders, by index in hc.decoders (client_decompress.go)
 	rawBody bytes.Reader // the encoded body being decoded
@@ -133,84 +131,10 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 	return cc.decodeBody(x.resp)
 }
 
-// writeRequest encodes x.req and writes it: the head and, when it fits,
-// the body in one write; a streamed body, or one awaiting 100 (Continue),
-// is written by writeWithBody. It reports whether the final response head
-// has been read already (the server answered before the body was sent).
-func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
-	req := x.req
-	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], &cc.tbuf, req, t)
-	if err != nil {
-		return false, err
-	}
-	cc.wbuf = b
-	cc.reqClose, cc.decode = plan.close, plan.decode
-	if req.stream.set || plan.expect && req.hasBody() {
-		return cc.writeWithBody(x, b, plan.expect && req.hasBody())
-	}
-	if bodyIn && cc.raw.rc != nil {
-		cc.raw.out = b // written by the first read (sendRead)
-		return false, nil
-	}
-	if err := cc.write(b); err != nil {
-		return false, err
-	}
-	if !bodyIn {
-		if err := cc.write(req.body); err != nil {
-			if errors.Is(err, ErrConnectionClosed) {
-				return cc.earlyResponse(x, err) // such as a 413 before the body
-			}
-			return false, err
-		}
-	}
-	return false, nil
-}
-
-func (cc *clientConn) write(p []byte) error {
-	if _, err := cc.nc.Write(p); err != nil {
-		return cc.ioError(err)
-	}
-	return nil
-}
-
-// Read reads from the connection into p, noting that the response has
-// begun: cc is the source of its reader cc.in. The first read of an
-// exchange may write the request first (sendRead).
-func (cc *clientConn) Read(p []byte) (int, error) {
-	if len(cc.raw.out) > 0 {
-		return cc.sendRead(p)
-	}
-	n, err := cc.nc.Read(p)
-	if n > 0 {
-		cc.sawByte = true
-		return n, nil
-	}
-	if err == nil {
-		err = io.ErrNoProgress
-	}
-	return 0, err
-}
-
 // ioError turns an I/O error into a client error, noting whether the
 // request may be retried: the connection was reused and the server closed
 // it before sending any byte of the response.
 func (cc *clientConn) ioError(err error) error {
 	cc.retriable = cc.uses > 1 && !cc.sawByte && isClosedByPeer(err)
 	return wrapIO(err, cc.sawByte)
-}
-
-// fill reads more input into cc.in, growing its storage up to limit
-// bytes; a full buffer is a *wire.Error of kind full. An empty buffer
-// starts over at offset 0, so the read gets the whole storage.
-func (cc *clientConn) fill(limit int, full wire.Kind) error {
-	if cc.in.Len() == 0 {
-		cc.in.Discard()
-	}
-	switch err := cc.in.Fill(0, limit); {
-	case err == connio.ErrFull:
-		return &wire.Error{Kind: full, Offset: limit}
-	case err != nil:
-		return cc.ioError(err)
-	}
-	return nil
 }

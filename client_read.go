@@ -5,10 +5,45 @@ import (
 	"errors"
 	"io"
 
+	"github.com/brisk-http/brisk/internal/connio"
 	"github.com/brisk-http/brisk/wire"
 )
 
 // Client-side response decoding (RFC 9112 §4, §6, §7; RFC 9110 §15.2).
+
+// Read reads from the connection into p, noting that the response has
+// begun: cc is the source of its reader cc.in. The first read of an
+// exchange may write the request first (sendRead).
+func (cc *clientConn) Read(p []byte) (int, error) {
+	if len(cc.raw.out) > 0 {
+		return cc.sendRead(p)
+	}
+	n, err := cc.nc.Read(p)
+	if n > 0 {
+		cc.sawByte = true
+		return n, nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return 0, err
+}
+
+// fill reads more input into cc.in, growing its storage up to limit
+// bytes; a full buffer is a *wire.Error of kind full. An empty buffer
+// starts over at offset 0, so the read gets the whole storage.
+func (cc *clientConn) fill(limit int, full wire.Kind) error {
+	if cc.in.Len() == 0 {
+		cc.in.Discard()
+	}
+	switch err := cc.in.Fill(0, limit); {
+	case err == connio.ErrFull:
+		return &wire.Error{Kind: full, Offset: limit}
+	case err != nil:
+		return cc.ioError(err)
+	}
+	return nil
+}
 
 // readResponse reads the response head into resp, skipping up to
 // maxInterimResponses 1xx interim responses (101 Switching Protocols is

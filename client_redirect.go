@@ -260,7 +260,7 @@ func removeDotSegments(p []byte) []byte {
 // hasCTL reports whether b holds a control byte (%x00-1F, DEL).
 func hasCTL(b []byte) bool {
 	for _, c := range b {
-		if isCTL(c) {
+		if ascii.IsCTL(c) {
 			return true
 		}
 	}

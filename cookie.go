@@ -97,7 +97,7 @@ func nextCookiePair(v []byte) (name, value, rest []byte) {
 // cookiePairValue validates the trimmed raw value of a cookie-pair and
 // strips its enclosing DQUOTEs.
 func cookiePairValue(v []byte) ([]byte, bool) {
-	v, ok := unquoteCookieValue(v, cookieOctetLo|1<<' '|1<<',')
+	v, ok := unquoteCookieValue(v, ascii.CookieOctetLo|1<<' '|1<<',')
 	if !ok {
 		return nil, false
 	}

@@ -2,8 +2,11 @@ package brisk
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"net"
+
+	"github.com/brisk-http/brisk/proxyproto"
 )
 
 // Ctx is one request/response exchange, passed to the Handler.
@@ -52,3 +55,30 @@ func (c *Ctx) Logger() *slog.Logger { return c.c.srv.logger }
 // are discarded and the head carries a Content-Length only when the
 // handler set one (RFC 9110 §9.3.2).
 func (c *Ctx) BodyWriter() *BodyWriter { return &c.bw }
+
+// TLS returns the state of the connection's TLS session: the version, the
+// cipher suite, the protocol ALPN chose, the SNI server name, and for
+// mTLS the client's certificates (PeerCertificates) and, when the server
+// verified them (tls.Config.ClientAuth, ClientCAs), the chains to its
+// roots (VerifiedChains). It is nil on a cleartext connection. The state
+// is shared by every request of the connection and never changes: read
+// it, do not modify it; it may be kept after the handler returns.
+func (c *Ctx) TLS() *tls.ConnectionState { return c.c.tls }
+
+// SetRoute records the route pattern that matched the request (e.g.
+// "/users/{id}"), returned by Pattern and reported as RequestInfo.Route,
+// for a handler routed by other means than Router (which sets it itself).
+// It is cleared for each request.
+func (c *Ctx) SetRoute(pattern string) { c.route.pattern = pattern }
+
+// Proxy returns the PROXY header the connection began with, or nil when
+// it had none (ProxyProtocol unset, or an untrusted direct client). It is
+// set once per connection, before its first request, and not changed
+// afterwards. The header and the slices it returns are owned by the
+// connection: valid until the handler returns, like the Ctx.
+func (c *Ctx) Proxy() *proxyproto.Header { return c.c.proxy }
+
+// PeerAddr returns the address of the connection's immediate peer: the
+// proxy for a connection that began with a PROXY header, else the same
+// address as RemoteAddr.
+func (c *Ctx) PeerAddr() net.Addr { return c.c.nc.RemoteAddr() }

@@ -155,3 +155,6 @@ func setField[N, V wire.Bytes](h *Header, name N, value V) {
 	}
 	addField(h, name, value)
 }
+
+// validToken reports whether b is a non-empty token (RFC 9110 §5.6.2).
+func validToken[T string | []byte](b T) bool { return wire.ValidFieldName(b) }

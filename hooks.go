@@ -88,12 +88,6 @@ type RequestInfo struct {
 	Err error
 }
 
-// SetRoute records the route pattern that matched the request (e.g.
-// "/users/{id}"), returned by Pattern and reported as RequestInfo.Route,
-// for a handler routed by other means than Router (which sets it itself).
-// It is cleared for each request.
-func (c *Ctx) SetRoute(pattern string) { c.route.pattern = pattern }
-
 // hookState reports a state change to Server.ConnState, if set.
 func (c *conn) hookState(st ConnState) {
 	if f := c.srv.ConnState; f != nil && st != c.reported {

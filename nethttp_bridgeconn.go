@@ -284,3 +284,11 @@ func (c bridgedConn) SetWriteDeadline(t time.Time) error {
 	e.wdl = t
 	return nil
 }
+
+// tlsConn is a connection that carries the TLS state of another one: the
+// in-memory connection of a request bridged from net/http
+// (Server.HTTPHandler), whose TLS state is the request's (http.Request.TLS,
+// nil for cleartext).
+type tlsConn interface{ connTLS() *tls.ConnectionState }
+
+func (c bridgedConn) connTLS() *tls.ConnectionState { return c.tls }

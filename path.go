@@ -75,7 +75,7 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 		case c == '/':
 			out = endSegment(out, root, seg, true)
 			seg = len(out)
-		case isCTL(c) || c == '\\':
+		case ascii.IsCTL(c) || c == '\\':
 			return dst, ErrPathByte
 		default:
 			out = append(out, c)
@@ -87,7 +87,7 @@ func DecodePath(dst, rawPath []byte) ([]byte, error) {
 // keepEncoded reports whether the octet b, when percent-encoded in a path,
 // stays encoded in DecodePath's result.
 func keepEncoded(b byte) bool {
-	return b == '/' || b == '\\' || b == '%' || isCTL(b)
+	return b == '/' || b == '\\' || b == '%' || ascii.IsCTL(b)
 }
 
 const upperHex = "0123456789ABCDEF"
@@ -104,7 +104,7 @@ func cleanPath(p []byte) bool {
 
 // pathSpecialTable is 1 at the bytes DecodePath must look at: "%", "/",
 // "\\", CTLs and DEL (a string constant indexed by byte: no
-// package-level mutable state; charclass_test.go checks it).
+// package-level mutable state; path_test.go checks it).
 const pathSpecialTable = "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
 	"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00" +

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/brisk-http/brisk/internal/ascii"
 )
 
 func TestDecodePath(t *testing.T) {
@@ -83,7 +85,7 @@ func checkNormalized(t *testing.T, raw string, p []byte) {
 		t.Fatalf("DecodePath(%q) = %q: ends in a dot-segment", raw, p)
 	}
 	for _, c := range p {
-		if isCTL(c) {
+		if ascii.IsCTL(c) {
 			t.Fatalf("DecodePath(%q) = %q: holds a control character", raw, p)
 		}
 	}
@@ -116,4 +118,16 @@ func FuzzDecodePath(f *testing.F) {
 			t.Fatalf("DecodePath(%q) = %q, again = %q, %v", raw, p, q, err)
 		}
 	})
+}
+
+func TestPathSpecialTable(t *testing.T) {
+	if len(pathSpecialTable) != 256 {
+		t.Fatalf("len %d", len(pathSpecialTable))
+	}
+	for c := range 256 {
+		want := c < 0x20 || c == 0x7f || c == '%' || c == '/' || c == '\\'
+		if got := pathSpecialTable[c] != 0; got != want {
+			t.Errorf("byte %#x: table %v, want %v", c, got, want)
+		}
+	}
 }

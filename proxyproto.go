@@ -53,18 +53,6 @@ type ProxyProtocol struct {
 	HeaderTimeout time.Duration
 }
 
-// Proxy returns the PROXY header the connection began with, or nil when
-// it had none (ProxyProtocol unset, or an untrusted direct client). It is
-// set once per connection, before its first request, and not changed
-// afterwards. The header and the slices it returns are owned by the
-// connection: valid until the handler returns, like the Ctx.
-func (c *Ctx) Proxy() *proxyproto.Header { return c.c.proxy }
-
-// PeerAddr returns the address of the connection's immediate peer: the
-// proxy for a connection that began with a PROXY header, else the same
-// address as RemoteAddr.
-func (c *Ctx) PeerAddr() net.Addr { return c.c.nc.RemoteAddr() }
-
 // remoteAddr is the client's address: the PROXY header's source, else the
 // peer's.
 func (c *conn) remoteAddr() net.Addr {

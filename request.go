@@ -27,7 +27,7 @@ type Request struct {
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
 	bodyCalled bool
-	stream     bodySource // client side: a body read from an io.Reader (client_stream.go)
+	stream     bodySource // client side: a body read from an io.Reader (request_stream.go)
 	// client side: storage for method, target and host, each reused by its setter
 	ownMethod, ownTarget, ownHost []byte
 

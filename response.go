@@ -147,3 +147,12 @@ func (r *Response) setError(code int) {
 	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	r.body = appendErrorBody(r.body, code)
 }
+
+// TLS returns, on the client side, the state of the TLS connection the
+// response came on: version, cipher suite, the server's certificates
+// (PeerCertificates) and the chains they were verified against
+// (VerifiedChains, empty with InsecureSkipVerify). It is nil for an
+// "http" request, before a response head was received, and on the server
+// side. The state is shared by the responses of one connection: read it,
+// do not modify it; it may be kept after the Response is reused.
+func (r *Response) TLS() *tls.ConnectionState { return r.tls }

@@ -455,15 +455,6 @@ func (s *Server) admit(nc net.Conn) (*conn, bool) {
 	return c, true
 }
 
-// run serves c, or rejects it with 503 when it was not admitted.
-func (c *conn) run(admitted bool) {
-	if admitted {
-		c.serve()
-	} else {
-		c.rejectBusy()
-	}
-}
-
 // connDone is called by a connection's goroutine when it has closed.
 func (s *Server) connDone(c *conn) {
 	s.mu.Lock()

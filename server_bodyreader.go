@@ -22,9 +22,9 @@ type bodyReader struct {
 	started bool   // a read happened (100 Continue sent if asked for)
 	expect  bool   // the client waits for 100 Continue
 	reading bool   // the connection's reads are body reads (source)
-	armed   bool   // the body's read deadline is set on the connection (server_datarate.go)
+	armed   bool   // the body's read deadline is set on the connection (planDeadlines, netRead)
 
-	// For ReadTimeout and MinRequestBodyRate (server_datarate.go).
+	// For ReadTimeout and MinRequestBodyRate (planDeadlines, netRead).
 	t0     int64         // start of the body (never earlier), Unix ns
 	readBy int64         // ReadTimeout deadline, Unix ns; 0 when none (set by arm)
 	waited time.Duration // time spent waiting for body bytes
@@ -284,4 +284,113 @@ func (b *bodyReader) drainLength(limit int64) bool {
 			return false
 		}
 	}
+}
+
+// Read deadlines and MinRequestBodyRate: bodyReader.planDeadlines when
+// the body starts, netRead for every read of body bytes from the
+// connection (arm, on the first one; afterTimeout when one times out).
+
+// planDeadlines notes, when the body starts, the time its read
+// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from, and counts
+// the body bytes that came with the head as received (as netRead counts
+// bytes, chunked framing included). The earlier deadline is set by the
+// first read from the connection (netRead, arm), so that a body that came
+// with its head costs nothing more.
+func (b *bodyReader) planDeadlines() {
+	c := b.c
+	b.waited, b.got, b.armed = 0, int64(c.in.Len()), false
+	if b.dec.Framing() == wire.FramingLength {
+		b.got = min(b.got, b.dec.Remaining()) // not a pipelined request's bytes
+	}
+	if c.lim.coarseBody {
+		b.t0 = c.srv.date.coarseUnixNano() + int64(time.Second) // never early, see timeoutAt
+	} else {
+		b.t0 = time.Now().UnixNano()
+	}
+}
+
+// arm computes the deadlines and sets the earlier one (none: 0).
+func (b *bodyReader) arm() {
+	c := b.c
+	b.armed = true
+	b.readBy = 0
+	if d := c.lim.readTimeout; d > 0 {
+		b.readBy = b.t0 + int64(d)
+	}
+	dl := b.readBy
+	if r := &c.lim.bodyRate; r.perSec > 0 {
+		if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
+			dl = g
+		}
+	}
+	c.setReadDeadlineNs(dl)
+}
+
+// setDeadline makes ns (Unix ns; 0: none) the read deadline from now
+// until the next request (FromHTTP's SetReadDeadline): for a body still
+// to read, in place of ReadTimeout's deadline, as net/http's replaces its
+// ReadTimeout, MinRequestBodyRate still applying (judged when its grace
+// period ends, at once when it has).
+func (b *bodyReader) setDeadline(ns int64) {
+	dl := ns
+	if b.dec.Framing() != wire.FramingNone && !b.dec.Done() {
+		b.armed = true // arm would put ReadTimeout's back
+		b.readBy = ns
+		if r := &b.c.lim.bodyRate; r.perSec > 0 {
+			if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
+				dl = g
+			}
+		}
+	}
+	b.c.setReadDeadlineNs(dl)
+}
+
+// netRead reads body bytes from the connection into p, counting the time
+// waited and the bytes received for the rate; a read that times out is
+// retried as long as afterTimeout allows.
+func (b *bodyReader) netRead(p []byte) (int, error) {
+	c := b.c
+	if !b.armed {
+		b.arm()
+	}
+	rate := c.lim.bodyRate.on()
+	for {
+		var start time.Time
+		if rate {
+			start = time.Now()
+		}
+		n, err := c.nc.Read(p)
+		if rate {
+			b.waited += time.Since(start)
+			b.got += int64(n)
+		}
+		if n > 0 || err == nil || !isTimeout(err) {
+			return n, err
+		}
+		if err = b.afterTimeout(err); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// afterTimeout judges a body read that timed out: err once ReadTimeout
+// has passed, ErrBodyTooSlow when the client sent fewer bytes than the
+// rate asks for the time waited, else nil, with the deadline moved to
+// when the rate would be broken.
+func (b *bodyReader) afterTimeout(err error) error {
+	r := b.c.lim.bodyRate
+	now := time.Now().UnixNano()
+	if !r.on() || b.readBy != 0 && now >= b.readBy {
+		return err
+	}
+	left := r.allowed(b.got) - b.waited
+	if left <= 0 {
+		return ErrBodyTooSlow
+	}
+	dl := now + int64(left)
+	if b.readBy != 0 {
+		dl = min(dl, b.readBy)
+	}
+	b.c.setReadDeadlineNs(dl)
+	return nil
 }

@@ -1,18 +1,26 @@
 package brisk
 
 import (
-	"bytes"
 	"crypto/tls"
 	"errors"
 	"net"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/brisk-http/brisk/internal/connio"
 	"github.com/brisk-http/brisk/proxyproto"
 	"github.com/brisk-http/brisk/wire"
 )
+
+// The connection loop, one request per iteration, each step one call:
+// read the head (server_read.go), check it, run the handler over the body
+// reader (server_bodyreader.go), encode the response head (server_head.go)
+// and body (server_bodywriter.go, server_sendfile.go), write them
+// (server_write.go). A request answered without the handler is rejected
+// (server_reject.go). Hooks at the steps: TLS (server_tls.go), PROXY
+// (proxyproto.go), metrics (hooks.go), parking (park.go), HTTP/2
+// (server_h2.go), lingering close (server_linger.go), panics
+// (server_panic.go).
 
 // Connection states, for Shutdown: an idle connection may be closed at once.
 const (
@@ -34,7 +42,7 @@ type conn struct {
 	tls *tls.ConnectionState // nil unless nc is TLS, after the handshake
 
 	rbuf *buffer       // the read buffer's pooled storage; nil while idle on a raw connection
-	in   connio.Reader // the input, in rbuf's storage, read from source (server_source.go); Detach hands it over
+	in   connio.Reader // the input, in rbuf's storage, read from source (server_read.go); Detach hands it over
 	wbuf *buffer       // pending response bytes; nil while idle
 	werr error         // sticky write error
 
@@ -56,7 +64,7 @@ type conn struct {
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
-	wclock    writeClock // the write in progress (server_datarate.go)
+	wclock    writeClock // the write in progress (server_write.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 }
 
@@ -90,6 +98,15 @@ func (c *conn) attach(nc net.Conn) {
 	c.hijacked = false
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)
+}
+
+// run serves c, or rejects it with 503 when it was not admitted.
+func (c *conn) run(admitted bool) {
+	if admitted {
+		c.serve()
+	} else {
+		c.rejectBusy()
+	}
 }
 
 // serve negotiates the connection (TLS, PROXY) and serves it.
@@ -163,181 +180,6 @@ func (c *conn) closeAfterResponse() {
 	} else {
 		c.flush()
 	}
-}
-
-// readHead waits for a request and parses its head into c.ctx.Request.
-func (c *conn) readHead() error {
-	c.in.Compact() // nothing aliases the buffer between requests
-	c.body.reading = false
-	if c.in.Len() == 0 {
-		if err := c.awaitRequest(); err != nil {
-			return err
-		}
-	}
-	h := &c.ctx.Request.head
-	h.Reset(c.rbuf.fields)
-	c.headTimer = false
-	for {
-		n, err := c.srv.parser.ParseRequest(c.in.Buffered(), h)
-		if err == nil {
-			c.in.Consume(n)
-			return nil
-		}
-		if wire.KindOf(err) != wire.ErrNeedMore {
-			return err
-		}
-		if err := c.fillHead(); err != nil {
-			return err
-		}
-	}
-}
-
-// awaitRequest flushes pending responses, waits (idle, holding no buffer
-// when the connection allows it) for the next request and reads its first
-// bytes.
-func (c *conn) awaitRequest() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
-	if !c.setIdle() {
-		return errConnClosed
-	}
-	c.hookIdle()
-	c.setReadTimeout(c.lim.idleTimeout)
-	if c.raw != nil {
-		if err := c.waitReadable(); err != nil {
-			return err
-		}
-	}
-	c.takeReadBuf()
-	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
-	if !c.activate(err) {
-		return errConnClosed
-	}
-	return err
-}
-
-// setIdle marks c idle, unless the server is shutting down.
-func (c *conn) setIdle() bool {
-	c.state.Store(stateIdle)
-	if c.srv.closing.Load() {
-		c.state.Store(stateClosed)
-		return false
-	}
-	return true
-}
-
-// closeIfIdle closes c if it is waiting for a request (for Shutdown).
-func (c *conn) closeIfIdle() {
-	if c.state.CompareAndSwap(stateIdle, stateClosed) {
-		c.nc.Close()
-	}
-}
-
-// waitReadable waits until the connection has input, giving the buffers
-// back to the pools if it has to wait.
-func (c *conn) waitReadable() error {
-	c.waited = false
-	return c.raw.Read(c.readable)
-}
-
-// onReadable is the raw-read callback: true ends the wait. The first call
-// peeks without blocking; only when nothing is there are the buffers
-// released and the poller asked to wait.
-func (c *conn) onReadable(fd uintptr) bool {
-	if c.waited || peekSocket(fd, &c.peek) != peekEmpty {
-		return true
-	}
-	c.releaseBuffers()
-	c.waited = true
-	return false
-}
-
-// takeReadBuf gives the input a pooled read buffer if it has none.
-func (c *conn) takeReadBuf() {
-	if c.rbuf == nil {
-		c.rbuf = c.srv.pools.getReadBuf()
-		c.in.SetStorage(c.rbuf.b)
-	}
-}
-
-// releaseBuffers returns the buffers to the pools, dropping any input.
-// After c.in.Detach (a hijack takes the buffered bytes) the read
-// buffer's storage stays with its new owner: only the field storage is
-// pooled again.
-func (c *conn) releaseBuffers() {
-	if c.rbuf != nil {
-		c.in.Discard()
-		c.rbuf.b = c.in.Release() // the storage, grown or not
-		c.srv.pools.putReadBuf(c.rbuf)
-		c.rbuf = nil
-	}
-	if c.wbuf != nil {
-		c.srv.pools.putWriteBuf(c.wbuf)
-		c.wbuf = nil
-	}
-}
-
-// fillHead reads more head bytes under ReadHeaderTimeout, making room
-// (the partial head moves to the front, or the buffer grows up to
-// MaxHeaderBytes: errHeaderCapacity past it).
-func (c *conn) fillHead() error {
-	if !c.headTimer {
-		c.headTimer = true
-		c.setReadTimeout(c.lim.readHeaderTimeout)
-	}
-	err := c.in.Fill(0, c.lim.maxHeader)
-	if err == connio.ErrFull {
-		return errHeaderCapacity
-	}
-	return err
-}
-
-// rejectHead answers a malformed head from the one error table (505 for
-// the HTTP/2 connection preface, see isHTTP2Preface); I/O errors (EOF,
-// timeout, close) end the connection silently. The answer to a head that
-// begins with "HEAD " has no body (RFC 9110 §9.3.2).
-func (c *conn) rejectHead(err error) {
-	if wire.KindOf(err) == 0 || c.rbuf == nil {
-		return
-	}
-	in := c.in.Buffered()
-	code := statusForError(err).code
-	if isHTTP2Preface(in) { // "PRI * HTTP/2.0": an HTTP/2 client, not a bad target
-		code = 505
-		err = &wire.Error{Kind: wire.ErrVersionUnsupported, Offset: len("PRI * HTTP/")}
-	}
-	c.reject(code, err)
-	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
-	c.lingerClose() // the rest of the request may be on its way
-}
-
-// methodHead is the method HEAD followed by its SP, as a request line
-// begins with it.
-var methodHead = []byte("HEAD ")
-
-// rejectBusy answers a connection beyond MaxConns with 503 and closes it,
-// without reading from it.
-func (c *conn) rejectBusy() {
-	defer c.finish()
-	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
-	c.writeErrorOnly(503, false)
-	c.nc.Write(c.writeBuf().b) // under the second above, not the data rates
-}
-
-// writeErrorOnly encodes an error response with the given status code to a
-// request that is not served (no head, or none read), with
-// "Connection: close"; for a HEAD request (head), without its body but
-// with the Content-Length it would have, as for any response to HEAD.
-func (c *conn) writeErrorOnly(code int, head bool) {
-	c.ctx.Request.head.Reset(nil)
-	if head {
-		c.ctx.Request.head.Method = methodHead[:4]
-	}
-	c.resetExchange()
-	c.ctx.Response.setError(code)
-	c.keepAlive = false
-	c.writeResponse()
 }
 
 // resetExchange clears what the previous exchange left in the Ctx (the
@@ -439,142 +281,6 @@ func (c *conn) finishBody() {
 	if b.awaitingContinue() || !c.keepAlive || !b.drain(maxDrainBytes) {
 		c.keepAlive = false
 	}
-}
-
-// writeResponse encodes the response into the write buffer; it is flushed
-// before the next blocking read, so pipelined responses leave in one write.
-func (c *conn) writeResponse() {
-	if c.srv.closing.Load() || c.srv.draining.Load() {
-		c.keepAlive = false
-	}
-	if c.ctx.bw.started {
-		c.ctx.bw.finish()
-		return
-	}
-	c.writeBuffered(&c.ctx.Response)
-}
-
-// writeBuf returns the write buffer, taking one from the pool if needed.
-func (c *conn) writeBuf() *buffer {
-	if c.wbuf == nil {
-		c.wbuf = c.srv.pools.getWriteBuf()
-	}
-	return c.wbuf
-}
-
-// sendBytes appends p to the write buffer when it fits in the free space,
-// else writes the buffer and p, straight from its storage, together: no
-// copy, and one system call on a connection that gathers writes (TCP).
-func (c *conn) sendBytes(p []byte) {
-	w := c.writeBuf()
-	if len(p) <= cap(w.b)-len(w.b) {
-		w.b = append(w.b, p...)
-		return
-	}
-	switch {
-	case c.werr != nil:
-		return
-	case len(w.b) == 0:
-		c.werr = c.write(p, nil) // nothing to gather: no empty write first
-	default:
-		c.werr = c.write(w.b, p)
-		w.b = w.b[:0]
-	}
-	c.written(c.werr)
-}
-
-// flush writes the pending response bytes.
-func (c *conn) flush() error {
-	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {
-		return c.werr
-	}
-	c.werr = c.write(c.wbuf.b, nil)
-	c.wbuf.b = c.wbuf.b[:0]
-	c.written(c.werr) // OnRequestDone for the responses now written
-	return c.werr
-}
-
-// write writes p, then q (nil for none), to the connection under
-// WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout in
-// server_datarate.go; writePieces over TLS), measured like the read timeouts
-// (see setReadTimeout).
-func (c *conn) write(p, q []byte) error {
-	c.writes++
-	if c.lim.respRate.on() && c.wholeWrite() {
-		return c.writePieces(p, q)
-	}
-	c.armWrite()
-	for {
-		var n int
-		var err error
-		if len(q) == 0 {
-			n, err = c.nc.Write(p)
-		} else {
-			n, err = c.writev(p, q)
-		}
-		c.nwritten += int64(n)
-		if err == nil || !isTimeout(err) {
-			return err
-		}
-		if err = c.afterWriteTimeout(n, err); err != nil {
-			return err
-		}
-		if n < len(p) {
-			p = p[n:]
-		} else {
-			p, q = q[n-len(p):], nil
-		}
-	}
-}
-
-// writev writes p and q, neither empty, in one gathering write
-// (net.Buffers: writev on TCP, successive Writes elsewhere).
-func (c *conn) writev(p, q []byte) (int, error) {
-	w := c.writeBuf() // its iovs: WriteTo's receiver escapes
-	w.iov = [2][]byte{p, q}
-	w.iovs = w.iov[:]
-	n, err := w.iovs.WriteTo(c.nc)
-	w.iov = [2][]byte{}
-	return int(n), err
-}
-
-// coarseTimeout is the shortest timeout measured with the coarse clock.
-const coarseTimeout = 2 * time.Second
-
-// setReadTimeout sets the read deadline d from now; d <= 0 clears it.
-// Timeouts of coarseTimeout and more are measured with the Server's
-// one-second clock, rounded up by a second so they never fire early, and
-// the deadline is not reset within the same second: a keep-alive request
-// then costs neither a clock read nor a deadline update.
-func (c *conn) setReadTimeout(d time.Duration) {
-	var ns int64
-	if d > 0 {
-		ns = c.timeoutAtNs(d)
-	}
-	c.setReadDeadlineNs(ns)
-}
-
-// setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
-// unless it is set.
-func (c *conn) setReadDeadlineNs(ns int64) {
-	if ns == c.deadline {
-		return
-	}
-	var dl time.Time
-	if ns != 0 {
-		dl = time.Unix(0, ns)
-	}
-	c.nc.SetReadDeadline(dl)
-	c.deadline = ns
-}
-
-// timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
-// now: from the coarse clock, a second later, for d >= coarseTimeout.
-func (c *conn) timeoutAtNs(d time.Duration) int64 {
-	if d >= coarseTimeout {
-		return c.srv.date.coarseUnixNano() + int64(d+time.Second)
-	}
-	return time.Now().UnixNano() + int64(d)
 }
 
 // finish closes the connection and recycles c.

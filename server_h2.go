@@ -46,6 +46,21 @@ func (s *Server) drainConns() {
 // h2Preface is the client connection preface of HTTP/2 (RFC 9113 §3.4).
 const h2Preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
+// http2PrefaceLine is the request line that opens the HTTP/2 connection
+// preface, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (RFC 9113 §3.4), sent by a
+// client that speaks HTTP/2 with prior knowledge.
+const http2PrefaceLine = "PRI * HTTP/2.0\r\n"
+
+// isHTTP2Preface reports whether in, a connection's input from the start
+// of a request, begins with the HTTP/2 connection preface. Unless H2C
+// and HTTP2 are set (then checkPreface hands the connection over), the
+// preface is answered 505 (HTTP Version Not Supported, RFC 9110 §15.6.6) like any
+// HTTP/2.0 request line, where the request-target "*" with method PRI
+// alone would be a 400.
+func isHTTP2Preface(in []byte) bool {
+	return bytes.HasPrefix(in, []byte(http2PrefaceLine))
+}
+
 // checkPreface reads a cleartext connection's first bytes and, when they
 // are the HTTP/2 preface, hands the connection to Server.HTTP2. It reports
 // whether to serve HTTP/1.1: the bytes read stay buffered for the first

@@ -27,31 +27,31 @@ import (
 // A partly read chunked body is cut at the raw input: decoded bytes not
 // yet returned by BodyReader are lost. Hijack fails with ErrHijacked when
 // the connection was already taken over.
-func (x *Ctx) Hijack() (net.Conn, []byte, error) {
-	c := x.c
-	if c.hijacked {
+func (c *Ctx) Hijack() (net.Conn, []byte, error) {
+	cn := c.c
+	if cn.hijacked {
 		return nil, nil, ErrHijacked
 	}
 	var buffered []byte
-	if c.watch.halt() {
-		buffered = append(buffered, c.watch.b[0])
+	if cn.watch.halt() {
+		buffered = append(buffered, cn.watch.b[0])
 	}
-	if err := c.flush(); err != nil {
+	if err := cn.flush(); err != nil {
 		return nil, nil, err
 	}
-	if c.rbuf != nil {
-		buffered = append(buffered, c.in.Buffered()...)
-		c.in.Discard()
+	if cn.rbuf != nil {
+		buffered = append(buffered, cn.in.Buffered()...)
+		cn.in.Discard()
 	}
-	nc := c.nc
+	nc := cn.nc
 	nc.SetDeadline(time.Time{})
-	c.hookState(StateHijacked) // with the connection as the hook knew it
-	c.hijacked = true
-	c.keepAlive = false
-	c.nc, c.raw = detachedConn{nc}, nil
-	c.deadline, c.wdeadline = 0, 0
-	s := c.srv
-	s.connDone(c)
+	cn.hookState(StateHijacked) // with the connection as the hook knew it
+	cn.hijacked = true
+	cn.keepAlive = false
+	cn.nc, cn.raw = detachedConn{nc}, nil
+	cn.deadline, cn.wdeadline = 0, 0
+	s := cn.srv
+	s.connDone(cn)
 	if s.CloseHijacked {
 		nc = s.hijacks.add(nc)
 	}

@@ -90,3 +90,51 @@ func (s *Server) resolveFields() limits {
 
 // bodyTooLarge reports whether n body bytes exceed the limit.
 func (l *limits) bodyTooLarge(n int64) bool { return l.maxBody >= 0 && n > l.maxBody }
+
+// Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
+// Kestrel's rule: once a grace period has passed, a client must move at
+// least so many bytes per second, counted over the time the server spends
+// waiting for it, never over the handler's own time. Neither adds a timer
+// or a system call: the deadline already set for the body read, or on a
+// write, is a lower bound of when the rate can first be broken, and only
+// when it fires is the rate computed and the deadline moved to the next
+// instant the rate could be broken. The request body's rate is judged
+// by the body reader (server_bodyreader.go), the response's by the
+// writes (server_write.go).
+
+// minRate is a resolved minimum data rate; the zero value is disabled.
+type minRate struct {
+	perSec int64         // bytes per second; 0: disabled
+	grace  time.Duration // waiting time before the rate applies
+}
+
+// resolveRate applies the documented defaults: zero means the default,
+// a negative rate or grace disables the rule.
+func resolveRate(perSec int, grace time.Duration, defPerSec int, defGrace time.Duration) minRate {
+	if perSec < 0 || grace < 0 {
+		return minRate{}
+	}
+	if perSec == 0 {
+		perSec = defPerSec
+	}
+	if grace == 0 {
+		grace = defGrace
+	}
+	return minRate{perSec: int64(perSec), grace: grace}
+}
+
+func (m minRate) on() bool { return m.perSec > 0 }
+
+// allowed is the waiting time within which n bytes must have moved: the
+// grace period, or n bytes at the rate when that is longer.
+func (m minRate) allowed(n int64) time.Duration { return max(m.grace, m.atRate(n)) }
+
+// atRate is the time n bytes take at the rate, capped at about 292 years
+// (never reached: it only has to not overflow).
+func (m minRate) atRate(n int64) time.Duration {
+	const capped = time.Duration(1 << 62)
+	if n >= int64(capped/time.Second) {
+		return capped
+	}
+	return time.Duration(n) * time.Second / time.Duration(m.perSec)
+}

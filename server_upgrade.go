@@ -24,11 +24,11 @@ import (
 // ErrHijacked, writing nothing, or with the error writing the head, after
 // which the connection stays the server's and is closed when the handler
 // returns.
-func (x *Ctx) Upgrade(protocol string) (net.Conn, []byte, error) {
-	if !offersUpgrade(&x.Request, protocol) {
+func (c *Ctx) Upgrade(protocol string) (net.Conn, []byte, error) {
+	if !offersUpgrade(&c.Request, protocol) {
 		return nil, nil, ErrNoUpgrade
 	}
-	return x.switchProtocols(101, protocol)
+	return c.switchProtocols(101, protocol)
 }
 
 // Tunnel answers a CONNECT request (RFC 9110 §9.3.6) with the handler's
@@ -40,15 +40,15 @@ func (x *Ctx) Upgrade(protocol string) (net.Conn, []byte, error) {
 //
 // It fails like Upgrade, with ErrNotConnect instead of ErrNoUpgrade and
 // ErrSwitchResponse for a status code outside 2xx.
-func (x *Ctx) Tunnel() (net.Conn, []byte, error) {
-	if x.Request.head.Form != wire.AuthorityForm {
+func (c *Ctx) Tunnel() (net.Conn, []byte, error) {
+	if c.Request.head.Form != wire.AuthorityForm {
 		return nil, nil, ErrNotConnect
 	}
-	code := x.Response.StatusCode()
+	code := c.Response.StatusCode()
 	if code < 200 || code > 299 {
 		return nil, nil, ErrSwitchResponse
 	}
-	return x.switchProtocols(code, "")
+	return c.switchProtocols(code, "")
 }
 
 // offersUpgrade reports whether r asks to switch to protocol.
@@ -61,26 +61,26 @@ func offersUpgrade(r *Request, protocol string) bool {
 
 // switchProtocols writes the head of a 101 (with protocol) or of a 2xx
 // to CONNECT (protocol empty), flushes it and hijacks.
-func (x *Ctx) switchProtocols(code int, protocol string) (net.Conn, []byte, error) {
-	c := x.c
+func (c *Ctx) switchProtocols(code int, protocol string) (net.Conn, []byte, error) {
+	cn := c.c
 	switch {
-	case c.hijacked:
+	case cn.hijacked:
 		return nil, nil, ErrHijacked
-	case x.bw.started || !c.body.complete():
+	case c.bw.started || !cn.body.complete():
 		return nil, nil, ErrSwitchState
 	}
-	r := &x.Response
+	r := &c.Response
 	fs := wire.ScanOutgoing(r.Header.fields)
 	if fs.Invalid != nil || !validReason(r.reason) {
 		return nil, nil, ErrSwitchResponse
 	}
-	w := c.writeBuf()
-	w.b = c.appendSwitchHead(w.b, code, protocol, r, &fs)
-	if err := c.flush(); err != nil {
-		c.keepAlive = false
+	w := cn.writeBuf()
+	w.b = cn.appendSwitchHead(w.b, code, protocol, r, &fs)
+	if err := cn.flush(); err != nil {
+		cn.keepAlive = false
 		return nil, nil, err
 	}
-	return x.Hijack()
+	return c.Hijack()
 }
 
 // appendSwitchHead appends the head of a protocol switch: status line,

@@ -143,12 +143,12 @@ func (c *SetCookie) validate() error {
 
 // validCookieValue reports whether v is cookie-value (RFC 6265 §4.1.1).
 func validCookieValue[T string | []byte](v T) bool {
-	_, ok := unquoteCookieValue(v, cookieOctetLo)
+	_, ok := unquoteCookieValue(v, ascii.CookieOctetLo)
 	return ok
 }
 
 // unquoteCookieValue strips the DQUOTEs around a cookie-value and reports
-// whether every byte left is in the class lo, cookieOctetHi: cookieOctetLo
+// whether every byte left is in the class lo, ascii.CookieOctetHi: ascii.CookieOctetLo
 // for cookie-octets (RFC 6265 §4.1.1), with SP and "," added by a
 // lenient reader.
 func unquoteCookieValue[T string | []byte](v T, lo uint64) (T, bool) {
@@ -156,7 +156,7 @@ func unquoteCookieValue[T string | []byte](v T, lo uint64) (T, bool) {
 		v = v[1 : len(v)-1]
 	}
 	for i := 0; i < len(v); i++ {
-		if !inClass(v[i], lo, cookieOctetHi) {
+		if !ascii.InMask(v[i], lo, ascii.CookieOctetHi) {
 			return v, false
 		}
 	}
@@ -166,7 +166,7 @@ func unquoteCookieValue[T string | []byte](v T, lo uint64) (T, bool) {
 // validCookiePath reports whether p is *av-octet (RFC 6265 §4.1.1).
 func validCookiePath(p string) bool {
 	for i := 0; i < len(p); i++ {
-		if !inClass(p[i], avOctetLo, avOctetHi) {
+		if !ascii.InMask(p[i], ascii.AVOctetLo, ascii.AVOctetHi) {
 			return false
 		}
 	}

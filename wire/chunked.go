@@ -228,7 +228,7 @@ func (d *ChunkedDecoder) frame(src []byte, r int) (int, Kind) {
 func (d *ChunkedDecoder) plainLine(src []byte, r int, maxOver int64) int {
 	i, size := r, int64(0)
 	for ; i < len(src) && i-r < 15 && ascii.Class[src[i]]&ascii.Hex != 0; i++ {
-		size = size<<4 | int64(unhex(src[i]))
+		size = size<<4 | int64(ascii.HexValue[src[i]])
 	}
 	if i == r || len(src)-i < 2 || src[i] != '\r' || src[i+1] != '\n' {
 		return r
@@ -331,7 +331,7 @@ func (d *ChunkedDecoder) sizeByte(c byte) Kind {
 		if d.digits == 16 || d.size>>59 != 0 {
 			return ErrChunkSize
 		}
-		d.size = d.size<<4 | int64(unhex(c))
+		d.size = d.size<<4 | int64(ascii.HexValue[c])
 		d.digits++
 	case d.digits == 0:
 		return ErrChunkSize
@@ -443,12 +443,4 @@ func limitOr(v, def int) int {
 		return int(^uint(0) >> 1)
 	}
 	return v
-}
-
-// unhex returns the value of the HEXDIG c.
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c | 0x20 - 'a' + 10
 }

@@ -3,166 +3,112 @@ package brisk
 import (
 	"crypto/tls"
 	"time"
-
-	"github.com/brisk-http/brisk/wire"
 )
 
-// Minimum data rates (Server.MinRequestBodyRate, Server.MinResponseRate),
-// Kestrel's rule: once a grace period has passed, a client must move at
-// least so many bytes per second, counted over the time the server spends
-// waiting for it, never over the handler's own time. Neither adds a timer
-// or a system call: the deadline already set for the body read, or on a
-// write, is a lower bound of when the rate can first be broken, and only
-// when it fires is the rate computed and the deadline moved to the next
-// instant the rate could be broken.
+// Writing to the connection: the response goes into the write buffer
+// (its head by server_head.go, its body by the BodyWriter,
+// server_bodywriter.go), which is flushed before the next blocking read,
+// under WriteTimeout and MinResponseRate.
 
-// minRate is a resolved minimum data rate; the zero value is disabled.
-type minRate struct {
-	perSec int64         // bytes per second; 0: disabled
-	grace  time.Duration // waiting time before the rate applies
+// writeResponse encodes the response into the write buffer; it is flushed
+// before the next blocking read, so pipelined responses leave in one write.
+func (c *conn) writeResponse() {
+	if c.srv.closing.Load() || c.srv.draining.Load() {
+		c.keepAlive = false
+	}
+	if c.ctx.bw.started {
+		c.ctx.bw.finish()
+		return
+	}
+	c.writeBuffered(&c.ctx.Response)
 }
 
-// resolveRate applies the documented defaults: zero means the default,
-// a negative rate or grace disables the rule.
-func resolveRate(perSec int, grace time.Duration, defPerSec int, defGrace time.Duration) minRate {
-	if perSec < 0 || grace < 0 {
-		return minRate{}
+// writeBuf returns the write buffer, taking one from the pool if needed.
+func (c *conn) writeBuf() *buffer {
+	if c.wbuf == nil {
+		c.wbuf = c.srv.pools.getWriteBuf()
 	}
-	if perSec == 0 {
-		perSec = defPerSec
-	}
-	if grace == 0 {
-		grace = defGrace
-	}
-	return minRate{perSec: int64(perSec), grace: grace}
+	return c.wbuf
 }
 
-func (m minRate) on() bool { return m.perSec > 0 }
-
-// allowed is the waiting time within which n bytes must have moved: the
-// grace period, or n bytes at the rate when that is longer.
-func (m minRate) allowed(n int64) time.Duration { return max(m.grace, m.atRate(n)) }
-
-// atRate is the time n bytes take at the rate, capped at about 292 years
-// (never reached: it only has to not overflow).
-func (m minRate) atRate(n int64) time.Duration {
-	const capped = time.Duration(1 << 62)
-	if n >= int64(capped/time.Second) {
-		return capped
+// sendBytes appends p to the write buffer when it fits in the free space,
+// else writes the buffer and p, straight from its storage, together: no
+// copy, and one system call on a connection that gathers writes (TCP).
+func (c *conn) sendBytes(p []byte) {
+	w := c.writeBuf()
+	if len(p) <= cap(w.b)-len(w.b) {
+		w.b = append(w.b, p...)
+		return
 	}
-	return time.Duration(n) * time.Second / time.Duration(m.perSec)
+	switch {
+	case c.werr != nil:
+		return
+	case len(w.b) == 0:
+		c.werr = c.write(p, nil) // nothing to gather: no empty write first
+	default:
+		c.werr = c.write(w.b, p)
+		w.b = w.b[:0]
+	}
+	c.written(c.werr)
 }
 
-// Request body: bodyReader.armDeadline when the body starts, netRead for
-// every read of body bytes from the connection.
-
-// planDeadlines notes, when the body starts, the time its read
-// deadlines (ReadTimeout, MinRequestBodyRateGrace) count from, and counts
-// the body bytes that came with the head as received (as netRead counts
-// bytes, chunked framing included). The earlier deadline is set by the
-// first read from the connection (netRead, arm), so that a body that came
-// with its head costs nothing more.
-func (b *bodyReader) planDeadlines() {
-	c := b.c
-	b.waited, b.got, b.armed = 0, int64(c.in.Len()), false
-	if b.dec.Framing() == wire.FramingLength {
-		b.got = min(b.got, b.dec.Remaining()) // not a pipelined request's bytes
+// flush writes the pending response bytes.
+func (c *conn) flush() error {
+	if c.wbuf == nil || len(c.wbuf.b) == 0 || c.werr != nil {
+		return c.werr
 	}
-	if c.lim.coarseBody {
-		b.t0 = c.srv.date.coarseUnixNano() + int64(time.Second) // never early, see timeoutAt
-	} else {
-		b.t0 = time.Now().UnixNano()
-	}
+	c.werr = c.write(c.wbuf.b, nil)
+	c.wbuf.b = c.wbuf.b[:0]
+	c.written(c.werr) // OnRequestDone for the responses now written
+	return c.werr
 }
 
-// arm computes the deadlines and sets the earlier one (none: 0).
-func (b *bodyReader) arm() {
-	c := b.c
-	b.armed = true
-	b.readBy = 0
-	if d := c.lim.readTimeout; d > 0 {
-		b.readBy = b.t0 + int64(d)
+// write writes p, then q (nil for none), to the connection under
+// WriteTimeout and MinResponseRate (armWrite, afterWriteTimeout below;
+// writePieces over TLS), measured like the read timeouts (see
+// setReadTimeout).
+func (c *conn) write(p, q []byte) error {
+	c.writes++
+	if c.lim.respRate.on() && c.wholeWrite() {
+		return c.writePieces(p, q)
 	}
-	dl := b.readBy
-	if r := &c.lim.bodyRate; r.perSec > 0 {
-		if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
-			dl = g
-		}
-	}
-	c.setReadDeadlineNs(dl)
-}
-
-// setDeadline makes ns (Unix ns; 0: none) the read deadline from now
-// until the next request (FromHTTP's SetReadDeadline): for a body still
-// to read, in place of ReadTimeout's deadline, as net/http's replaces its
-// ReadTimeout, MinRequestBodyRate still applying (judged when its grace
-// period ends, at once when it has).
-func (b *bodyReader) setDeadline(ns int64) {
-	dl := ns
-	if b.dec.Framing() != wire.FramingNone && !b.dec.Done() {
-		b.armed = true // arm would put ReadTimeout's back
-		b.readBy = ns
-		if r := &b.c.lim.bodyRate; r.perSec > 0 {
-			if g := b.t0 + int64(r.grace); dl == 0 || g < dl {
-				dl = g
-			}
-		}
-	}
-	b.c.setReadDeadlineNs(dl)
-}
-
-// netRead reads body bytes from the connection into p, counting the time
-// waited and the bytes received for the rate; a read that times out is
-// retried as long as afterTimeout allows.
-func (b *bodyReader) netRead(p []byte) (int, error) {
-	c := b.c
-	if !b.armed {
-		b.arm()
-	}
-	rate := c.lim.bodyRate.on()
+	c.armWrite()
 	for {
-		var start time.Time
-		if rate {
-			start = time.Now()
+		var n int
+		var err error
+		if len(q) == 0 {
+			n, err = c.nc.Write(p)
+		} else {
+			n, err = c.writev(p, q)
 		}
-		n, err := c.nc.Read(p)
-		if rate {
-			b.waited += time.Since(start)
-			b.got += int64(n)
+		c.nwritten += int64(n)
+		if err == nil || !isTimeout(err) {
+			return err
 		}
-		if n > 0 || err == nil || !isTimeout(err) {
-			return n, err
+		if err = c.afterWriteTimeout(n, err); err != nil {
+			return err
 		}
-		if err = b.afterTimeout(err); err != nil {
-			return 0, err
+		if n < len(p) {
+			p = p[n:]
+		} else {
+			p, q = q[n-len(p):], nil
 		}
 	}
 }
 
-// afterTimeout judges a body read that timed out: err once ReadTimeout
-// has passed, ErrBodyTooSlow when the client sent fewer bytes than the
-// rate asks for the time waited, else nil, with the deadline moved to
-// when the rate would be broken.
-func (b *bodyReader) afterTimeout(err error) error {
-	r := b.c.lim.bodyRate
-	now := time.Now().UnixNano()
-	if !r.on() || b.readBy != 0 && now >= b.readBy {
-		return err
-	}
-	left := r.allowed(b.got) - b.waited
-	if left <= 0 {
-		return ErrBodyTooSlow
-	}
-	dl := now + int64(left)
-	if b.readBy != 0 {
-		dl = min(dl, b.readBy)
-	}
-	b.c.setReadDeadlineNs(dl)
-	return nil
+// writev writes p and q, neither empty, in one gathering write
+// (net.Buffers: writev on TCP, successive Writes elsewhere).
+func (c *conn) writev(p, q []byte) (int, error) {
+	w := c.writeBuf() // its iovs: WriteTo's receiver escapes
+	w.iov = [2][]byte{p, q}
+	w.iovs = w.iov[:]
+	n, err := w.iovs.WriteTo(c.nc)
+	w.iov = [2][]byte{}
+	return int(n), err
 }
 
-// Response: conn.armWrite before each write to the connection,
-// afterWriteTimeout when one times out. A write may take the grace period
+// Write deadlines and MinResponseRate: conn.armWrite before each write
+// to the connection, afterWriteTimeout when one times out. A write may take the grace period
 // (which also absorbs the filling of the socket buffers); from then on,
 // after one more grace period of slack for the way TCP reports progress,
 // the bytes the client takes must average the rate. A write blocked on a

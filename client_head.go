@@ -1,6 +1,9 @@
 package brisk
 
-import "github.com/brisk-http/brisk/wire"
+import (
+	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
+)
 
 // Client-side request encoding (RFC 9112 §3, §6): the head of an
 // outgoing request, from its Request and target (request_uri.go).
@@ -52,7 +55,7 @@ func appendTarget(dst, o []byte) ([]byte, bool) {
 		if targetAsIs[c] != 0 {
 			continue
 		}
-		if isCTL(c) {
+		if ascii.IsCTL(c) {
 			return dst, false
 		}
 		dst = append(dst, o[done:i]...)
@@ -164,4 +167,40 @@ func idempotent(method []byte) bool {
 		return true
 	}
 	return false
+}
+
+// appendFraming appends the framing fields of req's body (RFC 9112 §6):
+// Content-Length for a body of known length (always for POST, PUT and
+// PATCH), or Transfer-Encoding: chunked and a Trailer field for a stream
+// of unknown length.
+func appendFraming(dst []byte, req *Request, method []byte) []byte {
+	s := &req.stream
+	switch {
+	case !s.set:
+		if len(req.body) > 0 || sendsContentLength(method) {
+			dst = wire.AppendContentLength(dst, int64(len(req.body)))
+		}
+	case s.size >= 0:
+		dst = wire.AppendContentLength(dst, s.size)
+	default:
+		dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
+		dst = appendTrailerNames(dst, &req.Trailer)
+	}
+	return dst
+}
+
+// appendTrailerNames appends the Trailer field naming the fields of tr
+// (RFC 9110 §6.6.2), when it has any.
+func appendTrailerNames(dst []byte, tr *Header) []byte {
+	if len(tr.fields) == 0 {
+		return dst
+	}
+	dst = append(dst, "Trailer: "...)
+	for i, f := range tr.fields {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = append(dst, f.Name...)
+	}
+	return append(dst, "\r\n"...)
 }

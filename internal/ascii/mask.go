@@ -1,24 +1,22 @@
-package brisk
+package ascii
 
-import "github.com/brisk-http/brisk/wire"
-
-// Byte classes used by the request-target, cookie and args code. Each class
-// is a pair of 64-bit masks over US-ASCII (bit c of lo for c < 64, bit c-64
+// Byte classes that Class has no bit for, used by the cookie code. Each
+// class is a pair of 64-bit masks over US-ASCII (bit c of lo for c < 64, bit c-64
 // of hi for 64 <= c < 128); bytes >= 0x80 belong to no class. Constants,
 // not tables, so there is no package-level mutable state. The masks are
-// checked against their RFC definitions in charclass_test.go.
+// checked against their RFC definitions in mask_test.go.
 const (
 	// cookie-octet (RFC 6265 §4.1.1): %x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E
-	cookieOctetLo = 0xf7ffeffa00000000
-	cookieOctetHi = 0x7fffffffefffffff
+	CookieOctetLo = 0xf7ffeffa00000000
+	CookieOctetHi = 0x7fffffffefffffff
 
 	// av-octet (RFC 6265 §4.1.1): any CHAR except CTLs or ";"
-	avOctetLo = 0xf7ffffff00000000
-	avOctetHi = 0x7fffffffffffffff
+	AVOctetLo = 0xf7ffffff00000000
+	AVOctetHi = 0x7fffffffffffffff
 )
 
-// inClass reports whether c is in the class given by its two masks.
-func inClass(c byte, lo, hi uint64) bool {
+// InMask reports whether c is in the class given by its two masks.
+func InMask(c byte, lo, hi uint64) bool {
 	if c < 64 {
 		return lo>>c&1 != 0
 	}
@@ -28,16 +26,13 @@ func inClass(c byte, lo, hi uint64) bool {
 	return false
 }
 
-// validToken reports whether b is a non-empty token (RFC 9110 §5.6.2).
-func validToken[T string | []byte](b T) bool { return wire.ValidFieldName(b) }
-
-// isCTL reports whether c is a control character: %x00-1F or DEL
+// IsCTL reports whether c is a control character: %x00-1F or DEL
 // (RFC 5234 §B.1).
-func isCTL(c byte) bool { return c < 0x20 || c == 0x7f }
+func IsCTL(c byte) bool { return c < 0x20 || c == 0x7f }
 
-// hexValue is the value of each hexadecimal digit, indexed by byte, and
+// HexValue is the value of each hexadecimal digit, indexed by byte, and
 // 0xff for every other byte (a string constant: no mutable state).
-const hexValue = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+const HexValue = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
 	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\xff\xff\xff\xff\xff\xff" +
 	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
 	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +

@@ -4,19 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/brisk-http/brisk/wire"
 )
 
-// Streamed request bodies (RFC 9112 §6, §7.1) and "Expect: 100-continue"
-// on the client side (RFC 9110 §10.1.1).
-
-// DefaultExpectContinueTimeout is how long a request with "Expect:
-// 100-continue" waits for the server's 100 (Continue) before it sends its
-// body anyway; see ClientConfig.ExpectContinueTimeout.
-const DefaultExpectContinueTimeout = time.Second
+// Sending a request: its head (encoded by client_head.go) and body, in
+// one write when they fit, else a streamed body (RFC 9112 §6, §7.1; the
+// body's source is request_stream.go), after "Expect: 100-continue" the
+// wait for the server's answer (RFC 9110 §10.1.1).
 
 // streamChunk is the most body bytes a streamed request sends per write:
 // one read of the body into the connection's stream buffer.
@@ -26,161 +22,44 @@ const streamChunk = 32 << 10
 // chunk-size line: hex(streamChunk) and CRLF fit in it.
 const chunkLineRoom = 8
 
-// bodySource is the body of a client request read from an io.Reader.
-type bodySource struct {
-	r       io.Reader // the reader to send; nil once it is done
-	size    int64     // Content-Length; < 0: unknown, sent chunked
-	getBody func() (io.Reader, error)
-	set     bool // the body is a stream
-	used    bool // the first reader was handed out: sending again needs getBody
-}
-
-// SetBodyStream sets the body of a client request to the bytes read from
-// body while the request is sent, replacing a body set with SetBody: the
-// body is never held in memory whole: the client writes what each Read
-// returns, up to 32 KiB, as it comes (as one chunk, when chunked). size is its length in bytes, sent as
-// Content-Length; negative means unknown, and the body is sent with
-// chunked transfer coding (RFC 9112 §7.1), ending with the fields of
-// r.Trailer as its trailer section: they are read once body has returned
-// io.EOF, so a reader may set them in its last Read. A chunked request is
-// sent with a Trailer field naming the trailer fields already set when
-// the request head is written.
-//
-// The client stops reading after size bytes. A body that ends (io.EOF)
-// before size bytes, or whose Read fails, ends the exchange with an error
-// satisfying errors.Is(err, ErrRequestBody) (and errors.Is with the
-// reader's error, or io.ErrUnexpectedEOF), and the connection is closed:
-// the server cannot take a body cut short for a complete one.
-//
-// A stream is read once. An exchange that must send the body again (a
-// retry on a closed keep-alive connection, see MaxIdempotentRetries, or a
-// 307 or 308 redirect) gets a new reader from the function set with
-// SetGetBody; without one, the request is not retried (the error is
-// returned) and a 307 or 308 redirect is returned as the response. A
-// Request sent again after its stream was read fails with
-// ErrBodyNotRewindable unless it has a GetBody.
-//
-// When body (or a reader from GetBody) is an io.Closer, the client closes
-// it once it has been read to its end, its sending failed, or the server
-// refused it before it was sent (100-continue). A nil body is empty.
-// Reset, SetBody and
-// another SetBodyStream forget the stream and its GetBody.
-func (r *Request) SetBodyStream(body io.Reader, size int64) {
-	if body == nil {
-		body = strings.NewReader("") // an empty body
-	}
-	r.body = r.body[:0]
-	r.stream = bodySource{r: body, size: max(size, -1), set: true}
-}
-
-// SetGetBody sets the function that returns a new reader of the body set
-// with SetBodyStream, from its start, for the exchanges that send the
-// body again (see SetBodyStream); call it after SetBodyStream. It is not
-// called for the first send.
-// An error it returns ends the exchange, wrapped as ErrRequestBody.
-func (r *Request) SetGetBody(getBody func() (io.Reader, error)) {
-	r.stream.getBody = getBody
-}
-
-// reader returns the reader for one sending of the body: the stream's own
-// the first time, then one from getBody.
-func (s *bodySource) reader() (io.Reader, error) {
-	if !s.used && s.r != nil {
-		s.used = true
-		return s.r, nil
-	}
-	if s.getBody == nil {
-		return nil, ErrBodyNotRewindable
-	}
-	s.done()
-	r, err := s.getBody()
+// writeRequest encodes x.req and writes it: the head and, when it fits,
+// the body in one write; a streamed body, or one awaiting 100 (Continue),
+// is written by writeWithBody. It reports whether the final response head
+// has been read already (the server answered before the body was sent).
+func (cc *clientConn) writeRequest(x *exchange, t *target) (bool, error) {
+	req := x.req
+	b, plan, bodyIn, err := appendRequest(cc.wbuf[:0], &cc.tbuf, req, t)
 	if err != nil {
-		return nil, fmt.Errorf("%w: GetBody: %w", ErrRequestBody, err)
+		return false, err
 	}
-	s.r = r
-	return r, nil
-}
-
-// resendable reports whether the body can be sent again: it is not a
-// stream, or the stream was not read yet, or it has a getBody.
-func (s *bodySource) resendable() bool {
-	return !s.set || !s.used || s.getBody != nil
-}
-
-// done closes the current reader when it is an io.Closer, and forgets it.
-func (s *bodySource) done() {
-	if c, ok := s.r.(io.Closer); ok {
-		c.Close()
+	cc.wbuf = b
+	cc.reqClose, cc.decode = plan.close, plan.decode
+	if req.stream.set || plan.expect && req.hasBody() {
+		return cc.writeWithBody(x, b, plan.expect && req.hasBody())
 	}
-	s.r = nil
-}
-
-// Resendable reports whether r may be sent again after an attempt that
-// may have reached the server: its method is idempotent (RFC 9110
-// §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE; an empty method means
-// GET) and its body can be sent again (one set with SetBody, or a stream
-// not read yet or with a GetBody; see SetBodyStream). It is the rule by
-// which the client retries a request on a keep-alive connection found
-// closed (see MaxIdempotentRetries), for callers that send a failed
-// request again themselves, on another connection or server (package lb
-// does).
-func (r *Request) Resendable() bool {
-	return idempotent(r.head.Method) && r.stream.resendable()
-}
-
-// keepsBody reports whether following a redirect with status code status
-// sends req's body again: not for a 303 or a 301 or 302 answering a POST,
-// which become a GET without body (see redirect).
-func keepsBody(req *Request, status int) bool {
-	m := string(req.head.Method)
-	return !(status == 303 && m != "HEAD" || (status == 301 || status == 302) && m == "POST")
-}
-
-// canFollow reports whether a redirect with status code status can be
-// followed: when it resends the body, the body must be resendable.
-func (r *Request) canFollow(status int) bool {
-	return !r.stream.set || !keepsBody(r, status) || r.stream.resendable()
-}
-
-// appendFraming appends the framing fields of req's body (RFC 9112 §6):
-// Content-Length for a body of known length (always for POST, PUT and
-// PATCH), or Transfer-Encoding: chunked and a Trailer field for a stream
-// of unknown length.
-func appendFraming(dst []byte, req *Request, method []byte) []byte {
-	s := &req.stream
-	switch {
-	case !s.set:
-		if len(req.body) > 0 || sendsContentLength(method) {
-			dst = wire.AppendContentLength(dst, int64(len(req.body)))
+	if bodyIn && cc.raw.rc != nil {
+		cc.raw.out = b // written by the first read (sendRead)
+		return false, nil
+	}
+	if err := cc.write(b); err != nil {
+		return false, err
+	}
+	if !bodyIn {
+		if err := cc.write(req.body); err != nil {
+			if errors.Is(err, ErrConnectionClosed) {
+				return cc.earlyResponse(x, err) // such as a 413 before the body
+			}
+			return false, err
 		}
-	case s.size >= 0:
-		dst = wire.AppendContentLength(dst, s.size)
-	default:
-		dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
-		dst = appendTrailerNames(dst, &req.Trailer)
 	}
-	return dst
+	return false, nil
 }
 
-// appendTrailerNames appends the Trailer field naming the fields of tr
-// (RFC 9110 §6.6.2), when it has any.
-func appendTrailerNames(dst []byte, tr *Header) []byte {
-	if len(tr.fields) == 0 {
-		return dst
+func (cc *clientConn) write(p []byte) error {
+	if _, err := cc.nc.Write(p); err != nil {
+		return cc.ioError(err)
 	}
-	dst = append(dst, "Trailer: "...)
-	for i, f := range tr.fields {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = append(dst, f.Name...)
-	}
-	return append(dst, "\r\n"...)
-}
-
-// hasBody reports whether req has a body to send.
-func (r *Request) hasBody() bool {
-	return len(r.body) > 0 || r.stream.set && r.stream.size != 0
+	return nil
 }
 
 // writeWithBody writes the request head b and the body of req, either a
