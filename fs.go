@@ -29,9 +29,10 @@ import (
 // Dotfiles) an element starting with ".", is answered 404 before the file
 // system is asked; "%25" is a "%" in the name. Methods other than GET and
 // HEAD are answered 405 with "Allow: GET, HEAD". A missing file, one that
-// is not a regular file or directory, or a directory path without an index
-// file or listing is answered 404, a permission error 403 and other errors
-// 500 (logged). Error answers have a text/plain body (the reason phrase)
+// is not a regular file or directory, a name that cannot exist (longer
+// than the file system allows, a file used as a directory, a link loop),
+// or a directory path without an index file or listing is answered 404, a
+// permission error 403 and other errors 500 (logged). Error answers have a text/plain body (the reason phrase)
 // and keep the fields set before the FileServer was called, except the
 // validators, Content-Encoding and Cache-Control, as net/http's do.
 type FileServer struct {
@@ -296,12 +297,10 @@ func (s *FileServer) openFile(name string) (f fs.File, fi fs.FileInfo, err error
 }
 
 // fail answers an error from the file system: 404 for a name that does
-// not exist or is refused (os.Root's escapes, a file used as a directory,
-// a link loop), 403, or 500 (logged).
+// not exist or cannot (notFound), 403, or 500 (logged).
 func (s *FileServer) fail(c *Ctx, name string, err error) {
 	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENOTDIR),
-		errors.Is(err, syscall.ELOOP), isRootEscape(err):
+	case notFound(err):
 		answerError(&c.Response, 404)
 	case errors.Is(err, fs.ErrPermission):
 		answerError(&c.Response, 403)
@@ -309,6 +308,16 @@ func (s *FileServer) fail(c *Ctx, name string, err error) {
 		c.Logger().Error("brisk: FileServer: opening a file failed", "name", name, "err", err)
 		answerError(&c.Response, 500)
 	}
+}
+
+// notFound reports whether err says that a name does not exist or cannot:
+// missing, invalid, longer than the file system allows (ENAMETOOLONG),
+// refused by os.Root as an escape, a file used as a directory, or a link
+// loop. FileServer answers such names 404.
+func notFound(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) ||
+		errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ENOTDIR) ||
+		errors.Is(err, syscall.ELOOP) || isRootEscape(err)
 }
 
 // isRootEscape reports the error os.Root gives a name that would resolve
@@ -351,7 +360,7 @@ func (s *FileServer) serveDir(c *Ctx, name string) {
 	case f != nil:
 		defer f.Close()
 		s.serveFile(c, iname, f, fi)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
+	case err != nil && !notFound(err):
 		s.fail(c, iname, err)
 	case !s.Listing:
 		answerError(&c.Response, 404)

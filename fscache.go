@@ -2,7 +2,6 @@ package brisk
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -235,7 +234,7 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 		}
 		fi, err := fs.Stat(s.FS, name)
 		switch {
-		case err != nil && !v.exists() && errors.Is(err, fs.ErrNotExist):
+		case err != nil && !v.exists() && notFound(err):
 		case err != nil:
 			return false
 		case !fi.Mode().IsRegular():
@@ -287,7 +286,7 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 		v := &e.variants[1+i]
 		f, fi, err := s.openFile(base.name + p.ext)
 		switch {
-		case errors.Is(err, fs.ErrNotExist), err == nil && f == nil: // none, or a directory
+		case notFound(err), err == nil && f == nil: // none, or a directory
 			continue
 		case err != nil:
 			return false

@@ -212,3 +212,37 @@ func TestFileClientGone(t *testing.T) {
 		t.Fatalf("%d errors logged for clients that went away", n)
 	}
 }
+
+// TestFileNameTooLong: a name longer than the file system allows (one
+// element of 300 bytes: ENAMETOOLONG on Linux, whose limit is 255) cannot
+// exist and is answered 404 like any missing file, as a file, a directory,
+// a directory's part and a precompressed file's sibling, through os.Root
+// and os.DirFS. It used to be answered 500.
+func TestFileNameTooLong(t *testing.T) {
+	root, dir := rootDir(t)
+	long := strings.Repeat("n", 300)
+	// 253 bytes: the file fits, its ".br" and ".zst" siblings do not.
+	edge := strings.Repeat("e", 253)
+	if err := os.WriteFile(filepath.Join(dir, edge), []byte("edge"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nf := "Not Found\n"
+	cases := []fileCase{
+		{"file", req("/" + long), 404, nf, nil},
+		{"file_ext", req("/" + long + ".txt"), 404, nf, nil},
+		{"dir", req("/" + long + "/"), 404, nf, nil},
+		{"element", req("/" + long + "/in.txt"), 404, nf, nil},
+		{"sibling", req("/"+edge, "Accept-Encoding: br, zstd, gzip"), 200, "edge", nil},
+		{"still_serves", req("/in.txt"), 200, "inside", nil},
+	}
+	for _, fsys := range []struct {
+		name string
+		fs   fs.FS
+	}{{"root", root.FS()}, {"dirfs", os.DirFS(dir)}} {
+		t.Run(fsys.name, func(t *testing.T) {
+			runFileCases(t, &FileServer{FS: fsys.fs, Precompressed: true, Index: long}, cases)
+			runFileCases(t, &FileServer{FS: fsys.fs, Index: long, Listing: true},
+				[]fileCase{{"index", req("/"), 200, "*", nil}})
+		})
+	}
+}

@@ -38,7 +38,9 @@ const DefaultProxyHeaderTimeout = 2 * time.Second
 //
 // With ServeTLS the header precedes the TLS handshake (HAProxy in TCP mode
 // with send-proxy): it is read in cleartext, then TLS starts on the rest
-// of the connection.
+// of the connection. The header's source is the client's address on every
+// protocol: HTTP/1.1 with or without TLS, and HTTP/2 over TLS or h2c
+// (the connection handed to Server.HTTP2 reports it as RemoteAddr).
 type ProxyProtocol struct {
 	// Trusted lists the source networks of the proxies. Empty means none:
 	// every connection is direct and a PROXY header is always refused.

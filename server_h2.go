@@ -18,7 +18,9 @@ type ConnServer interface {
 	// on the connection's goroutine: for TLS after the handshake (nc is
 	// the *tls.Conn, whose ConnectionState has the protocol ALPN chose),
 	// for prior-knowledge h2c with nc giving back the bytes the Server
-	// already read (the preface) before the rest of the input. The Server
+	// already read (the preface) before the rest of the input. After a
+	// PROXY header (Server.ProxyProtocol), nc.RemoteAddr is the header's
+	// source, the client's, as Ctx.RemoteAddr is for HTTP/1.1. The Server
 	// closes nc once ServeConn returns; until then the connection counts
 	// towards MaxConns and Shutdown waits for it.
 	ServeConn(nc net.Conn)
@@ -63,7 +65,7 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
-			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.remoteAddr()})
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()})
 		}
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -93,9 +95,21 @@ func (s *Server) shutdownConns() {
 	}
 }
 
+// ownRemoteAddr returns the client's address (remoteAddr) in storage of
+// its own: a PROXY header's source is kept in c's header storage, which
+// the next connection served by c reuses, while a connection handed over
+// may outlive c's use of it.
+func (c *conn) ownRemoteAddr() net.Addr {
+	if a, ok := c.remoteAddr().(*net.TCPAddr); ok {
+		return &net.TCPAddr{IP: bytes.Clone(a.IP), Port: a.Port, Zone: a.Zone}
+	}
+	return c.remoteAddr()
+}
+
 // replayConn is a connection whose first reads return bytes already read
 // from it, and whose RemoteAddr is remote: the client's, after a PROXY
-// header.
+// header (under TLS, the peer's until negotiate hands the connection to
+// HTTP/2: Ctx.PeerAddr reads it).
 type replayConn struct {
 	net.Conn
 	pending []byte

@@ -102,7 +102,8 @@ func (s *Server) tlsConfig(certFile, keyFile string) (*tls.Config, error) {
 // negotiate runs before a connection's first request and reports whether
 // to serve HTTP/1.1 on it. A TLS connection completes its handshake (see
 // handshake); a connection whose protocol is HTTP/2, by ALPN or by the h2c
-// preface, is handed to Server.HTTP2 and served to its end here. A
+// preface, is handed to Server.HTTP2 and served to its end here, with
+// RemoteAddr the client's (a PROXY header's source) on either path. A
 // bridged request's connection (Server.HTTPHandler) takes the TLS state
 // of the request it carries.
 func (c *conn) negotiate() bool {
@@ -115,6 +116,9 @@ func (c *conn) negotiate() bool {
 			return false
 		}
 		if c.tls.NegotiatedProtocol == protoHTTP2 && c.srv.HTTP2 != nil {
+			if rc, ok := tc.NetConn().(*replayConn); ok { // after a PROXY header (startTLS)
+				rc.remote = c.ownRemoteAddr() // the client's, as for h2c
+			}
 			return c.serveHTTP2(tc)
 		}
 		return true
@@ -196,8 +200,9 @@ type proxyTLSConn struct {
 
 // startTLS begins TLS on a connection of proxyTLSListener once its PROXY
 // header was read in cleartext: the bytes buffered after the header are
-// the start of the handshake. It reports false when Shutdown closed the
-// connection meanwhile.
+// the start of the handshake. The *tls.Conn's RemoteAddr is the peer's
+// (Ctx.PeerAddr) until negotiate hands the connection to HTTP/2. It
+// reports false when Shutdown closed the connection meanwhile.
 func (c *conn) startTLS(pc *proxyTLSConn) bool {
 	wasIdle := c.state.CompareAndSwap(stateIdle, stateActive) // Shutdown closes idle conns
 	if !wasIdle && c.state.Load() != stateActive {
