@@ -1,17 +1,12 @@
 package brisk_test
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing/fstest"
 	"time"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/brisktest"
 )
 
 // ExampleFileServer serves a file system under /static/. For a directory
@@ -71,28 +66,6 @@ func ExampleTypeByExtension() {
 	// ""
 }
 
-// ExampleBodyWriter_ReadFrom streams a body of known length with
-// io.Copy; copied from an *os.File, it ends in ReadFrom, which sends the
-// file by sendfile on TCP.
-func ExampleBodyWriter_ReadFrom() {
-	do, stop := exampleClient(func(c *brisk.Ctx) {
-		content := strings.NewReader("streamed, not buffered\n")
-		c.Response.Header.Set("Content-Type", "text/plain")
-		c.Response.Header.Set("Content-Length", fmt.Sprint(content.Len()))
-		io.Copy(c.BodyWriter(), content)
-	})
-	defer stop()
-
-	resp, body, err := do("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Print(resp.ContentLength, " ", string(body))
-	// Output:
-	// 23 streamed, not buffered
-}
-
 // ExampleFileServer_cache shows the cache of small files: answered from
 // memory, and checked against the file system at most once per
 // CacheCheck (here on every request), so a changed file is served as it
@@ -119,30 +92,4 @@ func ExampleFileServer_cache() {
 	// "3-de0b6b3a7640000" one
 	// "3-de0b6b3a7640000" one
 	// "4-de0b6b3e2feca00" two!
-}
-
-// exampleClient serves h over an in-memory listener, as a test would
-// (ExampleServer shows the steps), and returns do, which sends request,
-// a whole raw request, on one connection and returns the response with
-// its body read, and stop, which closes the connection and the server.
-func exampleClient(h brisk.Handler) (do func(request string) (*http.Response, []byte, error), stop func()) {
-	srv := &brisk.Server{Handler: h}
-	ln := brisktest.NewListener()
-	go srv.Serve(ln)
-	conn, _ := ln.Dial()
-	br := bufio.NewReader(conn)
-	do = func(request string) (*http.Response, []byte, error) {
-		go io.WriteString(conn, request)
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		body, err := io.ReadAll(resp.Body)
-		return resp, body, err
-	}
-	stop = func() {
-		conn.Close()
-		srv.Shutdown(context.Background())
-	}
-	return do, stop
 }

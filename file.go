@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
 )
 
 // errFileShrank reports a file that ended before its size as stated when
@@ -96,7 +97,7 @@ func (r *representation) lastModified() time.Time {
 // appendLastModified appends the Last-Modified value: lastModified as an
 // IMF-fixdate (RFC 9110 §5.6.7).
 func (r *representation) appendLastModified(b []byte) []byte {
-	return r.lastModified().AppendFormat(b, dateLayout)
+	return r.lastModified().AppendFormat(b, http.TimeFormat)
 }
 
 // serveRepresentation answers the request with rep: validators,
@@ -133,7 +134,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
 		var b [64]byte
-		setField(h, "Content-Range", ranges[0].appendContentRange(b[:0], rep.size))
+		h.SetBytes([]byte("Content-Range"), ranges[0].appendContentRange(b[:0], rep.size))
 		sendSections(c, rep, ranges, nil)
 	case outcome == rangePartial:
 		c.Response.SetStatusCode(206)
@@ -149,10 +150,11 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 // answerStatus answers code with its reason phrase as a text/plain body,
 // keeping the fields already set (validators, Vary, nosniff).
 func answerStatus(r *Response, code int) {
-	r.status = code
-	r.reason = r.reason[:0]
+	r.SetStatusCode(code)
+	r.SetReason("")
 	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	r.body = appendErrorBody(r.body[:0], code)
+	var b [64]byte // the longest reason phrase has 31 bytes
+	r.SetBody(append(append(b[:0], wire.StatusText(code)...), '\n'))
 }
 
 // representationFields are the fields that describe a representation,
@@ -177,14 +179,14 @@ func answerError(r *Response, code int) {
 // setValidators sets ETag and Last-Modified (RFC 9110 §8.8).
 func setValidators(h *Header, rep *representation) {
 	if rep.etag != nil {
-		setField(h, "ETag", rep.etag)
+		h.SetBytes([]byte("ETag"), rep.etag)
 	}
 	switch {
 	case rep.lastMod != nil:
-		setField(h, "Last-Modified", rep.lastMod)
+		h.SetBytes([]byte("Last-Modified"), rep.lastMod)
 	case rep.hasModTime():
-		var b [dateLen]byte
-		setField(h, "Last-Modified", rep.appendLastModified(b[:0]))
+		var b [len(http.TimeFormat)]byte
+		h.SetBytes([]byte("Last-Modified"), rep.appendLastModified(b[:0]))
 	}
 }
 
@@ -203,7 +205,7 @@ func checkPreconditions(req *Request, rep *representation) int {
 	} else if t, ok := fieldDate(h, "If-Unmodified-Since"); ok && rep.hasModTime() && rep.lastModified().After(t) {
 		return 412
 	}
-	safe := req.isHead() || string(req.Method()) == "GET"
+	safe := string(req.Method()) == "HEAD" || string(req.Method()) == "GET"
 	if h.Has("If-None-Match") {
 		if !etagMatch(h, "If-None-Match", rep.etag, false) {
 			return 0
@@ -341,40 +343,41 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 		length += int64(len(m.end()))
 	}
 	var b [20]byte
-	setField(&c.Response.Header, "Content-Length", strconv.AppendInt(b[:0], length, 10))
-	if c.Request.isHead() {
+	c.Response.Header.SetBytes([]byte("Content-Length"), strconv.AppendInt(b[:0], length, 10))
+	if string(c.Request.Method()) == "HEAD" {
 		return
 	}
+	bw := c.BodyWriter()
 	for i, r := range ranges {
 		if multi {
-			c.bw.WriteString(m.part(r, i == 0))
+			bw.WriteString(m.part(r, i == 0))
 		}
-		if err := sendSection(c, rep, r); err != nil {
-			if c.bw.c.werr == nil { // not the client going away
+		if err := sendSection(bw, rep, r); err != nil {
+			if err != bw.Err() { // not the response failing on its way out: the client gone
 				c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
 			}
-			if !c.bw.started {
+			if !bw.Started() {
 				answerError(&c.Response, 500)
 			}
 			return
 		}
 	}
 	if multi {
-		c.bw.WriteString(m.end())
+		bw.WriteString(m.end())
 	}
 }
 
 // sendSection sends r.length bytes of rep from r.start.
-func sendSection(c *Ctx, rep *representation, r byteRange) error {
+func sendSection(bw *BodyWriter, rep *representation, r byteRange) error {
 	if rep.content == nil {
-		_, err := c.bw.Write(rep.data[r.start : r.start+r.length])
+		_, err := bw.Write(rep.data[r.start : r.start+r.length])
 		return err
 	}
 	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
 		return err
 	}
-	n, err := c.bw.readFromN(rep.content, r.length)
-	if err == nil && n < r.length && c.bw.err == nil {
+	n, err := bw.ReadFromN(rep.content, r.length)
+	if err == nil && n < r.length && bw.Err() == nil {
 		err = errFileShrank
 	}
 	return err
