@@ -1,4 +1,4 @@
-package brisk_test
+package files_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 	"github.com/brisk-http/brisk/internal/cputime"
 	"github.com/brisk-http/brisk/internal/fakenet"
 )
@@ -45,14 +46,14 @@ func BenchmarkFileServer(b *testing.B) {
 	const get = "GET /f.txt HTTP/1.1\r\nHost: x\r\n"
 	for _, bc := range []struct {
 		name, req string
-		fsrv      *brisk.FileServer
+		fsrv      *files.Server
 	}{
-		{"1KiB", get + "\r\n", &brisk.FileServer{FS: mfs}},
-		{"1KiB-range", get + "Range: bytes=10-99\r\n\r\n", &brisk.FileServer{FS: mfs}},
-		{"1KiB-304", get + "If-None-Match: \"400-" + strconv.FormatInt(modtime.UnixNano(), 16) + "\"\r\n\r\n", &brisk.FileServer{FS: mfs}},
-		{"1KiB-precompressed", get + "Accept-Encoding: gzip, br\r\n\r\n", &brisk.FileServer{FS: mfs, Precompressed: true}},
-		{"1KiB-uncached", get + "\r\n", &brisk.FileServer{FS: mfs, CacheBytes: -1}},
-		{"1MiB-disk", "GET /big.txt HTTP/1.1\r\nHost: x\r\n\r\n", &brisk.FileServer{FS: root.FS()}},
+		{"1KiB", get + "\r\n", &files.Server{FS: mfs}},
+		{"1KiB-range", get + "Range: bytes=10-99\r\n\r\n", &files.Server{FS: mfs}},
+		{"1KiB-304", get + "If-None-Match: \"400-" + strconv.FormatInt(modtime.UnixNano(), 16) + "\"\r\n\r\n", &files.Server{FS: mfs}},
+		{"1KiB-precompressed", get + "Accept-Encoding: gzip, br\r\n\r\n", &files.Server{FS: mfs, Precompressed: true}},
+		{"1KiB-uncached", get + "\r\n", &files.Server{FS: mfs, CacheBytes: -1}},
+		{"1MiB-disk", "GET /big.txt HTTP/1.1\r\nHost: x\r\n\r\n", &files.Server{FS: root.FS()}},
 	} {
 		b.Run(bc.name, func(b *testing.B) { benchmarkFiles(b, bc.fsrv, []byte(bc.req)) })
 	}
@@ -60,7 +61,7 @@ func BenchmarkFileServer(b *testing.B) {
 
 // benchmarkFiles serves b.N requests for req to fsrv over fake
 // connections of 10,000 requests each.
-func benchmarkFiles(b *testing.B, fsrv *brisk.FileServer, req []byte) {
+func benchmarkFiles(b *testing.B, fsrv *files.Server, req []byte) {
 	ln := fakenet.NewListener()
 	s := &brisk.Server{Handler: fsrv.Handle, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	go s.Serve(ln)

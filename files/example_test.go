@@ -1,20 +1,26 @@
-package brisk_test
+package files_test
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing/fstest"
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/files"
 )
 
-// ExampleFileServer serves a file system under /static/. For a directory
+// ExampleServer serves a file system under /static/. For a directory
 // on disk, use os.OpenRoot(dir) and its FS method: no request can then
 // leave the directory.
-func ExampleFileServer() {
-	files := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
-	fsrv := &brisk.FileServer{FS: files, Prefix: "/static/", Nosniff: true}
+func ExampleServer() {
+	fsys := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &files.Server{FS: fsys, Prefix: "/static/", Nosniff: true}
 	do, stop := exampleClient(fsrv.Handle)
 	defer stop()
 
@@ -53,26 +59,26 @@ func ExampleServeContent() {
 
 // ServeReport serves a generated CSV report.
 func ServeReport(c *brisk.Ctx, modified time.Time) {
-	brisk.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
+	files.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
 }
 
 func ExampleTypeByExtension() {
-	fmt.Println(brisk.TypeByExtension("app.MJS"))
-	fmt.Println(brisk.TypeByExtension("logo.svg"))
-	fmt.Printf("%q\n", brisk.TypeByExtension("README"))
+	fmt.Println(files.TypeByExtension("app.MJS"))
+	fmt.Println(files.TypeByExtension("logo.svg"))
+	fmt.Printf("%q\n", files.TypeByExtension("README"))
 	// Output:
 	// text/javascript; charset=utf-8
 	// image/svg+xml
 	// ""
 }
 
-// ExampleFileServer_cache shows the cache of small files: answered from
+// ExampleServer_cache shows the cache of small files: answered from
 // memory, and checked against the file system at most once per
 // CacheCheck (here on every request), so a changed file is served as it
 // now is.
-func ExampleFileServer_cache() {
-	files := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
-	fsrv := &brisk.FileServer{FS: files, CacheBytes: 1 << 20, CacheCheck: -1}
+func ExampleServer_cache() {
+	fsys := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &files.Server{FS: fsys, CacheBytes: 1 << 20, CacheCheck: -1}
 	do, stop := exampleClient(fsrv.Handle)
 	defer stop()
 
@@ -86,10 +92,36 @@ func ExampleFileServer_cache() {
 	}
 	get()
 	get() // from memory
-	files["v.txt"] = &fstest.MapFile{Data: []byte("two!"), ModTime: time.Unix(1e9+1, 0)}
+	fsys["v.txt"] = &fstest.MapFile{Data: []byte("two!"), ModTime: time.Unix(1e9+1, 0)}
 	get()
 	// Output:
 	// "3-de0b6b3a7640000" one
 	// "3-de0b6b3a7640000" one
 	// "4-de0b6b3e2feca00" two!
+}
+
+// exampleClient serves h over an in-memory listener, as a test would, and
+// returns do, which sends request, a whole raw request, on one connection
+// and returns the response with its body read, and stop, which closes the
+// connection and the server.
+func exampleClient(h brisk.Handler) (do func(request string) (*http.Response, []byte, error), stop func()) {
+	srv := &brisk.Server{Handler: h}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	conn, _ := ln.Dial()
+	br := bufio.NewReader(conn)
+	do = func(request string) (*http.Response, []byte, error) {
+		go io.WriteString(conn, request)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		return resp, body, err
+	}
+	stop = func() {
+		conn.Close()
+		srv.Shutdown(context.Background())
+	}
+	return do, stop
 }
