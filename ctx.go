@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"log/slog"
 	"net"
+	"time"
 
 	"github.com/brisk-http/brisk/proxyproto"
 )
@@ -44,6 +45,19 @@ func (c *Ctx) LocalAddr() net.Addr { return c.c.nc.LocalAddr() }
 
 // Logger returns the Server's logger.
 func (c *Ctx) Logger() *slog.Logger { return c.c.srv.logger }
+
+// CoarseNow returns the time of the Server's clock of one-second
+// resolution, the one that stamps the Date field: at most about a second
+// behind time.Now and cheaper (an atomic load, no clock read), for
+// intervals of a second or more measured per request, such as the age of
+// a cache entry. It carries no monotonic clock reading. Until the Server
+// starts serving it is time.Now.
+func (c *Ctx) CoarseNow() time.Time {
+	if c.c == nil {
+		return time.Now()
+	}
+	return time.Unix(0, c.c.srv.date.coarseUnixNano())
+}
 
 // BodyWriter returns the writer that streams the response body. The
 // response head (status, fields) is sent on its first Write or Flush,

@@ -78,14 +78,26 @@ func (h *Header) Len() int { return len(h.fields) }
 // validated when a response is written, not here (see Response).
 func (h *Header) Add(name, value string) { addField(h, name, value) }
 
-// AddBytes is Add for byte slices; they are copied.
+// AddBytes is Add for byte slices; they are copied, not kept, so they may
+// be in a buffer on the caller's stack.
+//
+//go:noinline
 func (h *Header) AddBytes(name, value []byte) { addField(h, name, value) }
+
+// The byte-slice methods are not inlined: inlined into a caller in
+// another package, their call of the generic addField or setField carries
+// no escape information there, and the compiler moves the caller's
+// arguments to the heap (an allocation per call for a stack buffer). Not
+// inlined, the caller sees that they do not escape.
 
 // Set replaces the value of the first field named name and removes the
 // other fields of that name, or appends the field when absent.
 func (h *Header) Set(name, value string) { setField(h, name, value) }
 
-// SetBytes is Set for byte slices; they are copied.
+// SetBytes is Set for byte slices; they are copied, not kept, so they may
+// be in a buffer on the caller's stack.
+//
+//go:noinline
 func (h *Header) SetBytes(name, value []byte) { setField(h, name, value) }
 
 // Del removes every field named name.

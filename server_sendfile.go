@@ -36,6 +36,16 @@ const minReadRoom = 512
 // its head in one write.
 func (w *BodyWriter) ReadFrom(r io.Reader) (int64, error) { return w.readFromN(r, -1) }
 
+// ReadFromN is ReadFrom copying at most n bytes of r, as
+// ReadFrom(io.LimitReader(r, n)) would, sendfile(2) included, but without
+// allocating the wrapper: for sending a section of a file (a byte range)
+// after seeking to its start. It reads no further than n bytes, so r is
+// left just past the bytes copied; fewer than n (r ended first) is not an
+// error here (see ReadFrom). A negative n copies nothing.
+func (w *BodyWriter) ReadFromN(r io.Reader, n int64) (int64, error) {
+	return w.readFromN(r, max(n, 0))
+}
+
 // readFromN is ReadFrom reading at most limit bytes of r (all of it when
 // limit < 0), without wrapping r.
 func (w *BodyWriter) readFromN(r io.Reader, limit int64) (int64, error) {

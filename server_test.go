@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"testing"
+	"time"
 )
 
 func TestGet(t *testing.T) {
@@ -26,4 +27,16 @@ func TestGet(t *testing.T) {
 		}
 		c.expectOpen()
 	})
+}
+
+// TestCtxCoarseNow: the handler's coarse clock is within about a second
+// of time.Now, never ahead of it.
+func TestCtxCoarseNow(t *testing.T) {
+	ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+		now := time.Now()
+		if d := now.Sub(c.CoarseNow()); d < 0 || d > 2*time.Second {
+			t.Errorf("CoarseNow is %v behind time.Now, want 0 to 1 s", d)
+		}
+	}})
+	ts.connect().roundTrip(get("/"))
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# files.sh: end-to-end file-serving benchmark of brisk's FileServer,
+# files.sh: end-to-end file-serving benchmark of brisk's files.Server,
 # fasthttp.FS and http.FileServer (bench/filesrv).
 #
 # Serves one directory with each server, pinned to core 0, wrk on core 1,

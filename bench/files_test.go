@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 	"github.com/valyala/fasthttp"
 )
 
 // BenchmarkServeFile serves one file of each size, 10,000 keep-alive GETs
 // per connection on the fakenet harness of the server benchmarks: brisk's
-// FileServer over os.Root, fasthttp.FS (which caches open files and their
+// files.Server over os.Root, fasthttp.FS (which caches open files and their
 // metadata in memory), and http.FileServer over http.Dir. fakenet is not
 // a TCP socket, so no sendfile here: the body is copied on every side.
 // The 1 KiB file is also asked for 16 requests per read (pipelined). One
@@ -60,7 +61,7 @@ func newFileServer(b *testing.B, impl, dir string) twinServer {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fsrv := &brisk.FileServer{FS: root.FS()}
+		fsrv := &files.Server{FS: root.FS()}
 		s := &brisk.Server{Handler: fsrv.Handle, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 		return twinServer{serve: s.Serve, stop: func() { s.Shutdown(context.Background()); root.Close() }}
 	case "fasthttp":

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
 // wav returns a mono 16-bit PCM WAV file of the given length in seconds.
@@ -40,7 +41,7 @@ func wav(seconds, rate int) []byte {
 }
 
 // TestChromiumMediaSeek: a media element seeking into a file served by
-// FileServer reads it with Range requests, and the seek completes.
+// files.Server reads it with Range requests, and the seek completes.
 func TestChromiumMediaSeek(t *testing.T) {
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
@@ -63,7 +64,7 @@ a.addEventListener("error", () => { document.getElementById("out").textContent =
 	defer root.Close()
 	var mu sync.Mutex
 	var ranges []string
-	fsrv := &brisk.FileServer{FS: root.FS()}
+	fsrv := &files.Server{FS: root.FS()}
 	srv := &brisk.Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *brisk.Ctx) {
 		if r := c.Request.Header.Get("Range"); r != nil {
 			mu.Lock()

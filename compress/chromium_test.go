@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
 // TestChromium loads a page whose script and style sheet arrive
@@ -27,7 +28,7 @@ func TestChromium(t *testing.T) {
 		t.Skip("chromium not installed (Debian package chromium)")
 	}
 	dir := t.TempDir()
-	files := map[string]string{
+	pages := map[string]string{
 		"index.html": `<!doctype html><html><head><link rel="stylesheet" href="style.css">` +
 			`<script src="app.js"></script></head><body><p id="out">not run</p></body></html>`,
 		"style.css": "p { color: rgb(1, 2, 3) }\n" + strings.Repeat("/* padding to pass MinSize */\n", 60),
@@ -35,7 +36,7 @@ func TestChromium(t *testing.T) {
 			` p.textContent = "ran " + getComputedStyle(p).color; });` + "\n" +
 			strings.Repeat("// padding to pass MinSize\n", 60),
 	}
-	for name, data := range files {
+	for name, data := range pages {
 		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
 	}
 	root, err := os.OpenRoot(dir)
@@ -45,7 +46,7 @@ func TestChromium(t *testing.T) {
 	defer root.Close()
 	var mu sync.Mutex
 	encodings := map[string]string{}
-	h := New(Config{})((&brisk.FileServer{FS: root.FS()}).Handle)
+	h := New(Config{})((&files.Server{FS: root.FS()}).Handle)
 	srv := &brisk.Server{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Handler: func(c *brisk.Ctx) {
 		h(c)
 		mu.Lock()

@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
-// startFiles serves dir through FileServer (precompressed siblings)
+// startFiles serves dir through files.Server (precompressed siblings)
 // behind the middleware on loopback TCP and returns its base URL.
 func startFiles(t *testing.T, dir string) string {
 	t.Helper()
@@ -27,7 +28,7 @@ func startFiles(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	fsrv := &brisk.FileServer{FS: root.FS(), Precompressed: true}
+	fsrv := &files.Server{FS: root.FS(), Precompressed: true}
 	srv := &brisk.Server{Handler: New(Config{})(fsrv.Handle), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

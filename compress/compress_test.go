@@ -17,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/files"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
@@ -210,15 +211,15 @@ func TestNotCompressed(t *testing.T) {
 	}
 }
 
-// TestPrecompressedIdentityRuledOut: a Precompressed FileServer without
+// TestPrecompressedIdentityRuledOut: a Precompressed files.Server without
 // the sibling a client asks for sends the file as is even when the
 // client ruled out identity, so the middleware in front encodes it.
 func TestPrecompressedIdentityRuledOut(t *testing.T) {
 	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	plain := jsonBody(4096)
-	fsrv := &brisk.FileServer{FS: fstest.MapFS{"a.json": {Data: plain, ModTime: mtime}}, Precompressed: true}
+	fsrv := &files.Server{FS: fstest.MapFS{"a.json": {Data: plain, ModTime: mtime}}, Precompressed: true}
 	do := serve(t, Config{Codings: []string{Gzip}}, fsrv.Handle)
-	for range 2 { // the second from the FileServer's cache
+	for range 2 { // the second from the files.Server's cache
 		resp, body := do("GET /a.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, identity;q=0\r\n")
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(decodeBody(t, Gzip, body), plain) ||
 			resp.Header.Get("Vary") != "Accept-Encoding" {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
 // curl runs curl with a time limit and returns its stdout, skipping the
@@ -36,7 +37,7 @@ func curl(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// TestCurl serves a directory through FileServer (precompressed siblings)
+// TestCurl serves a directory through files.Server (precompressed siblings)
 // behind the middleware, and checks what curl saves against the files on
 // disk: --compressed with each coding, -r, -z and --etag-compare.
 func TestCurl(t *testing.T) {
@@ -62,7 +63,7 @@ func TestCurl(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	fsrv := &brisk.FileServer{FS: root.FS(), Precompressed: true}
+	fsrv := &files.Server{FS: root.FS(), Precompressed: true}
 	srv := &brisk.Server{Handler: New(Config{})(fsrv.Handle), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

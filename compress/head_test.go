@@ -16,6 +16,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/files"
 	kgzip "github.com/klauspost/compress/gzip"
 )
 
@@ -82,11 +83,11 @@ func parseHead(t *testing.T, resp string) wireHead {
 
 // TestHeadLikeGet: a HEAD gets the status and fields the GET gets, coding,
 // Vary and ETag included, for buffered and streamed handlers, a handler
-// that sets only Content-Length on HEAD, and a FileServer; only the
+// that sets only Content-Length on HEAD, and a files.Server; only the
 // framing differs: a HEAD the middleware encodes has no Content-Length
-// (the compressed length is not computed), others have the GET's. (A FileServer
-// answers a HEAD with Range as a plain HEAD, RFC 9110 §14.2: its 206 is
-// not compared here.)
+// (the compressed length is not computed), others have the GET's. (A
+// files.Server answers a HEAD with Range as a plain HEAD, RFC 9110 §14.2:
+// its 206 is not compared here.)
 func TestHeadLikeGet(t *testing.T) {
 	big, small := jsonBody(60000), jsonBody(500)
 	buffered := func(body []byte) brisk.Handler {
@@ -107,7 +108,7 @@ func TestHeadLikeGet(t *testing.T) {
 		}
 	}
 	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	files := &brisk.FileServer{FS: fstest.MapFS{
+	fsrv := &files.Server{FS: fstest.MapFS{
 		"big.json":   {Data: big, ModTime: mtime},
 		"small.json": {Data: small, ModTime: mtime},
 	}}
@@ -155,9 +156,9 @@ func TestHeadLikeGet(t *testing.T) {
 			c.Response.SetStatusCode(206)
 			c.Response.Header.Set("Content-Range", "bytes 0-99/"+strconv.Itoa(len(big)))
 		}, "/", gzip, 206, "", false, "", false},
-		{"file", files.Handle, "/big.json", gzip, 200, Gzip, true, "", true},
-		{"file_small", files.Handle, "/small.json", gzip, 200, "", true, "", false},
-		{"file_not_modified", files.Handle, "/big.json",
+		{"file", fsrv.Handle, "/big.json", gzip, 200, Gzip, true, "", true},
+		{"file_small", fsrv.Handle, "/small.json", gzip, 200, "", true, "", false},
+		{"file_not_modified", fsrv.Handle, "/big.json",
 			gzip + "If-Modified-Since: " + mtime.Format(http.TimeFormat) + "\r\n", 304, "", false, "", false},
 	}
 	for _, tc := range cases {
@@ -222,7 +223,7 @@ func TestHeadOuterMiddleware(t *testing.T) {
 	}
 }
 
-// TestHeadPrecompressed: a FileServer's precompressed sibling, which the
+// TestHeadPrecompressed: a files.Server's precompressed sibling, which the
 // middleware leaves alone, has the same fields on HEAD as on GET, and
 // there the length is known: the HEAD has the GET's Content-Length.
 func TestHeadPrecompressed(t *testing.T) {
@@ -232,11 +233,11 @@ func TestHeadPrecompressed(t *testing.T) {
 	zw.Write(plain)
 	zw.Close()
 	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	files := &brisk.FileServer{Precompressed: true, FS: fstest.MapFS{
+	fsrv := &files.Server{Precompressed: true, FS: fstest.MapFS{
 		"a.json":    {Data: plain, ModTime: mtime},
 		"a.json.gz": {Data: gz.Bytes(), ModTime: mtime},
 	}}
-	srv := &brisk.Server{Handler: New(Config{})(files.Handle), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	srv := &brisk.Server{Handler: New(Config{})(fsrv.Handle), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
-// TestNotModifiedETag: a FileServer behind the middleware answers a
+// TestNotModifiedETag: a files.Server behind the middleware answers a
 // revalidation of its compressed 200 (If-None-Match with the weak tag)
 // with a 304 that carries that weak tag and the Vary, and one of the
 // identity copy (the strong tag) with the strong tag.
 func TestNotModifiedETag(t *testing.T) {
 	mtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	fsrv := &brisk.FileServer{FS: fstest.MapFS{"a.json": {Data: jsonBody(4096), ModTime: mtime}}}
+	fsrv := &files.Server{FS: fstest.MapFS{"a.json": {Data: jsonBody(4096), ModTime: mtime}}}
 	do := serve(t, Config{Codings: []string{Gzip}}, fsrv.Handle)
 	resp, _ := do("GET /a.json HTTP/1.1\r\nHost: x\r\n")
 	strong := resp.Header.Get("ETag")

@@ -1,5 +1,5 @@
 // Command filesrv is the file server of bench/files.sh: it serves the
-// directory -root with brisk's FileServer (over os.Root), fasthttp.FS or
+// directory -root with brisk's files.Server (over os.Root), fasthttp.FS or
 // http.FileServer, and with -gzip compresses responses on the fly: brisk
 // through the compress middleware, fasthttp through CompressHandlerLevel,
 // both at gzip level 6 (net/http has no compressor of its own).
@@ -13,6 +13,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/compress"
+	"github.com/brisk-http/brisk/files"
 	"github.com/valyala/fasthttp"
 )
 
@@ -28,7 +29,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		h := (&brisk.FileServer{FS: r.FS()}).Handle
+		h := (&files.Server{FS: r.FS()}).Handle
 		if *gz {
 			h = compress.New(compress.Config{Codings: []string{compress.Gzip}, GzipLevel: 6})(h)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/files"
 )
 
 // embedded holds index.html and the files served under /static/.
@@ -14,21 +15,21 @@ import (
 //go:embed files
 var embedded embed.FS
 
-// staticFiles serves /static/ with brisk.FileServer: the embedded files
+// staticFiles serves /static/ with files.Server: the embedded files
 // (with content-hash ETags) or, when root is set, that directory, streamed
 // from disk. Names that are not valid io/fs paths, hold a backslash or
 // NUL, or have an element starting with "." are answered 404; os.Root
 // refuses whatever would still leave the directory, symbolic links
 // included.
 type staticFiles struct {
-	files *brisk.FileServer
+	files *files.Server
 	root  *os.Root // Config.Root; nil for the embedded files
 }
 
 // newStaticFiles opens dir with os.Root, or serves the embedded files
 // when dir is "".
 func newStaticFiles(dir string) (staticFiles, error) {
-	st := staticFiles{files: &brisk.FileServer{Prefix: "/static/", Nosniff: true}}
+	st := staticFiles{files: &files.Server{Prefix: "/static/", Nosniff: true}}
 	if dir == "" {
 		sub, err := fs.Sub(embedded, "files/static")
 		st.files.FS = sub

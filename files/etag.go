@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
 	"github.com/brisk-http/brisk/internal/etag"
 )
@@ -52,7 +53,7 @@ func encodedETag(etag []byte, coding string) []byte {
 // and equal) or the weak one (equal opaque-tags). "*" matches any current
 // representation. A malformed element ends its field line's list. An
 // empty tag matches only "*". The work is linear in the fields' length.
-func etagMatch(h *Header, name string, tag []byte, strong bool) bool {
+func etagMatch(h *brisk.Header, name string, tag []byte, strong bool) bool {
 	opaque, weak := etag.Split(tag)
 	for v := range h.Values(name) {
 		for {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package brisk
+package files
 
 import (
 	"os"
@@ -33,7 +33,7 @@ func TestFileFIFO(t *testing.T) {
 	}
 	defer root.Close()
 	nf := "Not Found\n"
-	runFileCases(t, &FileServer{FS: root.FS(), Precompressed: true}, []fileCase{
+	runFileCases(t, &Server{FS: root.FS(), Precompressed: true}, []fileCase{
 		{"fifo", req("/pipe"), 404, nf, nil},
 		{"fifo_index", req("/d/"), 404, nf, nil},
 		{"fifo_sibling", req("/x.txt", "Accept-Encoding: gzip"), 200, "plain", map[string]string{"Content-Encoding": ""}},

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package brisk
+package files
 
 import "io/fs"
 

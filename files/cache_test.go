@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"bytes"
@@ -14,12 +14,14 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
 
-// fileGetter serves a FileServer in memory and returns a function that
+// fileGetter serves a Server in memory and returns a function that
 // GETs a path (with extra fields) and returns the status and body.
-func fileGetter(t *testing.T, fsrv *FileServer) func(target string, fields ...string) (int, string) {
-	ts := startServer(t, "inmemory", &Server{Handler: fsrv.Handle})
+func fileGetter(t *testing.T, fsrv *Server) func(target string, fields ...string) (int, string) {
+	ts := startServer(t, "inmemory", &brisk.Server{Handler: fsrv.Handle})
 	cl := ts.connect()
 	return func(target string, fields ...string) (int, string) {
 		t.Helper()
@@ -41,7 +43,7 @@ func expectFile(t *testing.T, get func(string, ...string) (int, string), target 
 // on disk at each request.
 func TestFileCacheChanges(t *testing.T) {
 	root, dir := rootDir(t)
-	fsrv := &FileServer{FS: root.FS(), CacheCheck: -1}
+	fsrv := &Server{FS: root.FS(), CacheCheck: -1}
 	get := fileGetter(t, fsrv)
 	name := filepath.Join(dir, "f.txt")
 	write := func(data string, mtime time.Time) {
@@ -80,7 +82,7 @@ func TestFileCacheChanges(t *testing.T) {
 func TestFileCacheCheck(t *testing.T) {
 	root, dir := rootDir(t)
 	check := 50 * time.Millisecond
-	get := fileGetter(t, &FileServer{FS: root.FS(), CacheCheck: check})
+	get := fileGetter(t, &Server{FS: root.FS(), CacheCheck: check})
 	expectFile(t, get, "/in.txt", 200, "inside")
 	os.WriteFile(filepath.Join(dir, "in.txt"), []byte("changed"), 0o644)
 	start := time.Now()
@@ -97,7 +99,7 @@ func TestFileCacheCheck(t *testing.T) {
 // it; so is one replaced by a named pipe or a directory.
 func TestFileCacheConfined(t *testing.T) {
 	root, dir := rootDir(t)
-	get := fileGetter(t, &FileServer{FS: root.FS(), CacheCheck: -1})
+	get := fileGetter(t, &Server{FS: root.FS(), CacheCheck: -1})
 	link := filepath.Join(dir, "link.txt")
 	expectFile(t, get, "/link.txt", 200, "inside")
 	os.Remove(link)
@@ -118,7 +120,7 @@ func TestFileCacheConfined(t *testing.T) {
 // away is noticed at the next check.
 func TestFileCacheSiblings(t *testing.T) {
 	root, dir := rootDir(t)
-	get := fileGetter(t, &FileServer{FS: root.FS(), CacheCheck: -1, Precompressed: true})
+	get := fileGetter(t, &Server{FS: root.FS(), CacheCheck: -1, Precompressed: true})
 	gz := filepath.Join(dir, "in.txt.gz")
 	expectFile(t, get, "/in.txt", 200, "inside", "Accept-Encoding: gzip")
 	os.WriteFile(gz, []byte("GZ"), 0o644)
@@ -130,28 +132,28 @@ func TestFileCacheSiblings(t *testing.T) {
 }
 
 // TestFileCacheBounds: the cache holds at most CacheEntries paths and
-// CacheBytes bytes, and never a file larger than MaxCachedFileSize in
+// CacheBytes bytes, and never a file larger than MaxCachedSize in
 // memory.
 func TestFileCacheBounds(t *testing.T) {
-	mfs := fstest.MapFS{"big.bin": {Data: bytes.Repeat([]byte("b"), MaxCachedFileSize+1), ModTime: fileModTime}}
+	mfs := fstest.MapFS{"big.bin": {Data: bytes.Repeat([]byte("b"), MaxCachedSize+1), ModTime: fileModTime}}
 	for i := range 10 {
 		mfs[fmt.Sprintf("%d.txt", i)] = &fstest.MapFile{Data: bytes.Repeat([]byte("x"), 1000), ModTime: fileModTime}
 	}
 	for _, tc := range []struct {
 		name    string
-		fsrv    *FileServer
+		fsrv    *Server
 		entries int
 	}{
-		{"entries", &FileServer{FS: mfs, CacheEntries: 3}, 3},
-		{"bytes", &FileServer{FS: mfs, CacheBytes: 2 * (1000 + 6 + entryOverhead)}, 2},
-		{"off", &FileServer{FS: mfs, CacheBytes: -1}, 0},
+		{"entries", &Server{FS: mfs, CacheEntries: 3}, 3},
+		{"bytes", &Server{FS: mfs, CacheBytes: 2 * (1000 + 6 + entryOverhead)}, 2},
+		{"off", &Server{FS: mfs, CacheBytes: -1}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			get := fileGetter(t, tc.fsrv)
 			for i := range 10 {
 				expectFile(t, get, fmt.Sprintf("/%d.txt", i), 200, string(mfs[fmt.Sprintf("%d.txt", i)].Data))
 			}
-			if code, body := get("/big.bin"); code != 200 || len(body) != MaxCachedFileSize+1 {
+			if code, body := get("/big.bin"); code != 200 || len(body) != MaxCachedSize+1 {
 				t.Fatalf("big.bin: %d, %d bytes", code, len(body))
 			}
 			fc := tc.fsrv.cache()
@@ -162,7 +164,7 @@ func TestFileCacheBounds(t *testing.T) {
 					cost := int64(len(e.key)) + entryOverhead
 					for _, v := range e.variants {
 						cost += int64(len(v.data))
-						if len(v.data) > MaxCachedFileSize || v.streamed != (v.size > MaxCachedFileSize) {
+						if len(v.data) > MaxCachedSize || v.streamed != (v.size > MaxCachedSize) {
 							t.Errorf("%s: %d bytes in memory, streamed %v", v.name, len(v.data), v.streamed)
 						}
 					}
@@ -179,15 +181,15 @@ func TestFileCacheBounds(t *testing.T) {
 	}
 }
 
-// TestFileCacheStreamed: a file larger than MaxCachedFileSize is cached
+// TestFileCacheStreamed: a file larger than MaxCachedSize is cached
 // without its bytes and streamed from kept open files; one replaced or
 // removed is noticed at the next check and its open files are closed.
 func TestFileCacheStreamed(t *testing.T) {
 	root, dir := rootDir(t)
-	fsrv := &FileServer{FS: root.FS(), CacheCheck: -1}
+	fsrv := &Server{FS: root.FS(), CacheCheck: -1}
 	get := fileGetter(t, fsrv)
 	name := filepath.Join(dir, "big.txt")
-	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedFileSize/16+1)
+	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedSize/16+1)
 	os.WriteFile(name, big, 0o644)
 	for range 3 {
 		expectFile(t, get, "/big.txt", 200, string(big))
@@ -214,10 +216,10 @@ func TestFileCacheStreamed(t *testing.T) {
 func TestFileCacheConcurrent(t *testing.T) {
 	root, dir := rootDir(t)
 	small := [][]byte{[]byte("version one"), []byte("version two!")}
-	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedFileSize/8)
+	big := bytes.Repeat([]byte("0123456789abcdef"), MaxCachedSize/8)
 	os.WriteFile(filepath.Join(dir, "s.txt"), small[0], 0o644)
 	os.WriteFile(filepath.Join(dir, "b.txt"), big, 0o644)
-	ts := startServer(t, "tcp", &Server{Handler: (&FileServer{FS: root.FS(), CacheCheck: time.Millisecond}).Handle})
+	ts := startServer(t, "tcp", &brisk.Server{Handler: (&Server{FS: root.FS(), CacheCheck: time.Millisecond}).Handle})
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
 		return ts.dial()
 	}}}
@@ -277,11 +279,11 @@ func TestFileCacheConcurrent(t *testing.T) {
 }
 
 // TestFileCacheCheckCoarse: with the default CacheCheck (1 s, on the
-// Server's one-second clock) a change is noticed within two seconds.
+// brisk.Server's one-second clock) a change is noticed within two seconds.
 func TestFileCacheCheckCoarse(t *testing.T) {
 	t.Parallel()
 	root, dir := rootDir(t)
-	get := fileGetter(t, &FileServer{FS: root.FS()})
+	get := fileGetter(t, &Server{FS: root.FS()})
 	expectFile(t, get, "/in.txt", 200, "inside")
 	os.WriteFile(filepath.Join(dir, "in.txt"), []byte("changed"), 0o644)
 	time.Sleep(2*time.Second + 200*time.Millisecond)
@@ -293,7 +295,7 @@ func TestFileCacheCheckCoarse(t *testing.T) {
 // answered as it is on disk at the next check.
 func TestFileCacheReplacedSameStat(t *testing.T) {
 	root, dir := rootDir(t)
-	get := fileGetter(t, &FileServer{FS: root.FS(), CacheCheck: -1})
+	get := fileGetter(t, &Server{FS: root.FS(), CacheCheck: -1})
 	name := filepath.Join(dir, "f.txt")
 	t0 := time.Unix(1, 0) // as a Nix store sets every file's
 	os.WriteFile(name, []byte("one"), 0o644)
@@ -314,10 +316,10 @@ func TestFileCacheReplacedSameStat(t *testing.T) {
 // for requests that will never find the entry.
 func TestFileCacheNotEnteredClosesFiles(t *testing.T) {
 	root, dir := rootDir(t)
-	big := bytes.Repeat([]byte("z"), MaxCachedFileSize+1)
+	big := bytes.Repeat([]byte("z"), MaxCachedSize+1)
 	os.WriteFile(filepath.Join(dir, "big.txt"), big, 0o644)
 	os.WriteFile(filepath.Join(dir, "big.txt.gz"), big, 0o644)
-	fsrv := &FileServer{FS: root.FS(), CacheBytes: 100, Precompressed: true}
+	fsrv := &Server{FS: root.FS(), CacheBytes: 100, Precompressed: true}
 	get := fileGetter(t, fsrv)
 	for range 5 {
 		expectFile(t, get, "/big.txt", 200, string(big), "Accept-Encoding: gzip")

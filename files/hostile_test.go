@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"bytes"
@@ -14,13 +14,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
 
 // TestFileHostileRanges: thousands of ranges, each the whole file, get
 // the whole file once, not thousands of copies.
 func TestFileHostileRanges(t *testing.T) {
 	whole := map[string]string{"Content-Length": "10", "Content-Range": ""}
-	runFileCases(t, &FileServer{FS: testFS()}, []fileCase{
+	runFileCases(t, &Server{FS: testFS()}, []fileCase{
 		{"thousands_whole", req("/d.txt", "Range: bytes="+strings.Repeat("0-,", 5000)+"0-"), 200, fileDigits, whole},
 		{"thousands_small", req("/d.txt", "Range: bytes="+strings.Repeat("1-1,", 5000)+"1-1"), 200, fileDigits, whole},
 		{"sixteen_disjoint", req("/d.txt", "Range: bytes=0-0,1-1,2-2,3-3,4-4,5-5,6-6,7-7,8-8,9-9"), 206, "*", nil},
@@ -31,7 +33,7 @@ func TestFileHostileRanges(t *testing.T) {
 // end; the match at the end counts.
 func TestFileHostileETagList(t *testing.T) {
 	list := strings.Repeat(`"0123456789abcdef0123", W/"x", `, 1000)
-	runFileCases(t, &FileServer{FS: testFS()}, []fileCase{
+	runFileCases(t, &Server{FS: testFS()}, []fileCase{
 		{"no_match", req("/d.txt", "If-None-Match: "+list+`"y"`), 200, fileDigits, nil},
 		{"match_last", req("/d.txt", "If-None-Match: "+list+fileETag), 304, "", nil},
 		{"unterminated", req("/d.txt", "If-None-Match: "+list+`"`+strings.Repeat("a", 1000)), 200, fileDigits, nil},
@@ -67,7 +69,7 @@ func rootDir(t *testing.T) (*os.Root, string) {
 func TestFileRootConfined(t *testing.T) {
 	root, _ := rootDir(t)
 	nf := "Not Found\n"
-	runFileCases(t, &FileServer{FS: root.FS()}, []fileCase{
+	runFileCases(t, &Server{FS: root.FS()}, []fileCase{
 		{"file", req("/in.txt"), 200, "inside", nil},
 		{"link_inside", req("/link.txt"), 200, "inside", nil},
 		{"link_escape", req("/escape.txt"), 404, nf, nil},
@@ -96,7 +98,7 @@ func TestFileSendfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	ts := startServer(t, "tcp", &Server{Handler: (&FileServer{FS: root.FS()}).Handle})
+	ts := startServer(t, "tcp", &brisk.Server{Handler: (&Server{FS: root.FS()}).Handle})
 	cl := ts.connect()
 	for _, tc := range []struct {
 		rng  string
@@ -150,7 +152,7 @@ func TestFileShrinks(t *testing.T) {
 			dir := t.TempDir()
 			data := bytes.Repeat([]byte("abcdefgh"), size/8)
 			os.WriteFile(filepath.Join(dir, "f.txt"), data, 0o644)
-			ts := startServer(t, transport, &Server{Handler: (&FileServer{FS: shrinkFS{dir}}).Handle})
+			ts := startServer(t, transport, &brisk.Server{Handler: (&Server{FS: shrinkFS{dir}}).Handle})
 			cl := ts.connect()
 			cl.send(req("/f.txt") + "\r\n")
 			resp, err := http.ReadResponse(cl.br, nil)
@@ -194,7 +196,7 @@ func TestFileClientGone(t *testing.T) {
 	}
 	defer root.Close()
 	var log errorLog
-	ts := startServer(t, "tcp", &Server{Handler: (&FileServer{FS: root.FS()}).Handle, Logger: slog.New(&log)})
+	ts := startServer(t, "tcp", &brisk.Server{Handler: (&Server{FS: root.FS()}).Handle, Logger: slog.New(&log)})
 	for range 3 {
 		cl := ts.connect()
 		cl.send(req("/big.bin") + "\r\n")
@@ -240,8 +242,8 @@ func TestFileNameTooLong(t *testing.T) {
 		fs   fs.FS
 	}{{"root", root.FS()}, {"dirfs", os.DirFS(dir)}} {
 		t.Run(fsys.name, func(t *testing.T) {
-			runFileCases(t, &FileServer{FS: fsys.fs, Precompressed: true, Index: long}, cases)
-			runFileCases(t, &FileServer{FS: fsys.fs, Index: long, Listing: true},
+			runFileCases(t, &Server{FS: fsys.fs, Precompressed: true, Index: long}, cases)
+			runFileCases(t, &Server{FS: fsys.fs, Index: long, Listing: true},
 				[]fileCase{{"index", req("/"), 200, "*", nil}})
 		})
 	}

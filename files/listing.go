@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"html"
@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/brisk-http/brisk"
 )
 
 // maxListing is the most directory entries a listing shows; a larger
@@ -17,7 +19,7 @@ const maxListing = 10000
 // (so a name like "a:b" or "?x" stays a path), directories end in "/",
 // dotfiles are left out unless s.Dotfiles. The directory name is opened
 // only here.
-func (s *FileServer) list(c *Ctx, name string) {
+func (s *Server) list(c *brisk.Ctx, name string) {
 	d, err := s.FS.Open(name)
 	if err != nil {
 		s.fail(c, name, err)

@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"io"

@@ -1,20 +1,17 @@
-package brisk
+package files
 
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"io"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
 )
-
-// errFileShrank reports a file that ended before its size as stated when
-// the response began: the connection is closed, the body cut short.
-var errFileShrank = errors.New("brisk: file shorter than its size; response cut short")
 
 // ServeContent answers the request with content, the representation of
 // name last modified at modtime (zero when unknown), streamed from content
@@ -32,7 +29,7 @@ var errFileShrank = errors.New("brisk: file shorter than its size; response cut 
 //     satisfiable 416 with "Content-Range: bytes */size"; a Range field of
 //     more than DefaultMaxRanges ranges, or whose ranges overlap or add up
 //     to more than the size, is ignored and the whole is sent (see
-//     FileServer.MaxRanges);
+//     Server.MaxRanges);
 //   - Content-Type: the handler's, else by the extension of name
 //     (TypeByExtension), else sniffed from the first 512 bytes
 //     (http.DetectContentType);
@@ -40,20 +37,21 @@ var errFileShrank = errors.New("brisk: file shorter than its size; response cut 
 //
 // The size is found by seeking to the end. The body goes out with a
 // Content-Length, by sendfile(2) when content is an *os.File on a plain
-// TCP connection (see BodyWriter.ReadFrom). If content ends before its
-// size, the response is cut short and the connection closed; a read or
-// seek error before the body starts is answered 500, which keeps the
-// fields the handler set but those describing the representation: ETag,
-// Last-Modified, Content-Encoding, Cache-Control, Accept-Ranges,
-// Content-Range and Content-Length. ServeContent does not check the method: a FileServer
-// answers methods other than GET and HEAD with 405.
-func ServeContent(c *Ctx, name string, modtime time.Time, content io.ReadSeeker) {
+// TCP connection (see [brisk.BodyWriter.ReadFromN]). If content ends
+// before its size, the response is cut short and the connection closed;
+// a read or seek error before the body starts is answered 500, which
+// keeps the fields the handler set but those describing the
+// representation: ETag, Last-Modified, Content-Encoding, Cache-Control,
+// Accept-Ranges, Content-Range and Content-Length. ServeContent does not
+// check the method: a Server answers methods other than GET and HEAD with
+// 405.
+func ServeContent(c *brisk.Ctx, name string, modtime time.Time, content io.ReadSeeker) {
 	size, err := content.Seek(0, io.SeekEnd)
 	if err == nil {
 		_, err = content.Seek(0, io.SeekStart)
 	}
 	if err != nil {
-		c.Logger().Error("brisk: ServeContent: seek failed", "name", name, "err", err)
+		c.Logger().Error("files: ServeContent: seek failed", "name", name, "err", err)
 		answerError(&c.Response, 500)
 		return
 	}
@@ -96,12 +94,12 @@ func (r *representation) lastModified() time.Time {
 // appendLastModified appends the Last-Modified value: lastModified as an
 // IMF-fixdate (RFC 9110 §5.6.7).
 func (r *representation) appendLastModified(b []byte) []byte {
-	return r.lastModified().AppendFormat(b, dateLayout)
+	return r.lastModified().AppendFormat(b, http.TimeFormat)
 }
 
 // serveRepresentation answers the request with rep: validators,
 // preconditions, media type, ranges, then the body.
-func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
+func serveRepresentation(c *brisk.Ctx, rep *representation, maxRanges int) {
 	h := &c.Response.Header
 	setValidators(h, rep)
 	switch checkPreconditions(&c.Request, rep) {
@@ -116,7 +114,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 		return
 	}
 	if err := setMediaType(h, rep); err != nil {
-		c.Logger().Error("brisk: reading a file to sniff its type failed", "name", rep.name, "err", err)
+		c.Logger().Error("files: reading a file to sniff its type failed", "name", rep.name, "err", err)
 		answerError(&c.Response, 500)
 		return
 	}
@@ -133,7 +131,7 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 	case outcome == rangePartial && len(ranges) == 1:
 		c.Response.SetStatusCode(206)
 		var b [64]byte
-		setField(h, "Content-Range", ranges[0].appendContentRange(b[:0], rep.size))
+		h.SetBytes([]byte("Content-Range"), ranges[0].appendContentRange(b[:0], rep.size))
 		sendSections(c, rep, ranges, nil)
 	case outcome == rangePartial:
 		c.Response.SetStatusCode(206)
@@ -148,11 +146,12 @@ func serveRepresentation(c *Ctx, rep *representation, maxRanges int) {
 
 // answerStatus answers code with its reason phrase as a text/plain body,
 // keeping the fields already set (validators, Vary, nosniff).
-func answerStatus(r *Response, code int) {
-	r.status = code
-	r.reason = r.reason[:0]
+func answerStatus(r *brisk.Response, code int) {
+	r.SetStatusCode(code)
+	r.SetReason("")
 	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	r.body = appendErrorBody(r.body[:0], code)
+	var b [64]byte // the longest reason phrase has 31 bytes
+	r.SetBody(append(append(b[:0], wire.StatusText(code)...), '\n'))
 }
 
 // representationFields are the fields that describe a representation,
@@ -167,7 +166,7 @@ var representationFields = [...]string{"ETag", "Last-Modified", "Content-Encodin
 // error drops ETag, Last-Modified, Content-Encoding and Cache-Control
 // (caching the error as the file would be is wrong), and with them the
 // range and length fields of the body not sent.
-func answerError(r *Response, code int) {
+func answerError(r *brisk.Response, code int) {
 	for _, f := range representationFields {
 		r.Header.Del(f)
 	}
@@ -175,16 +174,16 @@ func answerError(r *Response, code int) {
 }
 
 // setValidators sets ETag and Last-Modified (RFC 9110 §8.8).
-func setValidators(h *Header, rep *representation) {
+func setValidators(h *brisk.Header, rep *representation) {
 	if rep.etag != nil {
-		setField(h, "ETag", rep.etag)
+		h.SetBytes([]byte("ETag"), rep.etag)
 	}
 	switch {
 	case rep.lastMod != nil:
-		setField(h, "Last-Modified", rep.lastMod)
+		h.SetBytes([]byte("Last-Modified"), rep.lastMod)
 	case rep.hasModTime():
-		var b [dateLen]byte
-		setField(h, "Last-Modified", rep.appendLastModified(b[:0]))
+		var b [len(http.TimeFormat)]byte
+		h.SetBytes([]byte("Last-Modified"), rep.appendLastModified(b[:0]))
 	}
 }
 
@@ -194,7 +193,7 @@ func setValidators(h *Header, rep *representation) {
 // respectively If-None-Match, is present, when rep has no modification
 // time, and when the value is not one valid HTTP-date; If-Modified-Since
 // also for methods other than GET and HEAD.
-func checkPreconditions(req *Request, rep *representation) int {
+func checkPreconditions(req *brisk.Request, rep *representation) int {
 	h := &req.Header
 	if h.Has("If-Match") {
 		if !etagMatch(h, "If-Match", rep.etag, true) {
@@ -203,7 +202,7 @@ func checkPreconditions(req *Request, rep *representation) int {
 	} else if t, ok := fieldDate(h, "If-Unmodified-Since"); ok && rep.hasModTime() && rep.lastModified().After(t) {
 		return 412
 	}
-	safe := req.isHead() || string(req.Method()) == "GET"
+	safe := string(req.Method()) == "HEAD" || string(req.Method()) == "GET"
 	if h.Has("If-None-Match") {
 		if !etagMatch(h, "If-None-Match", rep.etag, false) {
 			return 0
@@ -222,7 +221,7 @@ func checkPreconditions(req *Request, rep *representation) int {
 // fieldDate parses the field name of h as one HTTP-date (RFC 9110
 // §5.6.7, all three formats); ok is false when it is absent, repeated or
 // invalid.
-func fieldDate(h *Header, name string) (t time.Time, ok bool) {
+func fieldDate(h *brisk.Header, name string) (t time.Time, ok bool) {
 	n := 0
 	var v []byte
 	for x := range h.Values(name) {
@@ -238,7 +237,7 @@ func fieldDate(h *Header, name string) (t time.Time, ok bool) {
 // requestedRanges evaluates the Range field of a GET, under If-Range
 // (RFC 9110 §13.1.5): a Range on another method, or whose If-Range does
 // not hold, is ignored.
-func requestedRanges(req *Request, rep *representation, maxRanges int, dst []byteRange) ([]byteRange, rangeOutcome) {
+func requestedRanges(req *brisk.Request, rep *representation, maxRanges int, dst []byteRange) ([]byteRange, rangeOutcome) {
 	h := &req.Header
 	v := h.Get("Range")
 	if v == nil || string(req.Method()) != "GET" || !ifRangeHolds(h, rep) {
@@ -253,7 +252,7 @@ func requestedRanges(req *Request, rep *representation, maxRanges int, dst []byt
 // ifRangeHolds evaluates If-Range: true when absent, when it is an
 // entity-tag strongly equal to rep's, or when it is an HTTP-date equal to
 // rep's Last-Modified.
-func ifRangeHolds(h *Header, rep *representation) bool {
+func ifRangeHolds(h *brisk.Header, rep *representation) bool {
 	v := h.Get("If-Range")
 	if v == nil {
 		return true
@@ -269,7 +268,7 @@ func ifRangeHolds(h *Header, rep *representation) bool {
 // setMediaType sets Content-Type unless the handler did: rep.ctype, else
 // by extension, else (identity coding only) sniffed, else
 // application/octet-stream.
-func setMediaType(h *Header, rep *representation) error {
+func setMediaType(h *brisk.Header, rep *representation) error {
 	if h.Has("Content-Type") {
 		return nil
 	}
@@ -328,7 +327,7 @@ func newBoundary() string {
 // seek error before the body started is answered 500; a file that ends
 // early cuts the response short and closes the connection. Errors are
 // logged, except those writing to the connection.
-func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartHeads) {
+func sendSections(c *brisk.Ctx, rep *representation, ranges []byteRange, m *multipartHeads) {
 	multi := m != nil
 	length := int64(0)
 	for i, r := range ranges {
@@ -341,41 +340,42 @@ func sendSections(c *Ctx, rep *representation, ranges []byteRange, m *multipartH
 		length += int64(len(m.end()))
 	}
 	var b [20]byte
-	setField(&c.Response.Header, "Content-Length", strconv.AppendInt(b[:0], length, 10))
-	if c.Request.isHead() {
+	c.Response.Header.SetBytes([]byte("Content-Length"), strconv.AppendInt(b[:0], length, 10))
+	if string(c.Request.Method()) == "HEAD" {
 		return
 	}
+	bw := c.BodyWriter()
 	for i, r := range ranges {
 		if multi {
-			c.bw.WriteString(m.part(r, i == 0))
+			bw.WriteString(m.part(r, i == 0))
 		}
-		if err := sendSection(c, rep, r); err != nil {
-			if c.bw.c.werr == nil { // not the client going away
-				c.Logger().Error("brisk: serving a file failed", "name", rep.name, "err", err)
+		if err := sendSection(bw, rep, r); err != nil {
+			if err != bw.Err() { // not the response failing on its way out: the client gone
+				c.Logger().Error("files: serving a file failed", "name", rep.name, "err", err)
 			}
-			if !c.bw.started {
+			if !bw.Started() {
 				answerError(&c.Response, 500)
 			}
 			return
 		}
 	}
 	if multi {
-		c.bw.WriteString(m.end())
+		bw.WriteString(m.end())
 	}
 }
 
 // sendSection sends r.length bytes of rep from r.start.
-func sendSection(c *Ctx, rep *representation, r byteRange) error {
+func sendSection(bw *brisk.BodyWriter, rep *representation, r byteRange) error {
 	if rep.content == nil {
-		_, err := c.bw.Write(rep.data[r.start : r.start+r.length])
+		_, err := bw.Write(rep.data[r.start : r.start+r.length])
 		return err
 	}
 	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
 		return err
 	}
-	n, err := c.bw.readFromN(rep.content, r.length)
-	if err == nil && n < r.length && c.bw.err == nil {
-		err = errFileShrank
+	n, err := bw.ReadFromN(rep.content, r.length)
+	if err == nil && n < r.length && bw.Err() == nil {
+		err = errShrank
 	}
 	return err
 }

@@ -1,13 +1,15 @@
-package brisk
+package files
 
 import (
 	"io/fs"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+
+	"github.com/brisk-http/brisk"
 )
 
-// countingFS counts the calls a FileServer makes to its file system:
+// countingFS counts the calls a Server makes to its file system:
 // Stat by name (fs.StatFS), Open, and Stat of an open file.
 type countingFS struct {
 	fs                   fstest.MapFS
@@ -51,11 +53,11 @@ func (f *countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return f.File.(fs.ReadDirFile).ReadDir(n)
 }
 
-// TestFileServerStats: without the cache, a file costs one stat by name
+// TestServerStats: without the cache, a file costs one stat by name
 // (which refuses a named pipe before opening it), one open and one stat
 // of the open file (which describes the file sent, should a rename have
 // replaced it in between); a directory is opened only to be listed.
-func TestFileServerStats(t *testing.T) {
+func TestServerStats(t *testing.T) {
 	for _, tc := range []struct {
 		name, target         string
 		listing              bool
@@ -70,7 +72,7 @@ func TestFileServerStats(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfs := &countingFS{fs: testFS()}
-			ts := startServer(t, "inmemory", &Server{Handler: (&FileServer{FS: cfs, CacheBytes: -1, Listing: tc.listing}).Handle})
+			ts := startServer(t, "inmemory", &brisk.Server{Handler: (&Server{FS: cfs, CacheBytes: -1, Listing: tc.listing}).Handle})
 			cl := ts.connect()
 			const n = 3
 			for range n {

@@ -1,6 +1,6 @@
 //go:build !race
 
-package brisk
+package files
 
 import (
 	"testing"
@@ -22,13 +22,13 @@ func TestFileCacheAllocs(t *testing.T) {
 	etag := sizeModTimeETag(nil, 1024, fileModTime)
 	for _, tc := range []struct {
 		name, req string
-		fsrv      *FileServer
+		fsrv      *Server
 	}{
-		{"get_1k", "GET /f.txt HTTP/1.1\r\nHost: x\r\n\r\n", &FileServer{FS: mfs}},
-		{"range", "GET /f.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=10-99\r\n\r\n", &FileServer{FS: mfs}},
-		{"not_modified", "GET /f.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + string(etag) + "\r\n\r\n", &FileServer{FS: mfs}},
+		{"get_1k", "GET /f.txt HTTP/1.1\r\nHost: x\r\n\r\n", &Server{FS: mfs}},
+		{"range", "GET /f.txt HTTP/1.1\r\nHost: x\r\nRange: bytes=10-99\r\n\r\n", &Server{FS: mfs}},
+		{"not_modified", "GET /f.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + string(etag) + "\r\n\r\n", &Server{FS: mfs}},
 		{"precompressed", "GET /f.txt HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, br\r\n\r\n",
-			&FileServer{FS: mfs, Precompressed: true, Nosniff: true}},
+			&Server{FS: mfs, Precompressed: true, Nosniff: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			step := stepServer(t, []byte(tc.req), tc.fsrv.Handle)

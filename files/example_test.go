@@ -1,4 +1,4 @@
-package brisk_test
+package files_test
 
 import (
 	"bufio"
@@ -12,14 +12,15 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/files"
 )
 
-// ExampleFileServer serves a file system under /static/. For a directory
+// ExampleServer serves a file system under /static/. For a directory
 // on disk, use os.OpenRoot(dir) and its FS method: no request can then
 // leave the directory.
-func ExampleFileServer() {
-	files := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
-	fsrv := &brisk.FileServer{FS: files, Prefix: "/static/", Nosniff: true}
+func ExampleServer() {
+	fsys := fstest.MapFS{"hello.txt": {Data: []byte("Hello, files!\n"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &files.Server{FS: fsys, Prefix: "/static/", Nosniff: true}
 	do, stop := exampleClient(fsrv.Handle)
 	defer stop()
 
@@ -58,48 +59,26 @@ func ExampleServeContent() {
 
 // ServeReport serves a generated CSV report.
 func ServeReport(c *brisk.Ctx, modified time.Time) {
-	brisk.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
+	files.ServeContent(c, "report.csv", modified, strings.NewReader("a,b\n1,2\n"))
 }
 
 func ExampleTypeByExtension() {
-	fmt.Println(brisk.TypeByExtension("app.MJS"))
-	fmt.Println(brisk.TypeByExtension("logo.svg"))
-	fmt.Printf("%q\n", brisk.TypeByExtension("README"))
+	fmt.Println(files.TypeByExtension("app.MJS"))
+	fmt.Println(files.TypeByExtension("logo.svg"))
+	fmt.Printf("%q\n", files.TypeByExtension("README"))
 	// Output:
 	// text/javascript; charset=utf-8
 	// image/svg+xml
 	// ""
 }
 
-// ExampleBodyWriter_ReadFrom streams a body of known length with
-// io.Copy; copied from an *os.File, it ends in ReadFrom, which sends the
-// file by sendfile on TCP.
-func ExampleBodyWriter_ReadFrom() {
-	do, stop := exampleClient(func(c *brisk.Ctx) {
-		content := strings.NewReader("streamed, not buffered\n")
-		c.Response.Header.Set("Content-Type", "text/plain")
-		c.Response.Header.Set("Content-Length", fmt.Sprint(content.Len()))
-		io.Copy(c.BodyWriter(), content)
-	})
-	defer stop()
-
-	resp, body, err := do("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Print(resp.ContentLength, " ", string(body))
-	// Output:
-	// 23 streamed, not buffered
-}
-
-// ExampleFileServer_cache shows the cache of small files: answered from
+// ExampleServer_cache shows the cache of small files: answered from
 // memory, and checked against the file system at most once per
 // CacheCheck (here on every request), so a changed file is served as it
 // now is.
-func ExampleFileServer_cache() {
-	files := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
-	fsrv := &brisk.FileServer{FS: files, CacheBytes: 1 << 20, CacheCheck: -1}
+func ExampleServer_cache() {
+	fsys := fstest.MapFS{"v.txt": {Data: []byte("one"), ModTime: time.Unix(1e9, 0)}}
+	fsrv := &files.Server{FS: fsys, CacheBytes: 1 << 20, CacheCheck: -1}
 	do, stop := exampleClient(fsrv.Handle)
 	defer stop()
 
@@ -113,7 +92,7 @@ func ExampleFileServer_cache() {
 	}
 	get()
 	get() // from memory
-	files["v.txt"] = &fstest.MapFile{Data: []byte("two!"), ModTime: time.Unix(1e9+1, 0)}
+	fsys["v.txt"] = &fstest.MapFile{Data: []byte("two!"), ModTime: time.Unix(1e9+1, 0)}
 	get()
 	// Output:
 	// "3-de0b6b3a7640000" one
@@ -121,10 +100,10 @@ func ExampleFileServer_cache() {
 	// "4-de0b6b3e2feca00" two!
 }
 
-// exampleClient serves h over an in-memory listener, as a test would
-// (ExampleServer shows the steps), and returns do, which sends request,
-// a whole raw request, on one connection and returns the response with
-// its body read, and stop, which closes the connection and the server.
+// exampleClient serves h over an in-memory listener, as a test would, and
+// returns do, which sends request, a whole raw request, on one connection
+// and returns the response with its body read, and stop, which closes the
+// connection and the server.
 func exampleClient(h brisk.Handler) (do func(request string) (*http.Response, []byte, error), stop func()) {
 	srv := &brisk.Server{Handler: h}
 	ln := brisktest.NewListener()

@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/brisk-http/brisk"
 )
 
 // fileModTime is the modification time of the test files.
@@ -24,7 +26,7 @@ const (
 // fileETag is the ETag of a 10-byte file modified at fileModTime.
 var fileETag = fmt.Sprintf(`"a-%x"`, fileModTime.UnixNano())
 
-// testFS is the file system of the FileServer tests.
+// testFS is the file system of the Server tests.
 func testFS() fstest.MapFS {
 	return fstest.MapFS{
 		"d.txt":            {Data: []byte(fileDigits), ModTime: fileModTime},
@@ -50,7 +52,7 @@ func testFS() fstest.MapFS {
 	}
 }
 
-// fileCase is one request to a FileServer and the response it must get:
+// fileCase is one request to a Server and the response it must get:
 // the status, the body, and fields by name ("" means absent).
 type fileCase struct {
 	name   string
@@ -63,21 +65,21 @@ type fileCase struct {
 // runFileCases runs the cases against fsrv, each twice (the second
 // request is answered from the cache of small files, unless fsrv has it
 // off), then once against a copy of fsrv with the cache off.
-func runFileCases(t *testing.T, fsrv *FileServer, cases []fileCase) {
+func runFileCases(t *testing.T, fsrv *Server, cases []fileCase) {
 	t.Helper()
-	runWrappedFileCases(t, fsrv, func(c *Ctx, next Handler) { next(c) }, cases)
+	runWrappedFileCases(t, fsrv, func(c *brisk.Ctx, next brisk.Handler) { next(c) }, cases)
 }
 
 // runWrappedFileCases is runFileCases with each request handled by wrap,
-// which calls next, the FileServer's Handle.
-func runWrappedFileCases(t *testing.T, fsrv *FileServer, wrap func(c *Ctx, next Handler), cases []fileCase) {
+// which calls next, the Server's Handle.
+func runWrappedFileCases(t *testing.T, fsrv *Server, wrap func(c *brisk.Ctx, next brisk.Handler), cases []fileCase) {
 	t.Helper()
 	for _, run := range []struct {
 		name  string
-		fsrv  *FileServer
+		fsrv  *Server
 		times int
 	}{{"cached", fsrv, 2}, {"uncached", withoutCache(fsrv), 1}} {
-		ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) { wrap(c, run.fsrv.Handle) }})
+		ts := startServer(t, "inmemory", &brisk.Server{Handler: func(c *brisk.Ctx) { wrap(c, run.fsrv.Handle) }})
 		cl := ts.connect()
 		for _, tc := range cases {
 			t.Run(run.name+"/"+tc.name, func(t *testing.T) {
@@ -109,10 +111,10 @@ func checkFileCase(t *testing.T, tc *fileCase, resp *http.Response, body string)
 	}
 }
 
-// withoutCache returns a FileServer like s with the cache of small files
+// withoutCache returns a Server like s with the cache of small files
 // off.
-func withoutCache(s *FileServer) *FileServer {
-	return &FileServer{FS: s.FS, Prefix: s.Prefix, Index: s.Index, Listing: s.Listing, Dotfiles: s.Dotfiles,
+func withoutCache(s *Server) *Server {
+	return &Server{FS: s.FS, Prefix: s.Prefix, Index: s.Index, Listing: s.Listing, Dotfiles: s.Dotfiles,
 		Nosniff: s.Nosniff, Precompressed: s.Precompressed, MaxRanges: s.MaxRanges, CacheBytes: -1}
 }
 
@@ -137,7 +139,7 @@ func TestFileConditional(t *testing.T) {
 		"Content-Length": "10", "Content-Type": "text/plain; charset=utf-8", "Accept-Ranges": "bytes"}
 	notModified := map[string]string{"ETag": fileETag, "Last-Modified": "", "Content-Type": "",
 		"Content-Length": "", "Accept-Ranges": ""}
-	runFileCases(t, &FileServer{FS: testFS()}, []fileCase{
+	runFileCases(t, &Server{FS: testFS()}, []fileCase{
 		{"plain", req("/d.txt"), 200, fileDigits, full},
 		{"inm_match", req("/d.txt", "If-None-Match: "+fileETag), 304, "", notModified},
 		{"inm_weak_match", req("/d.txt", "If-None-Match: W/"+fileETag), 304, "", notModified},
@@ -181,7 +183,7 @@ func TestFileRange(t *testing.T) {
 	whole := map[string]string{"Content-Range": "", "Content-Length": "10"}
 	unsat := map[string]string{"Content-Range": "bytes */10", "ETag": "", "Content-Type": "text/plain; charset=utf-8"}
 	many := "bytes=" + strings.Repeat("0-0,", 16) + "0-0"
-	runFileCases(t, &FileServer{FS: testFS()}, []fileCase{
+	runFileCases(t, &Server{FS: testFS()}, []fileCase{
 		{"first", req("/d.txt", "Range: bytes=0-3"), 206, "0123", partial("bytes 0-3/10", "4")},
 		{"middle", req("/d.txt", "Range: bytes=4-4"), 206, "4", partial("bytes 4-4/10", "1")},
 		{"open", req("/d.txt", "Range: bytes=7-"), 206, "789", partial("bytes 7-9/10", "3")},
@@ -216,7 +218,7 @@ func TestFileRange(t *testing.T) {
 // TestFileMultipartRange checks a multipart/byteranges body part by part
 // and that its Content-Length is exact.
 func TestFileMultipartRange(t *testing.T) {
-	ts := startServer(t, "inmemory", &Server{Handler: (&FileServer{FS: testFS()}).Handle})
+	ts := startServer(t, "inmemory", &brisk.Server{Handler: (&Server{FS: testFS()}).Handle})
 	resp, body := ts.connect().roundTrip(req("/d.txt", "Range: bytes=7-8, 0-1,-1") + "\r\n")
 	if resp.StatusCode != 206 || resp.ContentLength != int64(len(body)) {
 		t.Fatalf("status %d, Content-Length %d for %d bytes", resp.StatusCode, resp.ContentLength, len(body))
@@ -247,7 +249,7 @@ func TestFileMultipartRange(t *testing.T) {
 // escapes, traversal, methods, and media types.
 func TestFileNames(t *testing.T) {
 	nf := "Not Found\n"
-	runFileCases(t, &FileServer{FS: testFS(), Prefix: "/static/", Nosniff: true}, []fileCase{
+	runFileCases(t, &Server{FS: testFS(), Prefix: "/static/", Nosniff: true}, []fileCase{
 		{"prefix", req("/static/d.txt"), 200, fileDigits, map[string]string{"X-Content-Type-Options": "nosniff"}},
 		{"no_prefix", req("/d.txt"), 404, nf, nil},
 		{"index", req("/static/dir/"), 200, "<p>index", map[string]string{"Content-Type": "text/html; charset=utf-8"}},
@@ -275,12 +277,12 @@ func TestFileNames(t *testing.T) {
 }
 
 // TestFileErrorFields: error answers and redirects keep the fields of
-// every FileServer response (X-Content-Type-Options with Nosniff, Vary
+// every Server response (X-Content-Type-Options with Nosniff, Vary
 // with Precompressed) and those a middleware set before calling it, but
 // not Cache-Control, which would make the error as cacheable as the file
 // (net/http's ServeContent drops it too).
 func TestFileErrorFields(t *testing.T) {
-	wrap := func(c *Ctx, next Handler) {
+	wrap := func(c *brisk.Ctx, next brisk.Handler) {
 		c.Response.Header.Set("Strict-Transport-Security", "max-age=60")
 		c.Response.Header.Set("Cache-Control", "max-age=3600")
 		next(c)
@@ -295,7 +297,7 @@ func TestFileErrorFields(t *testing.T) {
 		return m
 	}
 	nf := "Not Found\n"
-	runWrappedFileCases(t, &FileServer{FS: testFS(), Nosniff: true, Precompressed: true}, wrap, []fileCase{
+	runWrappedFileCases(t, &Server{FS: testFS(), Nosniff: true, Precompressed: true}, wrap, []fileCase{
 		{"ok", req("/d.txt"), 200, fileDigits, map[string]string{"X-Content-Type-Options": "nosniff",
 			"Vary": "Accept-Encoding", "Strict-Transport-Security": "max-age=60", "Cache-Control": "max-age=3600"}},
 		{"missing", req("/nope"), 404, nf, kept()},
@@ -313,7 +315,7 @@ func TestFileErrorFields(t *testing.T) {
 
 // TestFileListing checks that a listing escapes names and hides dotfiles.
 func TestFileListing(t *testing.T) {
-	runFileCases(t, &FileServer{FS: testFS(), Listing: true}, []fileCase{
+	runFileCases(t, &Server{FS: testFS(), Listing: true}, []fileCase{
 		{"listing", req("/list/"), 200, "<!doctype html>\n<meta charset=\"utf-8\">\n<title>Index of /list/</title>\n" +
 			"<h1>Index of /list/</h1>\n<ul>\n<li><a href=\"./%3Ca&amp;b%3E.txt\">&lt;a&amp;b&gt;.txt</a></li>\n" +
 			"<li><a href=\"./b.txt\">b.txt</a></li>\n</ul>\n", map[string]string{"Content-Type": "text/html; charset=utf-8"}},
@@ -331,7 +333,7 @@ func TestFilePrecompressed(t *testing.T) {
 			"ETag": fmt.Sprintf(`"2-%x-%s"`, fileModTime.UnixNano(), coding)}
 	}
 	identity := map[string]string{"Content-Encoding": "", "Vary": "Accept-Encoding", "Content-Type": js}
-	runFileCases(t, &FileServer{FS: testFS(), Precompressed: true}, []fileCase{
+	runFileCases(t, &Server{FS: testFS(), Precompressed: true}, []fileCase{
 		{"br_preferred", req("/app.js", "Accept-Encoding: gzip, deflate, br"), 200, "BR", enc("br")},
 		{"q_values", req("/app.js", "Accept-Encoding: br;q=0.5, gzip;q=0.8"), 200, "GZ", enc("gzip")},
 		{"x_gzip", req("/app.js", "Accept-Encoding: x-gzip"), 200, "GZ", enc("gzip")},
@@ -376,7 +378,7 @@ func TestFilePrecompressed(t *testing.T) {
 // matching If-None-Match is 412, not 304, and If-Modified-Since is
 // ignored (RFC 9110 §13.1.2, §13.1.3).
 func TestServeContentUnsafe(t *testing.T) {
-	ts := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+	ts := startServer(t, "inmemory", &brisk.Server{Handler: func(c *brisk.Ctx) {
 		ServeContent(c, "d.txt", fileModTime, strings.NewReader(fileDigits))
 	}})
 	cl := ts.connect()
@@ -406,7 +408,7 @@ func TestServeContentUnsafe(t *testing.T) {
 func TestServeContentDifferential(t *testing.T) {
 	const etag = `"v1"`
 	content := "The quick brown fox jumps over the lazy dog.\n"
-	bsrv := startServer(t, "inmemory", &Server{Handler: func(c *Ctx) {
+	bsrv := startServer(t, "inmemory", &brisk.Server{Handler: func(c *brisk.Ctx) {
 		c.Response.Header.Set("ETag", etag)
 		ServeContent(c, "fox.txt", fileModTime, strings.NewReader(content))
 	}})

@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"bytes"
@@ -9,22 +9,23 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/accept"
 )
 
-// Defaults of the FileServer's cache of files.
+// Defaults of the Server's cache of files.
 const (
-	// DefaultFileCacheBytes is the default FileServer.CacheBytes: 16 MiB.
-	DefaultFileCacheBytes = 16 << 20
-	// DefaultFileCacheEntries is the default FileServer.CacheEntries.
-	DefaultFileCacheEntries = 4096
-	// DefaultFileCacheCheck is the default FileServer.CacheCheck.
-	DefaultFileCacheCheck = time.Second
-	// MaxCachedFileSize is the size, in bytes, of the largest file the
-	// FileServer keeps in memory: 64 KiB. Of a larger file the cache
+	// DefaultCacheBytes is the default Server.CacheBytes: 16 MiB.
+	DefaultCacheBytes = 16 << 20
+	// DefaultCacheEntries is the default Server.CacheEntries.
+	DefaultCacheEntries = 4096
+	// DefaultCacheCheck is the default Server.CacheCheck.
+	DefaultCacheCheck = time.Second
+	// MaxCachedSize is the size, in bytes, of the largest file the
+	// Server keeps in memory: 64 KiB. Of a larger file the cache
 	// keeps the metadata and up to 4 open files (256 over the whole
 	// cache), and streams the body from disk.
-	MaxCachedFileSize = 64 << 10
+	MaxCachedSize = 64 << 10
 )
 
 // maxIdleFiles is the most open files a cached variant keeps for reuse;
@@ -41,7 +42,7 @@ const entryOverhead = 256
 // fileCache maps request paths to the files they were answered with.
 // Only a path the uncached path answered with a regular file is entered,
 // so a hit needs none of its checks: the mapping from a path to a name
-// depends on the FileServer's fields alone.
+// depends on the Server's fields alone.
 type fileCache struct {
 	mu         sync.RWMutex
 	entries    map[string]*cacheEntry
@@ -70,7 +71,7 @@ type cacheEntry struct {
 type cachedFile struct {
 	name     string // io/fs name of the bytes
 	data     []byte // the bytes, unless streamed
-	streamed bool   // larger than MaxCachedFileSize: read from disk
+	streamed bool   // larger than MaxCachedSize: read from disk
 	idle     []fs.File
 	size     int64
 	mode     fs.FileMode
@@ -92,7 +93,7 @@ func (f *cachedFile) same(fi fs.FileInfo) bool {
 }
 
 // newFileCache returns the cache s's fields describe, or nil when off.
-func newFileCache(s *FileServer) *fileCache {
+func newFileCache(s *Server) *fileCache {
 	if s.CacheBytes < 0 || s.CacheEntries < 0 {
 		return nil
 	}
@@ -103,24 +104,24 @@ func newFileCache(s *FileServer) *fileCache {
 		check:      int64(s.CacheCheck),
 	}
 	if c.maxBytes == 0 {
-		c.maxBytes = DefaultFileCacheBytes
+		c.maxBytes = DefaultCacheBytes
 	}
 	if c.maxEntries == 0 {
-		c.maxEntries = DefaultFileCacheEntries
+		c.maxEntries = DefaultCacheEntries
 	}
 	if c.check == 0 {
-		c.check = int64(DefaultFileCacheCheck)
+		c.check = int64(DefaultCacheCheck)
 	}
 	return c
 }
 
 // now returns the time entries are checked by, in Unix nanoseconds: for
-// a check interval of a second or more, the Server's clock of one-second
-// resolution (time.Now was 4% of the CPU time of a pipelined hit), else
-// time.Now.
-func (fc *fileCache) now(c *Ctx) int64 {
-	if fc.check >= int64(time.Second) && c.bw.c != nil {
-		return c.bw.c.srv.date.coarseUnixNano()
+// a check interval of a second or more, the brisk.Server's clock of
+// one-second resolution (brisk.Ctx.CoarseNow; time.Now was 4% of the CPU
+// time of a pipelined hit), else time.Now.
+func (fc *fileCache) now(c *brisk.Ctx) int64 {
+	if fc.check >= int64(time.Second) {
+		return c.CoarseNow().UnixNano()
 	}
 	return time.Now().UnixNano()
 }
@@ -183,7 +184,7 @@ func (c *fileCache) drop(e *cacheEntry) {
 }
 
 // cache returns s's cache, nil when it is off.
-func (s *FileServer) cache() *fileCache {
+func (s *Server) cache() *fileCache {
 	s.cacheOnce.Do(func() { s.files = newFileCache(s) })
 	return s.files
 }
@@ -191,7 +192,7 @@ func (s *FileServer) cache() *fileCache {
 // cached returns the entry for the request's path if it is still valid:
 // checked within CacheCheck, or found unchanged by a new check. One
 // request checks a stale entry while the others still answer from it.
-func (s *FileServer) cached(c *Ctx) *cacheEntry {
+func (s *Server) cached(c *brisk.Ctx) *cacheEntry {
 	fc := s.cache()
 	if fc == nil {
 		return nil
@@ -221,7 +222,7 @@ func (s *FileServer) cached(c *Ctx) *cacheEntry {
 // as the same regular files (size, modification time and mode) and no
 // sibling appeared. An error counts as a change: the uncached path then
 // answers it.
-func (s *FileServer) unchanged(e *cacheEntry) bool {
+func (s *Server) unchanged(e *cacheEntry) bool {
 	base := e.variants[0].name
 	for i := range e.variants {
 		if i > 0 && !s.Precompressed {
@@ -254,7 +255,7 @@ func (s *FileServer) unchanged(e *cacheEntry) bool {
 // start, when the cache is off or a file changes size while read, fails,
 // or is large without a modification time: the uncached path then
 // answers.
-func (s *FileServer) fill(c *Ctx, name string, f fs.File, fi fs.FileInfo) *cacheEntry {
+func (s *Server) fill(c *brisk.Ctx, name string, f fs.File, fi fs.FileInfo) *cacheEntry {
 	fc := s.cache()
 	if fc == nil {
 		return nil
@@ -280,7 +281,7 @@ func (s *FileServer) fill(c *Ctx, name string, f fs.File, fi fs.FileInfo) *cache
 
 // fillSiblings describes the precompressed siblings of e's file; false
 // when one fails.
-func (s *FileServer) fillSiblings(e *cacheEntry) bool {
+func (s *Server) fillSiblings(e *cacheEntry) bool {
 	base := &e.variants[0]
 	for i, p := range precompressed {
 		v := &e.variants[1+i]
@@ -304,14 +305,14 @@ func (s *FileServer) fillSiblings(e *cacheEntry) bool {
 }
 
 // describeVariant describes the regular file f in v: its validators,
-// media type and, unless it is larger than MaxCachedFileSize, its bytes.
+// media type and, unless it is larger than MaxCachedSize, its bytes.
 // It reports false when the bytes read are not the size fi gives, for a
 // read error, and for a large file without a modification time (its
 // ETag would be a hash of the whole).
 func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool {
 	v.name, v.size, v.mode, v.modtime, v.id = name, fi.Size(), fi.Mode(), fi.ModTime(), idOf(fi)
 	rep := representation{modtime: v.modtime}
-	v.streamed = v.size > MaxCachedFileSize
+	v.streamed = v.size > MaxCachedSize
 	switch {
 	case v.streamed && !rep.hasModTime():
 		return false
@@ -353,7 +354,7 @@ func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool
 // idle files, else from own (the file of e's variants[0], open by the
 // caller, or nil), else from a new one. It reports false, having answered
 // nothing, when a new file is not the one cached: e is then evicted.
-func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
+func (s *Server) serveCached(c *brisk.Ctx, e *cacheEntry, own fs.File) bool {
 	v := &e.variants[0]
 	if s.Precompressed {
 		var buf [accept.MaxOffers]int
@@ -389,7 +390,7 @@ func (s *FileServer) serveCached(c *Ctx, e *cacheEntry, own fs.File) bool {
 
 // acquire returns an idle file of v, else opens it anew; nil when the new
 // one is not the file cached (e is then evicted).
-func (s *FileServer) acquire(e *cacheEntry, v *cachedFile) fs.File {
+func (s *Server) acquire(e *cacheEntry, v *cachedFile) fs.File {
 	e.mu.Lock()
 	if n := len(v.idle); n > 0 {
 		f := v.idle[n-1]
@@ -412,7 +413,7 @@ func (s *FileServer) acquire(e *cacheEntry, v *cachedFile) fs.File {
 
 // release keeps f open for the next request for v, or closes it when v
 // keeps enough, the cache as a whole does, or e is out of the cache.
-func (s *FileServer) release(e *cacheEntry, v *cachedFile, f fs.File) {
+func (s *Server) release(e *cacheEntry, v *cachedFile, f fs.File) {
 	e.mu.Lock()
 	if !e.dead && len(v.idle) < maxIdleFiles && s.files.idle.Load() < maxIdleTotal {
 		v.idle = append(v.idle, f)

@@ -1,4 +1,4 @@
-package brisk
+package files
 
 import (
 	"errors"
@@ -11,10 +11,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/accept"
 )
 
-// FileServer serves the files of a file system: an embed.FS, an
+// Server serves the files of a file system: an embed.FS, an
 // fstest.MapFS, or a directory confined by os.Root (Root.FS), which no
 // name can leave, through ".." or a symbolic link. Set its fields before
 // the first request and do not change them afterwards; it is safe for
@@ -23,19 +24,20 @@ import (
 // system and, for an *os.File on a plain TCP connection, sent by
 // sendfile(2).
 //
-// The request path (Request.Path: decoded, without dot-segments, unable to
-// climb above "/") minus Prefix names the file. A path that still holds an
-// encoded "/", "\" or control character, a NUL or "\" byte, or (unless
-// Dotfiles) an element starting with ".", is answered 404 before the file
-// system is asked; "%25" is a "%" in the name. Methods other than GET and
-// HEAD are answered 405 with "Allow: GET, HEAD". A missing file, one that
-// is not a regular file or directory, a name that cannot exist (longer
-// than the file system allows, a file used as a directory, a link loop),
-// or a directory path without an index file or listing is answered 404, a
-// permission error 403 and other errors 500 (logged). Error answers have a text/plain body (the reason phrase)
-// and keep the fields set before the FileServer was called, except the
+// The request path ([brisk.Request.Path]: decoded, without dot-segments,
+// unable to climb above "/") minus Prefix names the file. A path that
+// still holds an encoded "/", "\" or control character, a NUL or "\"
+// byte, or (unless Dotfiles) an element starting with ".", is answered
+// 404 before the file system is asked; "%25" is a "%" in the name.
+// Methods other than GET and HEAD are answered 405 with "Allow: GET,
+// HEAD". A missing file, one that is not a regular file or directory, a
+// name that cannot exist (longer than the file system allows, a file used
+// as a directory, a link loop), or a directory path without an index file
+// or listing is answered 404, a permission error 403 and other errors 500
+// (logged). Error answers have a text/plain body (the reason phrase) and
+// keep the fields set before the Server was called, except the
 // validators, Content-Encoding and Cache-Control, as net/http's do.
-type FileServer struct {
+type Server struct {
 	// FS is the file system served. Files that implement io.Seeker are
 	// served (those of os, embed and testing/fstest do); others are
 	// answered 500. For a directory on disk use os.OpenRoot(dir) and
@@ -65,7 +67,7 @@ type FileServer struct {
 	Dotfiles bool
 
 	// Nosniff adds "X-Content-Type-Options: nosniff" to every response
-	// of the FileServer, errors and redirects included, so browsers keep
+	// of the Server, errors and redirects included, so browsers keep
 	// to the Content-Type sent.
 	Nosniff bool
 
@@ -76,7 +78,7 @@ type FileServer struct {
 	// gets "name.br"), in that order of preference at equal q-values,
 	// with Content-Encoding, an ETag of its own ("-br", "-zstd" or
 	// "-gzip" appended), and ranges counted in the encoded bytes. Every
-	// response of the FileServer, errors and redirects included, then
+	// response of the Server, errors and redirects included, then
 	// carries "Vary: Accept-Encoding" (RFC 9110 §12.5.5), so that caches
 	// keep the variants apart. When no sibling the client accepts
 	// exists, "name" is sent as is, even to a client that ruled out
@@ -93,18 +95,18 @@ type FileServer struct {
 	MaxRanges int
 
 	// CacheBytes bounds the memory, in bytes of file content, of the
-	// cache of files: a file of at most MaxCachedFileSize bytes (and,
+	// cache of files: a file of at most MaxCachedSize bytes (and,
 	// with Precompressed, each of its siblings) is read whole on its
 	// first request and later requests for the same path are answered
 	// from memory, without opening it; of a larger file (with a
 	// modification time) only the metadata and a few open files are
 	// kept, the body still streamed from disk. Zero means
-	// DefaultFileCacheBytes (16 MiB); negative turns the cache off. When
+	// DefaultCacheBytes (16 MiB); negative turns the cache off. When
 	// full, arbitrary entries are evicted.
 	CacheBytes int64
 
 	// CacheEntries bounds the number of request paths cached. Zero means
-	// DefaultFileCacheEntries (4096); negative turns the cache off.
+	// DefaultCacheEntries (4096); negative turns the cache off.
 	CacheEntries int
 
 	// CacheCheck is how long a cached file is answered from memory before
@@ -113,11 +115,12 @@ type FileServer struct {
 	// modification time or mode; on Linux also in inode or status change
 	// time, so a file rewritten with its times kept), replaced, removed,
 	// or made unreachable (a link now pointing out of an os.Root) is
-	// noticed within that time, and the request that notices it is answered as if the file
-	// had never been cached. A CacheCheck of a second or more is
-	// measured with the Server's clock of one-second resolution, so the
-	// change is noticed within CacheCheck plus a second. Zero means
-	// DefaultFileCacheCheck (1 s); negative checks on every request.
+	// noticed within that time, and the request that notices it is
+	// answered as if the file had never been cached. A CacheCheck of a
+	// second or more is measured with the brisk.Server's clock of
+	// one-second resolution (brisk.Ctx.CoarseNow), so the change is
+	// noticed within CacheCheck plus a second. Zero means
+	// DefaultCacheCheck (1 s); negative checks on every request.
 	CacheCheck time.Duration
 
 	hashes    sync.Map // name -> *hashEntry: ETags of files without a modification time
@@ -148,8 +151,8 @@ var precompressedCodings = func() []string {
 	return cs
 }()
 
-// Handle is the FileServer's Handler.
-func (s *FileServer) Handle(c *Ctx) {
+// Handle is the Server's [brisk.Handler].
+func (s *Server) Handle(c *brisk.Ctx) {
 	s.setCommonFields(c)
 	if m := c.Request.Method(); string(m) != "GET" && string(m) != "HEAD" {
 		answerError(&c.Response, 405)
@@ -167,10 +170,10 @@ func (s *FileServer) Handle(c *Ctx) {
 	s.serveName(c, name, dir)
 }
 
-// setCommonFields sets the fields of every response of the FileServer,
+// setCommonFields sets the fields of every response of the Server,
 // errors and redirects included (which keep them, see answerError): Vary
 // with Precompressed, X-Content-Type-Options with Nosniff.
-func (s *FileServer) setCommonFields(c *Ctx) {
+func (s *Server) setCommonFields(c *brisk.Ctx) {
 	if s.Precompressed {
 		c.Response.Header.Set("Vary", "Accept-Encoding")
 	}
@@ -181,8 +184,8 @@ func (s *FileServer) setCommonFields(c *Ctx) {
 
 // fileName maps a request path to an io/fs name ("." for the root) and
 // whether the path ends in "/"; ok is false for a path the server refuses
-// (see FileServer).
-func (s *FileServer) fileName(p []byte) (name string, dir, ok bool) {
+// (see Server).
+func (s *Server) fileName(p []byte) (name string, dir, ok bool) {
 	prefix := s.Prefix
 	if prefix == "" {
 		prefix = "/"
@@ -209,9 +212,9 @@ func (s *FileServer) fileName(p []byte) (name string, dir, ok bool) {
 	return rest, dir, true
 }
 
-// unescapePercent decodes the "%25" escapes Request.Path leaves in place;
-// any other escape left there ("/", "\" or a control character) refuses
-// the name.
+// unescapePercent decodes the "%25" escapes brisk.Request.Path leaves in
+// place; any other escape left there ("/", "\" or a control character)
+// refuses the name.
 func unescapePercent(name string) (string, bool) {
 	if !strings.Contains(name, "%") {
 		return name, true
@@ -237,7 +240,7 @@ func hasDotElement(name string) bool {
 }
 
 // serveName answers the file or directory name.
-func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
+func (s *Server) serveName(c *brisk.Ctx, name string, dir bool) {
 	f, fi, err := s.openFile(name)
 	if f != nil {
 		defer f.Close()
@@ -265,7 +268,7 @@ func (s *FileServer) serveName(c *Ctx, name string, dir bool) {
 // device can have effects. The open file is then stated again, and that
 // FileInfo returned: it describes the file whose bytes are sent, which a
 // rename after the first stat may have replaced.
-func (s *FileServer) openFile(name string) (f fs.File, fi fs.FileInfo, err error) {
+func (s *Server) openFile(name string) (f fs.File, fi fs.FileInfo, err error) {
 	if s.FS == nil {
 		return nil, nil, fs.ErrNotExist
 	}
@@ -298,14 +301,14 @@ func (s *FileServer) openFile(name string) (f fs.File, fi fs.FileInfo, err error
 
 // fail answers an error from the file system: 404 for a name that does
 // not exist or cannot (notFound), 403, or 500 (logged).
-func (s *FileServer) fail(c *Ctx, name string, err error) {
+func (s *Server) fail(c *brisk.Ctx, name string, err error) {
 	switch {
 	case notFound(err):
 		answerError(&c.Response, 404)
 	case errors.Is(err, fs.ErrPermission):
 		answerError(&c.Response, 403)
 	default:
-		c.Logger().Error("brisk: FileServer: opening a file failed", "name", name, "err", err)
+		c.Logger().Error("files: opening a file failed", "name", name, "err", err)
 		answerError(&c.Response, 500)
 	}
 }
@@ -313,7 +316,7 @@ func (s *FileServer) fail(c *Ctx, name string, err error) {
 // notFound reports whether err says that a name does not exist or cannot:
 // missing, invalid, longer than the file system allows (ENAMETOOLONG),
 // refused by os.Root as an escape, a file used as a directory, or a link
-// loop. FileServer answers such names 404.
+// loop. Server answers such names 404.
 func notFound(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) ||
 		errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ENOTDIR) ||
@@ -335,7 +338,7 @@ func isRootEscape(err error) bool {
 
 // redirectToDir answers a directory path without its trailing "/" with a
 // 301 to the path with it, as a relative reference to its last element.
-func redirectToDir(c *Ctx) {
+func redirectToDir(c *brisk.Ctx) {
 	loc := "./"
 	if base := path.Base(string(c.Request.Path())); base != "/" {
 		loc += url.PathEscape(base) + "/"
@@ -349,7 +352,7 @@ func redirectToDir(c *Ctx) {
 
 // serveDir answers a directory path: its index file, else its listing
 // (when enabled), else 404.
-func (s *FileServer) serveDir(c *Ctx, name string) {
+func (s *Server) serveDir(c *brisk.Ctx, name string) {
 	index := s.Index
 	if index == "" {
 		index = "index.html"
@@ -371,7 +374,7 @@ func (s *FileServer) serveDir(c *Ctx, name string) {
 
 // serveFile answers a regular file, or its precompressed sibling: from a
 // new cache entry when it is small enough.
-func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
+func (s *Server) serveFile(c *brisk.Ctx, name string, f fs.File, fi fs.FileInfo) {
 	if e := s.fill(c, name, f, fi); e != nil && s.serveCached(c, e, f) {
 		return
 	}
@@ -386,10 +389,10 @@ func (s *FileServer) serveFile(c *Ctx, name string, f fs.File, fi fs.FileInfo) {
 
 // describe returns the representation of the file f, its ETag appended
 // to tag; ok is false (the response set to 500) when f cannot be served.
-func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, tag []byte) (rep representation, ok bool) {
+func (s *Server) describe(c *brisk.Ctx, name string, f fs.File, fi fs.FileInfo, tag []byte) (rep representation, ok bool) {
 	rs, ok := f.(io.ReadSeeker)
 	if !ok {
-		c.Logger().Error("brisk: FileServer: file does not implement io.Seeker", "name", name)
+		c.Logger().Error("files: file does not implement io.Seeker", "name", name)
 		answerError(&c.Response, 500)
 		return rep, false
 	}
@@ -400,7 +403,7 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 	}
 	etag, err := s.contentETag(name, rs, rep.size)
 	if err != nil {
-		c.Logger().Error("brisk: FileServer: reading a file failed", "name", name, "err", err)
+		c.Logger().Error("files: reading a file failed", "name", name, "err", err)
 		answerError(&c.Response, 500)
 		return rep, false
 	}
@@ -410,9 +413,9 @@ func (s *FileServer) describe(c *Ctx, name string, f fs.File, fi fs.FileInfo, ta
 
 // contentETag returns the content-hash ETag of a file without a
 // modification time (embedded files): computed once per name and size,
-// then cached for the life of the FileServer, such file systems being
+// then cached for the life of the Server, such file systems being
 // taken as immutable. It leaves rs at its start.
-func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (string, error) {
+func (s *Server) contentETag(name string, rs io.ReadSeeker, size int64) (string, error) {
 	if e, ok := s.hashes.Load(name); ok && e.(*hashEntry).size == size {
 		return e.(*hashEntry).etag, nil
 	}
@@ -430,8 +433,8 @@ func (s *FileServer) contentETag(name string, rs io.ReadSeeker, size int64) (str
 // servePrecompressed answers with the sibling of name the client accepts
 // best and reports whether there was one. When there is none, the caller
 // sends the identity, even to a client that ruled it out (see
-// FileServer.Precompressed).
-func (s *FileServer) servePrecompressed(c *Ctx, name string) bool {
+// Server.Precompressed).
+func (s *Server) servePrecompressed(c *brisk.Ctx, name string) bool {
 	var buf [accept.MaxOffers]int
 	for _, i := range codingOrder(c, &buf) {
 		if s.serveSibling(c, name, i) {
@@ -454,7 +457,7 @@ func siblingType(name string) string {
 // codingOrder returns the indexes in precompressed of the codings the
 // request's Accept-Encoding prefers to identity, best first (see
 // accept.Order), in buf.
-func codingOrder(c *Ctx, buf *[accept.MaxOffers]int) []int {
+func codingOrder(c *brisk.Ctx, buf *[accept.MaxOffers]int) []int {
 	var values [4][]byte
 	vs := values[:0]
 	for v := range c.Request.Header.Values("Accept-Encoding") {
@@ -465,7 +468,7 @@ func codingOrder(c *Ctx, buf *[accept.MaxOffers]int) []int {
 
 // serveSibling answers with the sibling of name for precompressed[i] and
 // reports whether it exists as a regular file.
-func (s *FileServer) serveSibling(c *Ctx, name string, i int) bool {
+func (s *Server) serveSibling(c *brisk.Ctx, name string, i int) bool {
 	p := precompressed[i]
 	sname := name + p.ext
 	f, fi, err := s.openFile(sname)
