@@ -13,8 +13,8 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/files"
-	"github.com/brisk-http/brisk/internal/cputime"
-	"github.com/brisk-http/brisk/internal/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/cputime"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
 )
 
 // BenchmarkFileServer serves 10,000 keep-alive requests per fake

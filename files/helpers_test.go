@@ -13,8 +13,8 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
-	"github.com/brisk-http/brisk/internal/fakenet"
-	"github.com/brisk-http/brisk/internal/testserver"
+	"github.com/brisk-http/brisk/internal/testsupport/fakenet"
+	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
 // The test harness of the root package's behaviour tests, over brisk's
