@@ -88,7 +88,7 @@ func wsClose(nc net.Conn, err error) {
 		code = ws.StatusInvalidFramePayloadData
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		code = ws.StatusGoingAway
-	case !errors.As(err, new(ws.ProtocolError)):
+	case !errors.As(err, new(ws.ProtocolError)) && !errors.Is(err, ws.ErrHeaderLengthMSB):
 		return // the client's Close was answered, or the connection failed
 	}
 	nc.SetDeadline(time.Now().Add(time.Second))
@@ -150,5 +150,37 @@ func TestREADMEWebSocketExample(t *testing.T) {
 	}
 	if !strings.Contains(string(src), "\n\n"+block+"\n") {
 		t.Errorf("README.md's WebSocket example differs from the code in example_websocket_test.go:\n%s", block)
+	}
+}
+
+// TestREADMEWebSocketLengthMSB: the README's echo answers a frame whose
+// 64-bit payload length has its most significant bit set (RFC 6455 §5.2:
+// it must be 0) with Close 1002, as internal/site's /ws does. gobwas/ws
+// reports it as ws.ErrHeaderLengthMSB, not a ws.ProtocolError, and the
+// example used to close the connection without a Close frame.
+func TestREADMEWebSocketLengthMSB(t *testing.T) {
+	r := brisk.NewRouter()
+	r.Handle("GET /ws", wsEcho)
+	srv := &brisk.Server{Handler: r.Serve}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	d := ws.Dialer{NetDial: func(context.Context, string, string) (net.Conn, error) { return ln.Dial() }}
+	conn, _, _, err := d.Dial(context.Background(), "ws://example.com/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	// FIN, binary; masked, 64-bit length 1<<63 | 1; mask.
+	if _, err := conn.Write([]byte{0x82, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ws.ReadFrame(conn)
+	if err != nil {
+		t.Fatalf("no Close frame: %v", err)
+	}
+	if code, _ := ws.ParseCloseFrameData(f.Payload); f.Header.OpCode != ws.OpClose || code != ws.StatusProtocolError {
+		t.Errorf("frame %v, status %d; want Close 1002", f.Header.OpCode, code)
 	}
 }
