@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -35,6 +37,18 @@ func (d *deployOptions) listenAdmin(lns []net.Listener) (admin net.Listener, pub
 		return nil, nil, err
 	}
 	return admin, lns, nil
+}
+
+// warnEveryInterface warns on stderr when the admin listener ln listens
+// on every interface (-admin ":6060" or "0.0.0.0:6060"): pprof then
+// answers anyone who can reach the host, while the URL printed for it
+// names localhost.
+func (d *deployOptions) warnEveryInterface(ln net.Listener, stderr io.Writer) {
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "brisk: warning: -admin %s listens on every network interface: anyone who can reach "+
+			"this host can read /debug/pprof/ (command line, goroutine stacks, CPU profiles); bind it to "+
+			"127.0.0.1 or a private address\n", d.admin)
+	}
 }
 
 // adminServer returns the server of the -admin listener: net/http/pprof

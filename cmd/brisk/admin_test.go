@@ -60,3 +60,27 @@ func TestServeAdmin(t *testing.T) {
 		}
 	})
 }
+
+// TestServeAdminEveryInterface: an -admin address with no host (":6060",
+// as net/http/pprof's docs write it, or "0.0.0.0:6060") listens on every
+// interface, which makes pprof reachable from any network: serve warns on
+// stderr, naming the flag's value. It used to print only "admin (pprof,
+// metrics, health) on http://localhost:PORT/", which reads as loopback.
+// A loopback -admin gets no warning.
+func TestServeAdminEveryInterface(t *testing.T) {
+	for _, tc := range []struct {
+		admin string
+		warn  bool
+	}{{"0.0.0.0:0", true}, {"127.0.0.1:0", false}} {
+		t.Run(tc.admin, func(t *testing.T) {
+			o := serveOptions{addr: "127.0.0.1:0"}
+			o.deploy.admin = tc.admin
+			_, stderr, stop := startServe(t, o)
+			stop()
+			got := strings.Contains(stderr.String(), "-admin "+tc.admin+" listens on every network interface")
+			if got != tc.warn {
+				t.Errorf("stderr %q: warning %v, want %v", stderr.String(), got, tc.warn)
+			}
+		})
+	}
+}
