@@ -55,7 +55,9 @@ func (d *deployOptions) warnEveryInterface(ln net.Listener, stderr io.Writer) {
 // under /debug/pprof/, /metrics when -metrics is on, /healthz, and
 // srv's /readyz (503 while srv drains). Its requests are not in srv's
 // metrics. It has no write timeout: a CPU profile or a trace writes
-// nothing until its -seconds have passed.
+// nothing until its -seconds have passed; a request's context is
+// cancelled when its client closes the connection, which ends such a
+// profile or trace early (net/http/pprof waits on it), as on net/http.
 func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
 	r := brisk.NewRouter()
 	r.Handle("/debug/pprof/", brisk.FromHTTP(pprofMux()))
@@ -67,7 +69,8 @@ func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
 		c.Response.SetBodyString("ok\n")
 	})
 	r.Handle("GET /readyz", srv.ReadinessHandler)
-	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout}
+	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout,
+		CancelOnClientClose: true}
 }
 
 // pprofMux serves net/http/pprof's pages, profiles and traces.
