@@ -123,9 +123,11 @@ func ExampleCtx_Upgrade_webSocket() {
 	fmt.Println(string(msg))
 
 	ws.WriteHeader(conn, ws.Header{Fin: true, OpCode: ws.OpBinary, Masked: true, Length: 1 << 30})
-	f, _ := ws.ReadFrame(conn)
-	code, _ := ws.ParseCloseFrameData(f.Payload)
-	fmt.Println(f.Header.OpCode == ws.OpClose, code)
+	h, _ := ws.ReadHeader(conn) // a Close frame's payload is at most 125 bytes
+	payload := make([]byte, min(h.Length, 125))
+	io.ReadFull(conn, payload)
+	code, _ := ws.ParseCloseFrameData(payload)
+	fmt.Println(h.OpCode == ws.OpClose, code)
 	// Output:
 	// hello
 	// true 1009
@@ -176,11 +178,15 @@ func TestREADMEWebSocketLengthMSB(t *testing.T) {
 	if _, err := conn.Write([]byte{0x82, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := ws.ReadFrame(conn)
+	h, err := ws.ReadHeader(conn)
 	if err != nil {
 		t.Fatalf("no Close frame: %v", err)
 	}
-	if code, _ := ws.ParseCloseFrameData(f.Payload); f.Header.OpCode != ws.OpClose || code != ws.StatusProtocolError {
-		t.Errorf("frame %v, status %d; want Close 1002", f.Header.OpCode, code)
+	payload := make([]byte, min(h.Length, 125))
+	if _, err := io.ReadFull(conn, payload); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := ws.ParseCloseFrameData(payload); h.OpCode != ws.OpClose || code != ws.StatusProtocolError {
+		t.Errorf("frame %v, status %d; want Close 1002", h.OpCode, code)
 	}
 }
