@@ -1,6 +1,7 @@
 package brisk_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -28,8 +30,9 @@ import (
 // no message for a minute 1001 (pings do not count).
 func wsEcho(c *brisk.Ctx) { // routed as "GET /ws"; a HEAD must not upgrade
 	const maxMessage, idle = 1 << 20, time.Minute
-	key := c.Request.Header.Get("Sec-WebSocket-Key")
-	if string(c.Request.Method()) != "GET" || len(key) != 24 {
+	key, version := c.Request.Header.Get("Sec-WebSocket-Key"), c.Request.Header.Get("Sec-WebSocket-Version")
+	if string(c.Request.Method()) != "GET" || len(key) != 24 || string(version) != "13" {
+		c.Response.Header.Set("Sec-WebSocket-Version", "13") // the version spoken (RFC 6455 §4.2.2)
 		c.Response.SetStatusCode(400)
 		return
 	}
@@ -188,5 +191,35 @@ func TestREADMEWebSocketLengthMSB(t *testing.T) {
 	}
 	if code, _ := ws.ParseCloseFrameData(payload); h.OpCode != ws.OpClose || code != ws.StatusProtocolError {
 		t.Errorf("frame %v, status %d; want Close 1002", h.OpCode, code)
+	}
+}
+
+// TestREADMEWebSocketVersion: the README's echo refuses a handshake for a
+// WebSocket version other than 13 with an error naming the version it
+// speaks (RFC 6455 §4.2.2: the server MUST abort the handshake and send
+// Sec-WebSocket-Version), as internal/site's /ws does; it used to switch
+// protocols for any version.
+func TestREADMEWebSocketVersion(t *testing.T) {
+	r := brisk.NewRouter()
+	r.Handle("GET /ws", wsEcho)
+	srv := &brisk.Server{Handler: r.Serve}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	nc, err := ln.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == 101 || resp.Header.Get("Sec-WebSocket-Version") != "13" {
+		t.Errorf("version 8: %d, Sec-WebSocket-Version %q; want an error and 13", resp.StatusCode, resp.Header.Get("Sec-WebSocket-Version"))
 	}
 }
