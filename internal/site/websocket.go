@@ -149,8 +149,8 @@ func (l wsLimits) readMessage(buf []byte, rd io.Reader) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			n := max(2*cap(buf), 4<<10)
-			if l.maxMessage >= 0 {
-				n = min(n, int(l.maxMessage)+1)
+			if l.maxMessage >= 0 && int64(n) > l.maxMessage {
+				n = int(l.maxMessage) + 1
 			}
 			if n <= cap(buf) { // past the limit: the reader's checks failed
 				return buf, wsutil.ErrFrameTooLarge

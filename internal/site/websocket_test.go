@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"runtime"
 	"slices"
@@ -280,5 +281,19 @@ func TestWebSocketMessageMemory(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > limit*5/2 {
 		t.Errorf("%.2f MiB allocated to echo a message of 1 MiB less a byte, want at most 2.5 MiB", float64(n)/(1<<20))
+	}
+}
+
+// TestWebSocketHugeLimit: a limit as large as an int64 goes (no limit in
+// practice) still echoes messages.
+func TestWebSocketHugeLimit(t *testing.T) {
+	addr := startSite(t, Config{WebSocketMaxMessage: math.MaxInt64})
+	nc := dialWS(t, addr)
+	data := bytes.Repeat([]byte("h"), 10000)
+	if err := wsutil.WriteClientBinary(nc, data); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := wsutil.ReadServerBinary(nc); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("echo of %d bytes: %d bytes, %v", len(data), len(got), err)
 	}
 }
