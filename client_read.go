@@ -89,11 +89,11 @@ func (cc *clientConn) readHead() error {
 				return nil
 			}
 			if err != wire.ErrNeedMore {
-				return err
+				return cc.http2Hint(err)
 			}
 		}
 		if err := cc.fill(cc.hc.lim.maxHeader, wire.ErrHeaderTooLarge); err != nil {
-			return err
+			return cc.http2Hint(err)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -109,6 +110,71 @@ func TestClientTLSNextProtosH2(t *testing.T) {
 			}
 			if !slices.Equal(conf.NextProtos, tc.protos) {
 				t.Fatalf("the caller's NextProtos became %q, want %q", conf.NextProtos, tc.protos)
+			}
+		})
+	}
+}
+
+// TestClientTLSServerHTTP2Only: against a server that speaks HTTP/2 only,
+// the client's error names the likely cause. The client offers only
+// HTTP/1.x in ALPN, so a config offering "h2" and "http/1.1" (one made
+// for net/http) reaches such a server as an HTTP/1.1 client; it used to
+// fail with "brisk: connection closed by the server: EOF" (net/http's
+// server with Protocols HTTP/2 alone closes the connection at once: Go's
+// TLS accepts an "http/1.1" offer to an "h2" server, choosing no
+// protocol) or "wire: malformed status line at byte 0" (a server that
+// answers with its HTTP/2 SETTINGS frame), naming nothing.
+func TestClientTLSServerHTTP2Only(t *testing.T) {
+	p := getPKI(t)
+	h2only := new(http.Protocols)
+	h2only.SetHTTP2(true)
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), Protocols: h2only,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{p.server}}, ErrorLog: log.New(io.Discard, "", 0)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.ServeTLS(ln, "", "")
+	defer hs.Close()
+
+	// A server sending its preface, a SETTINGS frame, whatever ALPN chose.
+	fl, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{p.server}, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	go func() {
+		for {
+			nc, err := fl.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				nc.Write([]byte("\x00\x00\x00\x04\x00\x00\x00\x00\x00")) // SETTINGS, empty, stream 0
+				nc.Read(make([]byte, 4096))
+			}()
+		}
+	}()
+
+	for _, tc := range []struct {
+		name, addr string
+		protos     []string
+	}{
+		{"closes_h2_first", ln.Addr().String(), []string{"h2", "http/1.1"}},
+		{"closes_http11", ln.Addr().String(), []string{"http/1.1"}},
+		{"settings_h2_only", fl.Addr().String(), []string{"h2"}},
+		{"settings_no_alpn", fl.Addr().String(), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl := &Client{ClientConfig: ClientConfig{TLSConfig: &tls.Config{RootCAs: p.ca.Pool, NextProtos: tc.protos}}}
+			defer cl.CloseIdleConnections()
+			var req Request
+			var resp Response
+			req.SetURI("https://" + tc.addr + "/")
+			err := cl.Do(&req, &resp)
+			if err == nil || !strings.Contains(err.Error(), "HTTP/2") {
+				t.Fatalf("error %v, want one naming HTTP/2", err)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package brisk_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -28,8 +30,9 @@ import (
 // no message for a minute 1001 (pings do not count).
 func wsEcho(c *brisk.Ctx) { // routed as "GET /ws"; a HEAD must not upgrade
 	const maxMessage, idle = 1 << 20, time.Minute
-	key := c.Request.Header.Get("Sec-WebSocket-Key")
-	if string(c.Request.Method()) != "GET" || len(key) != 24 {
+	key, version := c.Request.Header.Get("Sec-WebSocket-Key"), c.Request.Header.Get("Sec-WebSocket-Version")
+	if string(c.Request.Method()) != "GET" || len(key) != 24 || string(version) != "13" {
+		c.Response.Header.Set("Sec-WebSocket-Version", "13") // the version spoken (RFC 6455 §4.2.2)
 		c.Response.SetStatusCode(400)
 		return
 	}
@@ -88,7 +91,7 @@ func wsClose(nc net.Conn, err error) {
 		code = ws.StatusInvalidFramePayloadData
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		code = ws.StatusGoingAway
-	case !errors.As(err, new(ws.ProtocolError)):
+	case !errors.As(err, new(ws.ProtocolError)) && !errors.Is(err, ws.ErrHeaderLengthMSB):
 		return // the client's Close was answered, or the connection failed
 	}
 	nc.SetDeadline(time.Now().Add(time.Second))
@@ -123,9 +126,11 @@ func ExampleCtx_Upgrade_webSocket() {
 	fmt.Println(string(msg))
 
 	ws.WriteHeader(conn, ws.Header{Fin: true, OpCode: ws.OpBinary, Masked: true, Length: 1 << 30})
-	f, _ := ws.ReadFrame(conn)
-	code, _ := ws.ParseCloseFrameData(f.Payload)
-	fmt.Println(f.Header.OpCode == ws.OpClose, code)
+	h, _ := ws.ReadHeader(conn) // a Close frame's payload is at most 125 bytes
+	payload := make([]byte, min(h.Length, 125))
+	io.ReadFull(conn, payload)
+	code, _ := ws.ParseCloseFrameData(payload)
+	fmt.Println(h.OpCode == ws.OpClose, code)
 	// Output:
 	// hello
 	// true 1009
@@ -150,5 +155,71 @@ func TestREADMEWebSocketExample(t *testing.T) {
 	}
 	if !strings.Contains(string(src), "\n\n"+block+"\n") {
 		t.Errorf("README.md's WebSocket example differs from the code in example_websocket_test.go:\n%s", block)
+	}
+}
+
+// TestREADMEWebSocketLengthMSB: the README's echo answers a frame whose
+// 64-bit payload length has its most significant bit set (RFC 6455 §5.2:
+// it must be 0) with Close 1002, as internal/site's /ws does. gobwas/ws
+// reports it as ws.ErrHeaderLengthMSB, not a ws.ProtocolError, and the
+// example used to close the connection without a Close frame.
+func TestREADMEWebSocketLengthMSB(t *testing.T) {
+	r := brisk.NewRouter()
+	r.Handle("GET /ws", wsEcho)
+	srv := &brisk.Server{Handler: r.Serve}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	d := ws.Dialer{NetDial: func(context.Context, string, string) (net.Conn, error) { return ln.Dial() }}
+	conn, _, _, err := d.Dial(context.Background(), "ws://example.com/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	// FIN, binary; masked, 64-bit length 1<<63 | 1; mask.
+	if _, err := conn.Write([]byte{0x82, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ws.ReadHeader(conn)
+	if err != nil {
+		t.Fatalf("no Close frame: %v", err)
+	}
+	payload := make([]byte, min(h.Length, 125))
+	if _, err := io.ReadFull(conn, payload); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := ws.ParseCloseFrameData(payload); h.OpCode != ws.OpClose || code != ws.StatusProtocolError {
+		t.Errorf("frame %v, status %d; want Close 1002", h.OpCode, code)
+	}
+}
+
+// TestREADMEWebSocketVersion: the README's echo refuses a handshake for a
+// WebSocket version other than 13 with an error naming the version it
+// speaks (RFC 6455 §4.2.2: the server MUST abort the handshake and send
+// Sec-WebSocket-Version), as internal/site's /ws does; it used to switch
+// protocols for any version.
+func TestREADMEWebSocketVersion(t *testing.T) {
+	r := brisk.NewRouter()
+	r.Handle("GET /ws", wsEcho)
+	srv := &brisk.Server{Handler: r.Serve}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	nc, err := ln.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(nc, "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == 101 || resp.Header.Get("Sec-WebSocket-Version") != "13" {
+		t.Errorf("version 8: %d, Sec-WebSocket-Version %q; want an error and 13", resp.StatusCode, resp.Header.Get("Sec-WebSocket-Version"))
 	}
 }

@@ -16,8 +16,9 @@ import (
 const DefaultMaxDecoded = 16 << 20
 
 // DefaultMaxWindow is the default of BodyDecoder.MaxWindow, and the window
-// limit of BodyReader: 4 MiB, the window Brotli encoders use by default
-// (WBITS 22) and zstd's up to level 16.
+// limit of BodyReader: 4 MiB, the window Brotli libraries use by default
+// (WBITS 22) and zstd's up to level 16 (see BodyDecoder.MaxWindow for the
+// encoders that declare more).
 const DefaultMaxWindow = 4 << 20
 
 // MaxEncodedLead is how far, in bytes, a request body's encoded bytes may
@@ -97,7 +98,12 @@ type BodyDecoder struct {
 	// klauspost/compress's zstd encoder declares 8 MiB for a body of
 	// more than one block (128 KiB) unless set otherwise, which the
 	// default refuses; zstd's command-line tool declares at most 2 MiB at
-	// its default level (3) and Brotli encoders 4 MiB (WBITS 22).
+	// its default level (3), but 8 MiB from level 17 for an input of
+	// unknown size (standard input). Brotli libraries declare 4 MiB (WBITS
+	// 22) by default, but the brotli command-line tool (1.0.9) fits the
+	// window to the file, up to 16 MiB (WBITS 24), and takes 16 MiB for
+	// standard input: at its defaults, any input over 4 MiB, or piped,
+	// is refused.
 	MaxWindow int
 
 	once  sync.Once

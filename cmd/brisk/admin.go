@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -37,11 +39,25 @@ func (d *deployOptions) listenAdmin(lns []net.Listener) (admin net.Listener, pub
 	return admin, lns, nil
 }
 
+// warnEveryInterface warns on stderr when the admin listener ln listens
+// on every interface (-admin ":6060" or "0.0.0.0:6060"): pprof then
+// answers anyone who can reach the host, while the URL printed for it
+// names localhost.
+func (d *deployOptions) warnEveryInterface(ln net.Listener, stderr io.Writer) {
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "brisk: warning: -admin %s listens on every network interface: anyone who can reach "+
+			"this host can read /debug/pprof/ (command line, goroutine stacks, CPU profiles); bind it to "+
+			"127.0.0.1 or a private address\n", d.admin)
+	}
+}
+
 // adminServer returns the server of the -admin listener: net/http/pprof
 // under /debug/pprof/, /metrics when -metrics is on, /healthz, and
 // srv's /readyz (503 while srv drains). Its requests are not in srv's
 // metrics. It has no write timeout: a CPU profile or a trace writes
-// nothing until its -seconds have passed.
+// nothing until its -seconds have passed; a request's context is
+// cancelled when its client closes the connection, which ends such a
+// profile or trace early (net/http/pprof waits on it), as on net/http.
 func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
 	r := brisk.NewRouter()
 	r.Handle("/debug/pprof/", brisk.FromHTTP(pprofMux()))
@@ -53,7 +69,8 @@ func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
 		c.Response.SetBodyString("ok\n")
 	})
 	r.Handle("GET /readyz", srv.ReadinessHandler)
-	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout}
+	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout,
+		CancelOnClientClose: true}
 }
 
 // pprofMux serves net/http/pprof's pages, profiles and traces.

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeAdmin: /debug/pprof/ is never on the public listener; -admin
@@ -59,4 +62,64 @@ func TestServeAdmin(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestServeAdminEveryInterface: an -admin address with no host (":6060",
+// as net/http/pprof's docs write it, or "0.0.0.0:6060") listens on every
+// interface, which makes pprof reachable from any network: serve warns on
+// stderr, naming the flag's value. It used to print only "admin (pprof,
+// metrics, health) on http://localhost:PORT/", which reads as loopback.
+// A loopback -admin gets no warning.
+func TestServeAdminEveryInterface(t *testing.T) {
+	for _, tc := range []struct {
+		admin string
+		warn  bool
+	}{{"0.0.0.0:0", true}, {"127.0.0.1:0", false}} {
+		t.Run(tc.admin, func(t *testing.T) {
+			o := serveOptions{addr: "127.0.0.1:0"}
+			o.deploy.admin = tc.admin
+			_, stderr, stop := startServe(t, o)
+			stop()
+			got := strings.Contains(stderr.String(), "-admin "+tc.admin+" listens on every network interface")
+			if got != tc.warn {
+				t.Errorf("stderr %q: warning %v, want %v", stderr.String(), got, tc.warn)
+			}
+		})
+	}
+}
+
+// TestServeAdminProfileClientGone: a CPU profile whose client went away
+// stops, as on net/http (pprof.Profile waits on the request's context),
+// so the next profile can be taken. The admin server did not cancel a
+// request's context when its client closed (brisk.Server's
+// CancelOnClientClose is off by default): "profile?seconds=100000" from
+// a client that gave up kept the process profiling for 28 hours, and
+// every later profile failed with 500 "cpu profiling already in use".
+func TestServeAdminProfileClientGone(t *testing.T) {
+	o := serveOptions{addr: "127.0.0.1:0"}
+	o.deploy.admin = "127.0.0.1:0"
+	lines, stop := startServeLines(t, o, 2)
+	defer stop()
+	admin, ok := strings.CutPrefix(lines[1], "brisk: admin (pprof, metrics, health) on ")
+	if !ok {
+		t.Fatalf("second line %q, want the admin listener's URL", lines[1])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", admin+"debug/pprof/profile?seconds=100000", nil)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	if resp, err := tr.RoundTrip(req); err == nil { // the client gives up after 300 ms
+		resp.Body.Close()
+		t.Fatalf("a profile of 100000 s answered %d at once", resp.StatusCode)
+	}
+	var code int
+	var body string
+	for range 20 { // the server sees the close within its next read
+		if code, body = get(t, admin+"debug/pprof/profile?seconds=1"); code == 200 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("profile after the first one's client left: %d %.100q, want 200", code, body)
 }

@@ -123,6 +123,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if adminLn != nil {
 		admin = o.deploy.adminServer(srv)
 		fmt.Fprintf(stdout, "brisk: admin (pprof, metrics, health) on %s\n", baseURL(adminLn.Addr()))
+		o.deploy.warnEveryInterface(adminLn, stderr)
 		go func() { served <- admin.Serve(adminLn) }()
 	}
 	o.deploy.notifyServing(stderr)

@@ -108,7 +108,7 @@ func (l wsLimits) echoMessages(nc net.Conn, src io.Reader) (ws.StatusCode, strin
 			return nil
 		},
 	}
-	var msg bytes.Buffer
+	var msg []byte               // the message being read, then echoed
 	nc.SetDeadline(l.deadline()) // control frames do not move it
 	for {
 		h, err := rd.NextFrame()
@@ -120,21 +120,50 @@ func (l wsLimits) echoMessages(nc net.Conn, src io.Reader) (ws.StatusCode, strin
 			err = wsutil.ErrFrameTooLarge
 		default:
 			size = h.Length
-			msg.Reset()
-			if _, err = msg.ReadFrom(&rd); err != nil {
+			if msg, err = l.readMessage(msg[:0], &rd); err != nil {
 				break
 			}
 			nc.SetWriteDeadline(l.deadline())
-			if wsutil.WriteServerMessage(nc, h.OpCode, msg.Bytes()) != nil {
+			if wsutil.WriteServerMessage(nc, h.OpCode, msg) != nil {
 				return 0, ""
 			}
-			if msg.Cap() > keptMessageBuffer {
-				msg = bytes.Buffer{}
+			if cap(msg) > keptMessageBuffer {
+				msg = nil
 			}
 			nc.SetDeadline(l.deadline())
 		}
 		if err != nil {
 			return closeStatus(err)
+		}
+	}
+}
+
+// readMessage appends the rest of the message rd is reading to buf. The
+// buffer grows with the bytes that arrive, doubling, but never past the
+// message limit plus one byte (room to read the end of the message): the
+// reader's checks keep a message within the limit, so a bigger buffer
+// would only be memory a stalled client holds. bytes.Buffer.ReadFrom,
+// which keeps 512 bytes free before each read, took a message of 1 MiB
+// less a byte whose last bytes were still to come into a buffer of 2 MiB.
+func (l wsLimits) readMessage(buf []byte, rd io.Reader) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			n := max(2*cap(buf), 4<<10)
+			if l.maxMessage >= 0 && int64(n) > l.maxMessage {
+				n = int(l.maxMessage) + 1
+			}
+			if n <= cap(buf) { // past the limit: the reader's checks failed
+				return buf, wsutil.ErrFrameTooLarge
+			}
+			buf = append(make([]byte, 0, n), buf...)
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
 		}
 	}
 }

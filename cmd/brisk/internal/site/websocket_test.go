@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"net"
 	"runtime"
 	"slices"
@@ -37,6 +39,21 @@ func clientFrame(op ws.OpCode, fin bool, payload string) ws.Frame {
 	return ws.MaskFrame(ws.NewFrame(op, fin, []byte(payload)))
 }
 
+// readFrame reads one frame from the server, refusing a payload over 2
+// MiB (ws.ReadFrame, deprecated by gobwas/ws v1.5.0, reads any length).
+func readFrame(r io.Reader) (ws.Frame, error) {
+	h, err := ws.ReadHeader(r)
+	if err != nil {
+		return ws.Frame{}, err
+	}
+	if h.Length > 2<<20 {
+		return ws.Frame{Header: h}, fmt.Errorf("a frame of %d bytes", h.Length)
+	}
+	f := ws.Frame{Header: h, Payload: make([]byte, h.Length)}
+	_, err = io.ReadFull(r, f.Payload)
+	return f, err
+}
+
 // readClose reads server frames up to a Close frame and returns its status
 // code (0 for an empty Close frame); the data frames and pongs before it
 // are returned too.
@@ -44,7 +61,7 @@ func readClose(t *testing.T, nc net.Conn) (ws.StatusCode, []ws.Frame) {
 	t.Helper()
 	var before []ws.Frame
 	for {
-		f, err := ws.ReadFrame(nc)
+		f, err := readFrame(nc)
 		if err != nil {
 			t.Fatalf("no Close frame (after %d frames): %v", len(before), err)
 		}
@@ -139,7 +156,7 @@ func TestWebSocketCloseCodes(t *testing.T) {
 			if !slices.Equal(got, tt.echoed) {
 				t.Errorf("frames before the Close: %.40q, want %.40q", got, tt.echoed)
 			}
-			if _, err := ws.ReadFrame(nc); !errors.Is(err, io.EOF) {
+			if _, err := readFrame(nc); !errors.Is(err, io.EOF) {
 				t.Errorf("after the Close frame: %v, want EOF", err)
 			}
 		})
@@ -220,5 +237,63 @@ func TestWebSocketHead(t *testing.T) {
 		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 	if resp.StatusCode != 400 || resp.Header.Get("Upgrade") != "" {
 		t.Errorf("HEAD /ws with a handshake: %d, Upgrade %q; want 400 and none", resp.StatusCode, resp.Header.Get("Upgrade"))
+	}
+}
+
+// TestWebSocketMessageMemory: a message just under the limit is read into
+// a buffer no larger than the limit. The buffer used to double past it
+// whenever fewer than 512 bytes were left to come (bytes.Buffer.ReadFrom
+// keeps that much room before each read), so a connection whose message
+// of 1 MiB less a byte stalled before its last bytes held 2 MiB, 3 MiB
+// while growing: 200 of them took brisk serve to 610 MB resident. The
+// message arrives here in two reads, the second holding its last byte;
+// the server's allocations for reading and echoing it must stay under
+// 2.5 times the limit (the limit itself, plus the smaller buffers it grew
+// through).
+func TestWebSocketMessageMemory(t *testing.T) {
+	const limit = 1 << 20
+	var first, rest bytes.Buffer
+	msg := clientFrame(ws.OpBinary, true, string(bytes.Repeat([]byte("m"), limit-1)))
+	if err := ws.WriteFrame(&first, msg); err != nil {
+		t.Fatal(err)
+	}
+	rest.Write(first.Bytes()[first.Len()-1:]) // the last byte comes in a read of its own
+	first.Truncate(first.Len() - 1)
+	if err := ws.WriteFrame(&rest, clientFrame(ws.OpClose, true, string(ws.NewCloseFrameBody(ws.StatusNormalClosure, "")))); err != nil {
+		t.Fatal(err)
+	}
+	server, client := net.Pipe()
+	defer client.Close()
+	done := make(chan int64)
+	go func() {
+		n, _ := io.Copy(io.Discard, client)
+		done <- n
+	}()
+	l := newWSLimits(Config{WebSocketMaxMessage: limit})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, _ := l.echoMessages(server, io.MultiReader(&first, &rest))
+	runtime.ReadMemStats(&after)
+	server.Close()
+	if n := <-done; code != 0 || n < limit {
+		t.Fatalf("echoed %d bytes, close code %d; want the message echoed and the client's Close answered", n, code)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > limit*5/2 {
+		t.Errorf("%.2f MiB allocated to echo a message of 1 MiB less a byte, want at most 2.5 MiB", float64(n)/(1<<20))
+	}
+}
+
+// TestWebSocketHugeLimit: a limit as large as an int64 goes (no limit in
+// practice) still echoes messages.
+func TestWebSocketHugeLimit(t *testing.T) {
+	addr := startSite(t, Config{WebSocketMaxMessage: math.MaxInt64})
+	nc := dialWS(t, addr)
+	data := bytes.Repeat([]byte("h"), 10000)
+	if err := wsutil.WriteClientBinary(nc, data); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := wsutil.ReadServerBinary(nc); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("echo of %d bytes: %d bytes, %v", len(data), len(got), err)
 	}
 }
