@@ -22,7 +22,10 @@ type Request struct {
 	Trailer Header
 
 	head wire.RequestHead
-	c    *conn // the role, set once (newConn): the connection it is received on; nil when built (see received)
+	// recv is the body of a received request, set once (newConn): a
+	// received Request reaches its connection only through it. It is nil
+	// on a Request built for a client (see received).
+	recv *bodyReader
 
 	body       []byte // result of Body, or the client-side body
 	bodyErr    error
@@ -137,7 +140,7 @@ func (r *Request) Body() ([]byte, error) {
 		return r.body, r.bodyErr
 	}
 	r.bodyCalled = true
-	r.body, r.bodyErr = r.c.body.readAll()
+	r.body, r.bodyErr = r.recv.readAll()
 	return r.body, r.bodyErr
 }
 
@@ -149,7 +152,7 @@ func (r *Request) BodyReader() io.Reader {
 	if !r.received() {
 		return bytes.NewReader(r.body)
 	}
-	return &r.c.body
+	return r.recv
 }
 
 // Client-side construction, used by brisk's client.
@@ -239,7 +242,7 @@ func (r *Request) decodePath() error {
 // received (its slices alias the connection's read buffer, its body is
 // read from the connection), false for one built for a client (its
 // slices and body are its own storage).
-func (r *Request) received() bool { return r.c != nil }
+func (r *Request) received() bool { return r.recv != nil }
 
 // isHead reports a HEAD request.
 func (r *Request) isHead() bool { return string(r.head.Method) == "HEAD" }

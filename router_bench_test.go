@@ -26,7 +26,7 @@ func BenchmarkRouterServed(b *testing.B) {
 				m, path, _ := strings.Cut(tg, " ")
 				c.Request.SetMethod(m)
 				c.Request.SetTarget(path)
-				c.Request.c = &conn{} // server side: Path is computed once, below
+				c.Request.recv = &bodyReader{} // server side: Path is computed once, below
 				if err := c.Request.splitTarget(); err != nil {
 					b.Fatal(err)
 				}

@@ -71,7 +71,7 @@ type conn struct {
 func newConn(s *Server) *conn {
 	c := &conn{srv: s, lim: &s.lim}
 	c.ctx.c = c
-	c.ctx.Request.c = c
+	c.ctx.Request.recv = &c.body
 	c.ctx.bw.c = c
 	c.ctx.Response.stream = &c.ctx.bw
 	c.body.init(c)
