@@ -46,7 +46,9 @@ import "strings"
 //     that path matches without a multi wildcard consuming anything
 //     ("/images" when "/images/" is registered and "/images" is not);
 //   - 307 to the normalized path, when the request's path was not in
-//     normal form (dot-segments, repeated "/", see DecodePath);
+//     normal form (dot-segments, repeated "/", see DecodePath, or the
+//     empty path of an absolute-form target such as "http://example.com",
+//     redirected to "/");
 //   - 405 with an Allow field listing, sorted, the methods whose patterns
 //     match the path (RFC 9110 §15.5.6), when some do;
 //   - 404 otherwise, and for the asterisk-form ("OPTIONS *") and
@@ -57,19 +59,33 @@ import "strings"
 //
 // # Differences from net/http.ServeMux
 //
-// Routing follows Request.Path, so a path differs from ServeMux's view
-// where brisk's normalization does: "%2e" and "%2E" count as "." in
-// dot-segments ("/a/%2e%2e/b" is redirected to "/b"; ServeMux matches a
-// segment ".."), and a path ending in a dot-segment is redirected with its
-// trailing "/" kept ("/a/." to "/a/", RFC 3986 §5.2.4; ServeMux gives
-// "/a"). A Location escapes the path once ("/b%20c" where ServeMux sends
-// "/b%2520c") and keeps "%2F" (ServeMux turns "/a%2Fb" into "/a/b/").
-// Hosts compare ignoring case (RFC 9110 §4.2.3), so "Example.com/" and
-// "example.com/" are the same host and conflict. Register refuses
-// patterns that could never match a request brisk routes: an unclean path
-// ("/a/../b", also without a method), a literal segment that decodes to
-// "." or "..", a host with a port or not a valid uri-host. A 404 or 405
-// reply has brisk's own body, and OPTIONS * is answered 404, not 400.
+// Each is deliberate:
+//   - Routing follows Request.Path, so a path differs from ServeMux's view
+//     where brisk's normalization does: "%2e" and "%2E" count as "." in
+//     dot-segments ("/a/%2e%2e/b" is redirected to "/b"; ServeMux matches
+//     a segment ".."), and a path ending in a dot-segment is redirected
+//     with its trailing "/" kept ("/a/." to "/a/", RFC 3986 §5.2.4;
+//     ServeMux gives "/a").
+//   - A segment that decodes to "/" ("%2F") is a segment like any other:
+//     "/q/%2F" matches "/q/{v}" with v "/" and "/r/%2F/x" matches
+//     "/r/{v}/x", but "/q/{$}" does not match "/q/%2F". ServeMux takes
+//     such a segment for a trailing "/": "{v}" does not match it, "{$}"
+//     does.
+//   - A Location escapes the path once ("/b%20c" where ServeMux sends
+//     "/b%2520c") and keeps "%2F" (ServeMux turns "/a%2Fb" into "/a/b/").
+//   - Hosts compare ignoring case (RFC 9110 §4.2.3), so "Example.com/" and
+//     "example.com/" are the same host and conflict.
+//   - A host is matched without its port whatever its form: Host
+//     "[::1]:8080" matches "[::1]/" as Host "[::1]" does. ServeMux strips
+//     it to "::1", which its "[::1]/" does not match; its "::1/", which
+//     does, matches no Host "[::1]" and brisk refuses it.
+//   - Register refuses patterns that could never match a request brisk
+//     routes: an unclean path ("/a/../b", also without a method), a
+//     literal segment that decodes to "." or "..", a host with a port or
+//     not a valid uri-host.
+//   - A 404 or 405 reply has brisk's own body, and OPTIONS * is answered
+//     404, not 400.
+//
 // Registration is not safe concurrently with serving: register every
 // route and middleware before the Router serves its first request.
 type Router struct {

@@ -3,10 +3,14 @@ package brisk
 import "bytes"
 
 // normalPath reports whether raw, the path of the request-target as
-// received, is in normal form: no empty segment ("//") and no
-// dot-segment, "%2e" counting as "." (see DecodePath). Else the Router
-// redirects to Request.Path, its normalized form.
+// received, is in normal form: not empty (an absolute-form target with
+// no path, whose normal form is "/", RFC 3986 §6.2.3), no empty segment
+// ("//") and no dot-segment, "%2e" counting as "." (see DecodePath).
+// Else the Router redirects to Request.Path, its normalized form.
 func normalPath(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
 	for i := 1; i <= len(raw); {
 		end := len(raw)
 		if j := bytes.IndexByte(raw[i:], '/'); j >= 0 {

@@ -192,7 +192,8 @@ func TestKeyValues(t *testing.T) {
 }
 
 // TestRouterServer serves a Router on a real connection: a parameter
-// route, a 405 and a redirect, keep-alive kept after each, and a Key value
+// route, a 405 and redirects (an absolute-form target with no path
+// among them), keep-alive kept after each, and a Key value
 // set by a request does not reach the next.
 func TestRouterServer(t *testing.T) {
 	seen := NewKey[string]("seen")
@@ -221,6 +222,10 @@ func TestRouterServer(t *testing.T) {
 	resp, body = cl.roundTrip("GET /dir?a=1 HTTP/1.1\r\nHost: h\r\n\r\n")
 	if resp.StatusCode != 307 || resp.Header.Get("Location") != "/dir/?a=1" || body != "Temporary Redirect\n" {
 		t.Errorf("redirect: %d Location %q body %q", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	resp, body = cl.roundTrip("GET http://h?a=1 HTTP/1.1\r\nHost: h\r\n\r\n")
+	if resp.StatusCode != 307 || resp.Header.Get("Location") != "/?a=1" {
+		t.Errorf("absolute-form, empty path: %d Location %q body %q", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
 	resp, body = cl.roundTrip("GET /none HTTP/1.1\r\nHost: h\r\n\r\n")
 	if resp.StatusCode != 404 || body != "Not Found\n" {
