@@ -23,7 +23,7 @@ type Ctx struct {
 	bw  BodyWriter
 	ctx context.Context
 
-	route routeState // Router: the matched pattern, its parameters, Key values
+	route routeState // the route pattern and path parameters a router set, Key values
 }
 
 // Context returns a context that is cancelled when the server shuts down

@@ -16,6 +16,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/router"
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
 )
@@ -104,7 +105,7 @@ func wsClose(nc net.Conn, err error) {
 // whose header claims 1 GiB is refused with Close 1009 before any of it
 // is sent.
 func ExampleCtx_Upgrade_webSocket() {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("GET /ws", wsEcho)
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/router"
 )
 
 // envAdminListener says, in a process started by a SIGHUP hand-over, that
@@ -43,7 +44,7 @@ func (d *deployOptions) listenAdmin(lns []net.Listener) (admin net.Listener, pub
 // metrics. It has no write timeout: a CPU profile or a trace writes
 // nothing until its -seconds have passed.
 func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("/debug/pprof/", brisk.FromHTTP(pprofMux()))
 	if d.metricsHandler != nil {
 		r.Handle("GET /metrics", d.metricsHandler)

@@ -1,7 +1,5 @@
 package brisk
 
-import "bytes"
-
 // Inline capacities of routeState: more path parameters or per-request
 // values than these are kept in storage grown once per connection.
 const (
@@ -9,25 +7,22 @@ const (
 	inlineValues = 4
 )
 
-// routeState is what routing leaves in the Ctx: the matched pattern, the
-// values of its wildcards and the per-request values of Key.Set. It is
-// the Ctx's one field for routing; reset clears it before each request.
+// routeState is what routing leaves in the Ctx: the matched pattern
+// (SetRoute), the path parameters (SetParam, SetPathParams) and the
+// per-request values of Key.Set. reset clears it before each request.
 type routeState struct {
 	pattern string
-	path    []byte  // the path being matched: Request.Path, or a probe in buf
-	params  []param // wildcard values, in pattern order; backed by pinline
+	path    []byte  // Request.Path: the base of the parameters' offsets
+	params  []param // in the order set; backed by pinline
 	values  []ctxValue
-	base    int // Router.Mount: the mounted router routes Path()[base:]
-	mark    int // Router.Mount: params before mark belong to the outer route
-	rest    int // length of the path a multi wildcard matched, leading "/" included
-	buf     []byte
+	buf     []byte // copied parameter values
 	pinline [inlineParams]param
 	vinline [inlineValues]ctxValue
 }
 
-// param is one wildcard's name and value: path[off:end], or, when off
-// has the bit inBuf, buf[off&^inBuf:end] (a value with an escape, decoded).
-// Offsets keep the Ctx small (TestConnSize).
+// param is one path parameter's name and value: path[off:end], or, when
+// off has the bit inBuf, buf[off&^inBuf:end] (a copied value). Offsets
+// keep the Ctx small (TestConnSize).
 type param struct {
 	name     string
 	off, end uint32
@@ -51,44 +46,16 @@ func (s *routeState) value(p param) []byte {
 func (s *routeState) reset() {
 	clear(s.values) // drop references to the previous request's values
 	s.pattern, s.path, s.params, s.values, s.buf = "", nil, s.params[:0], s.values[:0], s.buf[:0]
-	s.base, s.mark, s.rest = 0, 0, 0
 }
 
-// push appends the value of the next wildcard, v, a part of s.path; its
-// name is set by name. s.params is non-nil (see dispatch).
-func (s *routeState) push(v []byte) {
-	off := uint32(cap(s.path) - cap(v))
-	s.params = append(s.params, param{off: off, end: off + uint32(len(v))})
-}
-
-// name sets the names of the wildcards pushed since mark, from r, and
-// decodes those whose value holds an escape ("%2F" is "/" in a value, as
-// in net/http's PathValue). escapes is false when the path has none.
-func (s *routeState) name(r *route, mark int, escapes bool) {
-	ps := s.params[mark:]
-	for i := range ps {
-		ps[i].name = r.names[i]
-		if !escapes {
-			continue
-		}
-		if v := s.value(ps[i]); bytes.IndexByte(v, '%') >= 0 {
-			start := len(s.buf)
-			s.buf, _ = unescapeAll(v, s.buf) // Request.Path's escapes are valid
-			ps[i].off, ps[i].end = uint32(start)|inBuf, uint32(len(s.buf))
-		}
-	}
-}
-
-// Param returns the value of the wildcard called name ("{name}" or
-// "{name...}") in the pattern that matched the request, nil when it has
-// none. The value is percent-decoded, as net/http's PathValue: a segment
-// "a%2Fb" gives "a/b", and "%0D%0A", "%00" or "%5C" give CR LF, NUL or
-// "\", which Request.Path keeps encoded. It may thus hold any byte:
-// validate or escape it before using it in a file name, a field value or
-// HTML.
-// With Router.Mount, the wildcards of the mount pattern and of the
-// mounted router's pattern are both visible (the inner one wins on a
-// name in both).
+// Param returns the value of the path parameter name, nil when the
+// request has none: the value set last for name with SetParam. For
+// router.Router, it is the value of the wildcard "{name}" or "{name...}"
+// of the pattern that matched, percent-decoded as net/http's PathValue: a
+// segment "a%2Fb" gives "a/b", and "%0D%0A", "%00" or "%5C" give CR LF,
+// NUL or "\", which Request.Path keeps encoded. It may thus hold any
+// byte: validate or escape it before using it in a file name, a field
+// value or HTML.
 //
 // The result aliases the request path or the Ctx's storage: valid until
 // the handler returns; copy it to keep it. Param does not allocate.
@@ -166,16 +133,24 @@ func offsetIn(path, v []byte) (int, bool) {
 	return off, true
 }
 
+// SetRoute records the route pattern that matched the request (e.g.
+// "/users/{id}"), returned by Pattern and reported as RequestInfo.Route.
+// A router calls it, as it calls SetPathParams or SetParam for the
+// values (router.Router does both); a handler routed by other means may
+// too. It is cleared for each request.
+func (c *Ctx) SetRoute(pattern string) { c.route.pattern = pattern }
+
 // ResetRoute forgets the pattern and the path parameters set for the
 // request (SetRoute, SetParam, SetPathParams), as the server does before
 // each request: a router calls it before it routes, so that nothing an
 // earlier routing of the same request set shows through.
 func (c *Ctx) ResetRoute() {
 	s := &c.route
-	s.pattern, s.params, s.buf, s.mark = "", s.params[:0], s.buf[:0], 0
+	s.pattern, s.params, s.buf = "", s.params[:0], s.buf[:0]
 }
 
-// Pattern returns the pattern that matched the request, as registered
-// (with its group prefix), "" when none did (404, 405, redirect). Under
-// Router.Mount, it is the mounted router's pattern.
+// Pattern returns the route pattern that matched the request, as the
+// router recorded it with SetRoute (router.Router: the pattern as
+// registered, with its group prefix; under Mount, the mounted router's),
+// "" when none did (404, 405, a redirect, or no router).
 func (c *Ctx) Pattern() string { return c.route.pattern }
