@@ -27,7 +27,7 @@ type Ctx struct {
 	bw  BodyWriter
 	ctx context.Context
 
-	route routeState // Router: the matched pattern, its parameters, Key values
+	route routeState // the route pattern and path parameters a router set, Key values
 }
 
 // Context returns a context that is cancelled when the server shuts down
@@ -78,12 +78,6 @@ func (c *Ctx) BodyWriter() *BodyWriter { return &c.bw }
 // is shared by every request of the connection and never changes: read
 // it, do not modify it; it may be kept after the handler returns.
 func (c *Ctx) TLS() *tls.ConnectionState { return c.c.tls }
-
-// SetRoute records the route pattern that matched the request (e.g.
-// "/users/{id}"), returned by Pattern and reported as RequestInfo.Route,
-// for a handler routed by other means than Router (which sets it itself).
-// It is cleared for each request.
-func (c *Ctx) SetRoute(pattern string) { c.route.pattern = pattern }
 
 // Proxy returns the PROXY header the connection began with, or nil when
 // it had none (ProxyProtocol unset, or an untrusted direct client). It is

@@ -50,17 +50,6 @@ var (
 // ErrProxy is matched (errors.Is) by every *ProxyError.
 var ErrProxy = errors.New("brisk: proxy")
 
-// Route pattern errors. Router.Register returns a *PatternError that
-// wraps one of them (errors.Is works).
-var (
-	// ErrPatternSyntax: the pattern is not "[METHOD ][HOST]/[PATH]" with
-	// valid wildcards, or it can never match a request.
-	ErrPatternSyntax = errors.New("brisk: invalid route pattern")
-	// ErrPatternConflict: the pattern and one already registered both
-	// match some request and neither is more specific.
-	ErrPatternConflict = errors.New("brisk: route pattern conflict")
-)
-
 // ErrBodyLength is returned by BodyWriter.Write when more bytes are written
 // than the Content-Length the handler set.
 var ErrBodyLength = errors.New("brisk: response body longer than its Content-Length")

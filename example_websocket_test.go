@@ -18,6 +18,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/router"
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
 )
@@ -107,7 +108,7 @@ func wsClose(nc net.Conn, err error) {
 // whose header claims 1 GiB is refused with Close 1009 before any of it
 // is sent.
 func ExampleCtx_Upgrade_webSocket() {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("GET /ws", wsEcho)
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()
@@ -160,11 +161,11 @@ func TestREADMEWebSocketExample(t *testing.T) {
 
 // TestREADMEWebSocketLengthMSB: the README's echo answers a frame whose
 // 64-bit payload length has its most significant bit set (RFC 6455 §5.2:
-// it must be 0) with Close 1002, as internal/site's /ws does. gobwas/ws
+// it must be 0) with Close 1002, as cmd/brisk/internal/site's /ws does. gobwas/ws
 // reports it as ws.ErrHeaderLengthMSB, not a ws.ProtocolError, and the
 // example used to close the connection without a Close frame.
 func TestREADMEWebSocketLengthMSB(t *testing.T) {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("GET /ws", wsEcho)
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()
@@ -197,10 +198,10 @@ func TestREADMEWebSocketLengthMSB(t *testing.T) {
 // TestREADMEWebSocketVersion: the README's echo refuses a handshake for a
 // WebSocket version other than 13 with an error naming the version it
 // speaks (RFC 6455 §4.2.2: the server MUST abort the handshake and send
-// Sec-WebSocket-Version), as internal/site's /ws does; it used to switch
+// Sec-WebSocket-Version), as cmd/brisk/internal/site's /ws does; it used to switch
 // protocols for any version.
 func TestREADMEWebSocketVersion(t *testing.T) {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("GET /ws", wsEcho)
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()

@@ -53,8 +53,8 @@ type RequestInfo struct {
 	// reports it: the source address of the PROXY header the connection
 	// began with, if any, else the connection's peer.
 	RemoteAddr net.Addr
-	// Route is the pattern that routed the request (Ctx.Pattern: set by
-	// Router, or by Ctx.SetRoute); "" when unrouted.
+	// Route is the pattern that routed the request (Ctx.Pattern, set by
+	// the router with Ctx.SetRoute); "" when unrouted.
 	Route string
 	// Status is the status code of the response, including one the
 	// server set after the Handler: 408 or 400 when reading the body

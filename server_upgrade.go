@@ -17,8 +17,8 @@ import (
 // (Connection, Upgrade, Content-Length, Transfer-Encoding) are dropped
 // from the handler's; Date and Server are sent as in other responses.
 // It does not check the method: a protocol that needs one checks it (a
-// WebSocket handshake is a GET, RFC 6455 §4.1, and a Router pattern
-// "GET /ws" also matches HEAD).
+// WebSocket handshake is a GET, RFC 6455 §4.1, and a router.Router
+// pattern "GET /ws" also matches HEAD).
 //
 // It fails with ErrNoUpgrade, ErrSwitchState, ErrSwitchResponse or
 // ErrHijacked, writing nothing, or with the error writing the head, after

@@ -12,19 +12,20 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/router"
 	fasthttprouter "github.com/fasthttp/router"
 	"github.com/go-chi/chi/v5"
 	"github.com/julienschmidt/httprouter"
 	"github.com/valyala/fasthttp"
 )
 
-// routeLine is one route of a table of ../testdata/routes: a method and a
-// path with ":name" parameters.
+// routeLine is one route of a table of ../router/testdata/routes: a
+// method and a path with ":name" parameters.
 type routeLine struct{ method, path string }
 
 func readRoutes(b *testing.B, name string) []routeLine {
 	b.Helper()
-	f, err := os.Open("../testdata/routes/" + name)
+	f, err := os.Open("../router/testdata/routes/" + name)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +67,7 @@ var routerCases = []routerCase{
 }
 
 // BenchmarkRouter measures routing alone, in process, on the same
-// requests: for each route table of ../testdata/routes (the sets of
+// requests: for each route table of ../router/testdata/routes (the sets of
 // julienschmidt/go-http-routing-benchmark), one op is every request of
 // the case, answered by a handler that does nothing:
 //   - brisk: Router.Serve on the Ctx a Server hands its handler for each
@@ -102,7 +103,7 @@ func benchRouter(b *testing.B, impl string, routes, reqs []routeLine) {
 }
 
 func benchBriskRouter(b *testing.B, routes, reqs []routeLine) {
-	r := brisk.NewRouter()
+	r := router.New()
 	for _, rt := range routes {
 		if err := r.Register(rt.method+" "+braces(rt.path), func(*brisk.Ctx) {}); err != nil {
 			b.Fatal(err)

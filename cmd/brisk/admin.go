@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/router"
 )
 
 // envAdminListener says, in a process started by a SIGHUP hand-over, that
@@ -59,7 +60,7 @@ func (d *deployOptions) warnEveryInterface(ln net.Listener, stderr io.Writer) {
 // cancelled when its client closes the connection, which ends such a
 // profile or trace early (net/http/pprof waits on it), as on net/http.
 func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("/debug/pprof/", brisk.FromHTTP(pprofMux()))
 	if d.metricsHandler != nil {
 		r.Handle("GET /metrics", d.metricsHandler)

@@ -16,7 +16,7 @@
 // The site serves no profiling or metrics: `brisk serve` puts those on a
 // separate admin listener (-admin).
 //
-// The routes are a brisk.Router's: any other path is answered 404, a method
+// The routes are a router.Router's: any other path is answered 404, a method
 // other than GET or HEAD on a path other than /echo 405 with an Allow field,
 // and a path with dot-segments or repeated slashes is redirected to its
 // normalized form.
@@ -31,6 +31,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/echo"
+	"github.com/brisk-http/brisk/router"
 )
 
 // Config selects what the site serves. The zero value serves the embedded
@@ -75,7 +76,7 @@ type Site struct {
 	static staticFiles
 	echo   bool
 	ws     wsLimits
-	router *brisk.Router
+	router *router.Router
 }
 
 // New returns the site cfg describes. It fails when cfg.Root cannot be
@@ -89,7 +90,7 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, ws: newWSLimits(cfg), router: brisk.NewRouter()}
+	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, ws: newWSLimits(cfg), router: router.New()}
 	s.routes()
 	return s, nil
 }

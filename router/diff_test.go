@@ -1,10 +1,12 @@
-package brisk
+package router
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/brisk-http/brisk"
 )
 
 // handSets are pattern sets written to exercise each rule of
@@ -164,7 +166,7 @@ func compareRoute(t *testing.T, rs *routeSet, method, host, target string) {
 	t.Helper()
 	got := rs.serveBrisk(method, host, target)
 	want := rs.serveNetHTTP(method, ipLiteralWithoutPort(host), target)
-	raw, _ := SplitTarget([]byte(target))
+	raw, _ := brisk.SplitTarget([]byte(target))
 	if hasEscapedDot(raw) || hasEscapedSlashSegment(raw) {
 		return
 	}

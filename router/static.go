@@ -1,4 +1,4 @@
-package brisk
+package router
 
 import "encoding/binary"
 

@@ -1,12 +1,9 @@
-package brisk
+package router
 
-// Middleware wraps a Handler in another: the returned Handler does its
-// work around a call to next (or answers without calling it). It is
-// called once, when the route or Router is set up, not per request.
-type Middleware func(next Handler) Handler
+import "github.com/brisk-http/brisk"
 
 // Use adds middleware to r, the first given outermost:
-//   - on the Router from NewRouter, it wraps everything the Router
+//   - on the Router from New, it wraps everything the Router
 //     answers, its own 404, 405 and redirects included; it runs before
 //     the route is chosen, so Ctx.Param and Ctx.Pattern are set only
 //     after it calls next. It may be called at any time before serving.
@@ -14,9 +11,9 @@ type Middleware func(next Handler) Handler
 //     its subgroups, inside the middleware of the groups it was made
 //     from; Ctx.Param and Ctx.Pattern are set. It must be called before
 //     any route is registered through the group, else it panics.
-func (r *Router) Use(mw ...Middleware) {
+func (r *Router) Use(mw ...brisk.Middleware) {
 	if r.sealed && r.parent != nil {
-		panic("brisk: Router.Use on a group after routes were registered through it")
+		panic("router: Router.Use on a group after routes were registered through it")
 	}
 	r.mw = append(r.mw, mw...)
 	if r.parent == nil {
@@ -26,7 +23,7 @@ func (r *Router) Use(mw ...Middleware) {
 
 // wrap wraps h in the middleware of r's groups, innermost first, up to
 // (not including) the root's.
-func (r *Router) wrap(h Handler) Handler {
+func (r *Router) wrap(h brisk.Handler) brisk.Handler {
 	for g := r; g.parent != nil; g = g.parent {
 		h = chain(g.mw, h)
 	}
@@ -34,7 +31,7 @@ func (r *Router) wrap(h Handler) Handler {
 }
 
 // chain wraps h in mw, mw[0] outermost.
-func chain(mw []Middleware, h Handler) Handler {
+func chain(mw []brisk.Middleware, h brisk.Handler) brisk.Handler {
 	for i := len(mw) - 1; i >= 0; i-- {
 		h = mw[i](h)
 	}

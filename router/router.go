@@ -1,10 +1,15 @@
-package brisk
+package router
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/brisk-http/brisk"
+)
 
 // Router dispatches each request to the handler of the pattern that
 // matches it, with the syntax, precedence and replies of
-// net/http.ServeMux (Go 1.22 and later), at no allocation per request.
+// net/http.ServeMux (Go 1.22 and later), at no allocation per request
+// (for patterns of up to 16 wildcards).
 //
 // # Patterns
 //
@@ -24,10 +29,11 @@ import "strings"
 // matches one non-empty segment, "{name...}" (last) the rest of the path,
 // possibly empty, a trailing "/" likewise without a name, and "{$}"
 // (last) the end of a path ending in "/". Names are Go identifiers,
-// distinct within a pattern; Ctx.Param returns their values. A literal
-// segment is percent-decoded before it is compared with the decoded
-// segment of the request: "/a%2Fb" matches the one-segment path "/a%2Fb"
-// and "/%61" matches "/a".
+// distinct within a pattern; Ctx.Param returns their values (the Router
+// sets them with Ctx.SetPathParams, the pattern with Ctx.SetRoute). A
+// literal segment is percent-decoded before it is compared with the
+// decoded segment of the request: "/a%2Fb" matches the one-segment path
+// "/a%2Fb" and "/%61" matches "/a".
 //
 // # Precedence and conflicts
 //
@@ -46,7 +52,7 @@ import "strings"
 //     that path matches without a multi wildcard consuming anything
 //     ("/images" when "/images/" is registered and "/images" is not);
 //   - 307 to the normalized path, when the request's path was not in
-//     normal form (dot-segments, repeated "/", see DecodePath, or the
+//     normal form (dot-segments, repeated "/", see brisk.DecodePath, or the
 //     empty path of an absolute-form target such as "http://example.com",
 //     redirected to "/");
 //   - 405 with an Allow field listing, sorted, the methods whose patterns
@@ -90,15 +96,15 @@ import "strings"
 // route and middleware before the Router serves its first request.
 type Router struct {
 	t      *table
-	prefix string       // a group's path prefix, "" for the root
-	parent *Router      // the group's parent, nil for the root
-	mw     []Middleware // Use: see there
-	serve  Handler      // root: mw around dispatch
-	sealed bool         // a group whose routes have been registered
+	prefix string             // a group's path prefix, "" for the root
+	parent *Router            // the group's parent, nil for the root
+	mw     []brisk.Middleware // Use: see there
+	serve  brisk.Handler      // root: mw around dispatch
+	sealed bool               // a group whose routes have been registered
 }
 
-// NewRouter returns a Router with no routes: it answers every request 404.
-func NewRouter() *Router {
+// New returns a Router with no routes: it answers every request 404.
+func New() *Router {
 	r := &Router{t: &table{}}
 	r.serve = r.dispatch
 	return r
@@ -110,7 +116,12 @@ func NewRouter() *Router {
 // malformed or can never match, or ErrPatternConflict for one that
 // conflicts with a registered pattern; the Router is then unchanged. A
 // nil h is a syntax error.
-func (r *Router) Register(pattern string, h Handler) error {
+func (r *Router) Register(pattern string, h brisk.Handler) error {
+	return r.register(pattern, h, false)
+}
+
+// register is Register; mount marks the route of a Mount.
+func (r *Router) register(pattern string, h brisk.Handler, mount bool) error {
 	p, err := parsePattern(r.withPrefix(pattern))
 	if err != nil {
 		return err
@@ -118,7 +129,7 @@ func (r *Router) Register(pattern string, h Handler) error {
 	if h == nil {
 		return &PatternError{Pattern: p.str, Reason: "nil handler"}
 	}
-	rt := &route{pattern: p.str, h: r.wrap(h)}
+	rt := &route{pattern: p.str, h: r.wrap(h), mount: mount}
 	for _, s := range p.segs {
 		if (s.kind == segWild || s.kind == segMulti) && s.s != "" {
 			rt.names = append(rt.names, s.s)
@@ -135,7 +146,7 @@ func (r *Router) Register(pattern string, h Handler) error {
 
 // Handle is Register for patterns written in the program: it panics with
 // Register's error, as net/http.ServeMux.Handle does.
-func (r *Router) Handle(pattern string, h Handler) {
+func (r *Router) Handle(pattern string, h brisk.Handler) {
 	if err := r.Register(pattern, h); err != nil {
 		panic(err)
 	}
@@ -148,11 +159,10 @@ func (r *Router) Handle(pattern string, h Handler) {
 // middleware, inside that of the groups it was made from. prefix is ""
 // (the same paths, for middleware only) or starts with "/" and does not
 // end with "/"; it may hold "{name}" wildcards. A bad prefix panics. The
-// group shares r's routes and replies: serve with the Router from
-// NewRouter.
+// group shares r's routes and replies: serve with the Router from New.
 func (r *Router) Group(prefix string) *Router {
 	if prefix != "" && (prefix[0] != '/' || strings.HasSuffix(prefix, "/")) {
-		panic("brisk: Router.Group prefix " + prefix + " must start with \"/\" and not end with \"/\"")
+		panic("router: Router.Group prefix " + prefix + " must start with \"/\" and not end with \"/\"")
 	}
 	return &Router{t: r.t, prefix: r.prefix + prefix, parent: r}
 }
@@ -170,5 +180,6 @@ func (r *Router) withPrefix(pattern string) string {
 }
 
 // Serve routes the request c to the handler of its pattern, or answers it
-// itself (see Router). It is a Handler: Server{Handler: r.Serve}.
-func (r *Router) Serve(c *Ctx) { r.serve(c) }
+// itself (see Router). It is a brisk.Handler:
+// brisk.Server{Handler: r.Serve}.
+func (r *Router) Serve(c *brisk.Ctx) { r.serve(c) }

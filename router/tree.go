@@ -1,10 +1,11 @@
-package brisk
+package router
 
 import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
@@ -18,8 +19,9 @@ import (
 // route is a registered pattern and its handler.
 type route struct {
 	pattern string
-	names   []string // names of the pattern's wildcards, in order
-	h       Handler  // with the middleware of its groups
+	names   []string      // names of the pattern's wildcards, in order
+	h       brisk.Handler // with the middleware of its groups
+	mount   bool          // a Mount: h routes the rest of the path (serveMounted)
 }
 
 // node is a position in a pattern's path, after zero or more segments.
@@ -144,8 +146,8 @@ func (n *node) add(segs []segment, r *route) {
 // empty or starts with "/". It calls itself only where it may have to
 // back up (a literal child and a wildcard, or both wildcards); else it
 // steps down in a loop.
-func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
-	mark := len(s.params)
+func (n *node) match(path []byte, s *state) (r *route, exact bool) {
+	mark := s.n
 	for {
 		switch len(path) {
 		case 0:
@@ -184,12 +186,12 @@ func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
 				if r, exact := n.wild.match(rest, s); r != nil {
 					return r, exact
 				}
-				s.params = s.params[:len(s.params)-1]
+				s.n--
 			}
 			r, exact = n.matchMulti(path, s)
 		}
 		if r == nil {
-			s.params = s.params[:mark]
+			s.n = mark
 			return nil, false
 		}
 		return r, exact
@@ -198,7 +200,7 @@ func (n *node) match(path []byte, s *routeState) (r *route, exact bool) {
 
 // matchMulti matches path, empty or starting with "/", to n's multi
 // wildcard.
-func (n *node) matchMulti(path []byte, s *routeState) (*route, bool) {
+func (n *node) matchMulti(path []byte, s *state) (*route, bool) {
 	if n.multi == nil {
 		return nil, false
 	}
@@ -252,11 +254,19 @@ func (h *hostRoutes) addTree(method string) *node {
 
 // lookup matches method and path: the method's own patterns first, then
 // GET's for HEAD, then the patterns without a method.
-func (h *hostRoutes) lookup(method, path []byte, s *routeState) (*route, bool) {
+func (h *hostRoutes) lookup(method, path []byte, s *state) (*route, bool) {
 	if len(method) > 0 {
 		if r := h.static.find(method, path); r != nil { // the commonest hit
 			return r, true
 		}
+	}
+	return h.lookupTrees(method, path, s)
+}
+
+// lookupTrees is lookup once the probe of the static index for method
+// has missed (see Router.dispatch).
+func (h *hostRoutes) lookupTrees(method, path []byte, s *state) (*route, bool) {
+	if len(method) > 0 {
 		if n := h.tree(method); n != nil {
 			if r, exact := n.match(path, s); r != nil {
 				return r, exact
@@ -273,7 +283,7 @@ func (h *hostRoutes) lookup(method, path []byte, s *routeState) (*route, bool) {
 
 // match matches path to the patterns of method ("" for those without a
 // method): those without wildcards first, through the index.
-func (h *hostRoutes) match(method, path []byte, s *routeState) (*route, bool) {
+func (h *hostRoutes) match(method, path []byte, s *state) (*route, bool) {
 	if r := h.static.find(method, path); r != nil {
 		return r, true
 	}
@@ -289,6 +299,7 @@ type table struct {
 	nohost   hostRoutes
 	patterns []*pattern // registered, in order, for conflict checks
 	methods  []string   // the methods of the patterns, sorted, with HEAD if GET
+	allowLen int        // the length of an Allow value listing every method
 }
 
 // host returns the tree of host, compared ignoring case, or nil.
@@ -333,12 +344,13 @@ func (t *table) add(p *pattern, r *route) error {
 func (t *table) addMethod(m string) {
 	if i, found := slices.BinarySearch(t.methods, m); !found {
 		t.methods = slices.Insert(t.methods, i, m)
+		t.allowLen += len(", ") + len(m)
 	}
 }
 
 // lookup matches a request: the patterns of its host first, then those
 // without a host. host has no port.
-func (t *table) lookup(host, method, path []byte, s *routeState) (*route, bool) {
+func (t *table) lookup(host, method, path []byte, s *state) (*route, bool) {
 	if len(t.hosts) > 0 && len(host) > 0 {
 		if h := t.host(host); h != nil {
 			if r, exact := h.lookup(method, path, s); r != nil {
@@ -352,7 +364,7 @@ func (t *table) lookup(host, method, path []byte, s *routeState) (*route, bool) 
 // allows reports whether a pattern with the method m (not "") matches
 // host and path, as net/http's ServeMux counts methods for Allow: HEAD is
 // allowed where GET is.
-func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
+func (t *table) allows(host []byte, m string, path []byte, s *state) bool {
 	hosts := [2]*hostRoutes{&t.nohost}
 	if len(host) > 0 {
 		hosts[1] = t.host(host)
@@ -367,10 +379,10 @@ func (t *table) allows(host []byte, m string, path []byte, s *routeState) bool {
 
 // matches reports whether a pattern of method m matches path; s is left
 // as it was.
-func (h *hostRoutes) matches(m string, path []byte, s *routeState) bool {
-	mark := len(s.params)
+func (h *hostRoutes) matches(m string, path []byte, s *state) bool {
+	mark := s.n
 	r, _ := h.match([]byte(m), path, s)
-	s.params = s.params[:mark]
+	s.n = mark
 	return r != nil
 }
 

@@ -1,4 +1,4 @@
-package brisk_test
+package router_test
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
+	"github.com/brisk-http/brisk/router"
 )
 
 // serveOnce serves h over an in-memory listener, sends each request (a
@@ -44,10 +45,24 @@ func serveOnce(h brisk.Handler, requests ...string) {
 	}
 }
 
+// Example serves a Router: a route with a wildcard, and the Router's own
+// 404 and 405.
+func Example() {
+	r := router.New()
+	r.Handle("GET /users/{id}", func(c *brisk.Ctx) {
+		c.Response.SetBodyString("user " + string(c.Param("id")))
+	})
+	serveOnce(r.Serve, "GET /users/42", "DELETE /users/42", "GET /nowhere")
+	// Output:
+	// GET /users/42: 200 user 42
+	// DELETE /users/42: 405 Allow: GET, HEAD
+	// GET /nowhere: 404 Not Found
+}
+
 // ExampleRouter routes with net/http.ServeMux's patterns: the most
 // specific pattern wins, and the Router answers 404, 405 and redirects.
 func ExampleRouter() {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("GET /users/{id}", func(c *brisk.Ctx) {
 		fmt.Fprintf(&c.Response, "user %s", c.Param("id"))
 	})
@@ -80,14 +95,14 @@ func ExampleRouter() {
 // ExampleRouter_Register shows a conflict refused at registration:
 // both patterns match "/a/b" and neither is more specific.
 func ExampleRouter_Register() {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Handle("/a/{x}", func(*brisk.Ctx) {})
 	err := r.Register("/{y}/b", func(*brisk.Ctx) {})
-	fmt.Println(errors.Is(err, brisk.ErrPatternConflict))
+	fmt.Println(errors.Is(err, router.ErrPatternConflict))
 	fmt.Println(err)
 	// Output:
 	// true
-	// brisk: pattern "/{y}/b" conflicts with "/a/{x}": both match some paths, like "/a/b", but neither is more specific
+	// router: pattern "/{y}/b" conflicts with "/a/{x}": both match some paths, like "/a/b", but neither is more specific
 }
 
 // requestIDKey is the typed key of a per-request value.
@@ -97,7 +112,7 @@ var requestIDKey = brisk.NewKey[*string]("request-id")
 // stores a per-request value for the handlers; the Router's own
 // middleware wraps everything, its 404 included.
 func ExampleRouter_Group() {
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Use(func(next brisk.Handler) brisk.Handler {
 		return func(c *brisk.Ctx) {
 			next(c)
@@ -126,11 +141,11 @@ func ExampleRouter_Group() {
 // with a wildcard: it routes the rest of the path and sees both
 // parameters.
 func ExampleRouter_Mount() {
-	users := brisk.NewRouter()
+	users := router.New()
 	users.Handle("GET /{id}", func(c *brisk.Ctx) {
 		fmt.Fprintf(&c.Response, "tenant %s user %s", c.Param("tenant"), c.Param("id"))
 	})
-	r := brisk.NewRouter()
+	r := router.New()
 	r.Mount("/t/{tenant}/users", users.Serve)
 	serveOnce(r.Serve, "GET /t/acme/users/7", "GET /t/acme/users")
 	// Output:

@@ -1,11 +1,16 @@
-package brisk
+package router
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/brisk-http/brisk"
+)
 
 // normalPath reports whether raw, the path of the request-target as
 // received, is in normal form: not empty (an absolute-form target with
 // no path, whose normal form is "/", RFC 3986 §6.2.3), no empty segment
-// ("//") and no dot-segment, "%2e" counting as "." (see DecodePath).
+// ("//") and no dot-segment, "%2e" counting as "." (see
+// brisk.DecodePath).
 // Else the Router redirects to Request.Path, its normalized form.
 func normalPath(raw []byte) bool {
 	if len(raw) == 0 {
@@ -44,19 +49,18 @@ func isDotSegment(seg []byte) bool {
 // redirect answers 307 (RFC 9110 §15.4.8: the method and body are kept)
 // with Location naming path, escaped, a "/" appended when slash is set,
 // and the request's query.
-func (r *Router) redirect(c *Ctx, path []byte, slash bool) {
-	s := &c.route
-	n := len(s.buf)
-	b := appendEscapedPath(s.buf, path)
+func (r *Router) redirect(c *brisk.Ctx, path []byte, slash bool) {
+	q := c.Request.Query()
+	loc := field("Location", 3*len(path)+2+len(q))
+	loc.b = appendEscapedPath(loc.b, path)
 	if slash {
-		b = append(b, '/')
+		loc.b = append(loc.b, '/')
 	}
-	if q := c.Request.Query(); len(q) > 0 {
-		b = append(append(b, '?'), q...)
+	if len(q) > 0 {
+		loc.b = append(append(loc.b, '?'), q...)
 	}
-	s.buf = b[:n]
-	c.Response.setError(307)
-	setField(&c.Response.Header, "Location", b[n:])
+	reply(c, 307)
+	setField(c, loc)
 }
 
 // appendEscapedPath appends path, a Request.Path, percent-encoding what

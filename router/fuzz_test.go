@@ -1,9 +1,10 @@
-package brisk
+package router
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
@@ -18,17 +19,17 @@ func FuzzRouter(f *testing.F) {
 	f.Add("/files/{p...}\nGET /files/{d}/x\n/files/a/", "GET", "h:80", "/files/a/b/../x?q")
 	f.Add("/%61\n/a%2Fb/{v}\n/sp%20/{v...}", "PUT", "", "/a%2fb/%25")
 	f.Fuzz(func(t *testing.T, patterns, method, host, target string) {
-		r := NewRouter()
+		r := New()
 		for _, p := range strings.Split(patterns, "\n") {
-			r.Register(p, func(c *Ctx) { c.Response.SetStatusCode(299) })
+			r.Register(p, func(c *brisk.Ctx) { c.Response.SetStatusCode(299) })
 		}
-		var c Ctx
+		var c brisk.Ctx
 		c.Request.SetMethod(method)
 		c.Request.SetTarget(target)
 		c.Request.SetHost(host)
 		r.Serve(&c)
 		withoutStaticIndex(r)
-		var tc Ctx
+		var tc brisk.Ctx
 		tc.Request.SetMethod(method)
 		tc.Request.SetTarget(target)
 		tc.Request.SetHost(host)

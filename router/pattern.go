@@ -1,10 +1,11 @@
-package brisk
+package router
 
 import (
 	"fmt"
 	"strings"
 	"unicode"
 
+	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
 )
 
@@ -26,9 +27,9 @@ type PatternError struct {
 // Error names the pattern (and the one it conflicts with) and the reason.
 func (e *PatternError) Error() string {
 	if e.Conflict != "" {
-		return fmt.Sprintf("brisk: pattern %q conflicts with %q: %s", e.Pattern, e.Conflict, e.Reason)
+		return fmt.Sprintf("router: pattern %q conflicts with %q: %s", e.Pattern, e.Conflict, e.Reason)
 	}
-	return fmt.Sprintf("brisk: pattern %q: at offset %d: %s", e.Pattern, e.Offset, e.Reason)
+	return fmt.Sprintf("router: pattern %q: at offset %d: %s", e.Pattern, e.Offset, e.Reason)
 }
 
 // Unwrap returns ErrPatternConflict or ErrPatternSyntax.
@@ -185,7 +186,7 @@ func checkPatternHost(h string) string {
 		return ""
 	case strings.IndexByte(h, '{') >= 0:
 		return "host contains '{' (missing initial '/'?)"
-	case !ValidHost([]byte(h)):
+	case !brisk.ValidHost([]byte(h)):
 		return fmt.Sprintf("invalid host %q", h)
 	case strings.IndexByte(h[strings.LastIndexByte(h, ']')+1:], ':') >= 0:
 		return "host with a port can never match (the port of a request's host is ignored)"
@@ -196,7 +197,7 @@ func checkPatternHost(h string) string {
 // cleanPatternPath removes dot-segments and repeated slashes from a
 // pattern's path, keeping a trailing "/" (RFC 3986 §5.2.4).
 func cleanPatternPath(p string) string {
-	b, err := DecodePath(nil, []byte(strings.ReplaceAll(p, "%", "%25")))
+	b, err := brisk.DecodePath(nil, []byte(strings.ReplaceAll(p, "%", "%25")))
 	if err != nil {
 		return p
 	}
@@ -205,7 +206,7 @@ func cleanPatternPath(p string) string {
 
 // literalForm returns the literal segment seg as it appears in
 // Request.Path: percent-decoded, except that "/", "\", "%" and control
-// characters are encoded as "%XX" in upper case (see DecodePath). An
+// characters are encoded as "%XX" in upper case (see brisk.DecodePath). An
 // invalid escape ("%zz") is taken literally, as net/http does. Comparing
 // this form byte by byte with a segment of Request.Path compares the
 // decoded octets, as net/http.ServeMux does.
@@ -233,12 +234,36 @@ func unescapeAll(s, dst []byte) ([]byte, bool) {
 			dst = append(dst, s[i])
 			continue
 		}
-		b, ok := unescapeAt(s, i)
-		if !ok {
+		if i+2 >= len(s) {
 			return dst, false
 		}
-		dst = append(dst, b)
+		h, okh := unhex(s[i+1])
+		l, okl := unhex(s[i+2])
+		if !okh || !okl {
+			return dst, false
+		}
+		dst = append(dst, h<<4|l)
 		i += 2
 	}
 	return dst, true
 }
+
+// unhex returns the value of the hexadecimal digit c, false when c is
+// not one.
+func unhex(c byte) (byte, bool) {
+	switch l := c | 0x20; {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= l && l <= 'f':
+		return l - 'a' + 10, true
+	}
+	return 0, false
+}
+
+// keepEncoded reports whether brisk.DecodePath leaves the byte b encoded
+// in Request.Path: "/", "\", "%" and the control characters.
+func keepEncoded(b byte) bool {
+	return b == '/' || b == '\\' || b == '%' || b < 0x20 || b == 0x7f
+}
+
+const upperHex = "0123456789ABCDEF"

@@ -1,10 +1,12 @@
-package brisk
+package router
 
 import (
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/brisk-http/brisk"
 )
 
 // conflictPool holds patterns whose pairs cover every relation of
@@ -27,11 +29,11 @@ func TestRouterConflictsLikeNetHTTP(t *testing.T) {
 			if p1 == p2 {
 				continue
 			}
-			r := NewRouter()
-			if err := r.Register(p1, func(*Ctx) {}); err != nil {
+			r := New()
+			if err := r.Register(p1, func(*brisk.Ctx) {}); err != nil {
 				t.Fatalf("Register(%q): %v", p1, err)
 			}
-			errB := r.Register(p2, func(*Ctx) {})
+			errB := r.Register(p2, func(*brisk.Ctx) {})
 			mux := http.NewServeMux()
 			registerNetHTTP(mux, p1)
 			errN := registerNetHTTP(mux, p2)
@@ -61,14 +63,14 @@ func TestRouterConflictsLikeNetHTTP(t *testing.T) {
 // TestRouterConflictMessage checks the reasons given.
 func TestRouterConflictMessage(t *testing.T) {
 	for _, tc := range []struct{ p1, p2, want string }{
-		{"/a/{x}", "/{y}/b", `brisk: pattern "/{y}/b" conflicts with "/a/{x}": both match some paths, like "/a/b", but neither is more specific`},
-		{"GET /a", "GET /a", `brisk: pattern "GET /a" conflicts with "GET /a": they match the same requests`},
-		{"GET /", "/index.html", `brisk: pattern "/index.html" conflicts with "GET /": it matches more methods, but has a more specific path`},
-		{"/index.html", "GET /", `brisk: pattern "GET /" conflicts with "/index.html": it matches fewer methods, but has a more general path`},
+		{"/a/{x}", "/{y}/b", `router: pattern "/{y}/b" conflicts with "/a/{x}": both match some paths, like "/a/b", but neither is more specific`},
+		{"GET /a", "GET /a", `router: pattern "GET /a" conflicts with "GET /a": they match the same requests`},
+		{"GET /", "/index.html", `router: pattern "/index.html" conflicts with "GET /": it matches more methods, but has a more specific path`},
+		{"/index.html", "GET /", `router: pattern "GET /" conflicts with "/index.html": it matches fewer methods, but has a more general path`},
 	} {
-		r := NewRouter()
-		r.Handle(tc.p1, func(*Ctx) {})
-		if err := r.Register(tc.p2, func(*Ctx) {}); err == nil || err.Error() != tc.want {
+		r := New()
+		r.Handle(tc.p1, func(*brisk.Ctx) {})
+		if err := r.Register(tc.p2, func(*brisk.Ctx) {}); err == nil || err.Error() != tc.want {
 			t.Errorf("%q then %q:\n got  %v\n want %s", tc.p1, tc.p2, err, tc.want)
 		}
 	}
@@ -104,7 +106,7 @@ func TestRouterPatternSyntax(t *testing.T) {
 		{"example.com:8080/", 0, false},
 		{"a^b.com/", 0, false},
 	} {
-		err := NewRouter().Register(tc.pattern, func(*Ctx) {})
+		err := New().Register(tc.pattern, func(*brisk.Ctx) {})
 		var pe *PatternError
 		if !errors.As(err, &pe) || !errors.Is(err, ErrPatternSyntax) || pe.Offset != tc.offset || pe.Conflict != "" {
 			t.Errorf("Register(%q) = %v (offset %d), want a syntax error at offset %d", tc.pattern, err, offsetOf(pe), tc.offset)
@@ -113,7 +115,7 @@ func TestRouterPatternSyntax(t *testing.T) {
 			t.Errorf("net/http on %q: %v, want refused=%v", tc.pattern, errN, tc.netHTTP)
 		}
 	}
-	if err := NewRouter().Register("/", nil); !errors.Is(err, ErrPatternSyntax) {
+	if err := New().Register("/", nil); !errors.Is(err, ErrPatternSyntax) {
 		t.Errorf("nil handler: %v", err)
 	}
 }

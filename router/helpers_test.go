@@ -1,12 +1,19 @@
-package brisk
+package router
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 )
 
 // routeReply is what a router did with one request: the status code,
@@ -25,7 +32,7 @@ type routeSet struct {
 	r        *Router
 	mux      *http.ServeMux
 	patterns []string // registered in both
-	c        Ctx
+	c        brisk.Ctx
 }
 
 // wildcardNames returns the names of the wildcards of a pattern, in order.
@@ -61,7 +68,7 @@ func matchString(pat string, names []string, value func(string) string) string {
 // one accepts a pattern the other refuses.
 func newRouteSet(t testing.TB, patterns []string) *routeSet {
 	t.Helper()
-	rs := &routeSet{r: NewRouter(), mux: http.NewServeMux()}
+	rs := &routeSet{r: New(), mux: http.NewServeMux()}
 	for _, pat := range patterns {
 		errB := rs.r.Register(pat, briskMatchHandler(t, pat))
 		errN := registerNetHTTP(rs.mux, pat)
@@ -75,9 +82,9 @@ func newRouteSet(t testing.TB, patterns []string) *routeSet {
 	return rs
 }
 
-func briskMatchHandler(t testing.TB, pat string) Handler {
+func briskMatchHandler(t testing.TB, pat string) brisk.Handler {
 	names := wildcardNames(t, pat)
-	return func(c *Ctx) {
+	return func(c *brisk.Ctx) {
 		c.Response.SetBodyString(matchString(c.Pattern(), names, func(n string) string { return string(c.Param(n)) }))
 	}
 }
@@ -106,15 +113,16 @@ func registerNetHTTP(mux *http.ServeMux, pat string) (err error) {
 	return nil
 }
 
-// serveBrisk routes one request with rs.r on a reused Ctx.
+// serveBrisk routes one request with rs.r.
 func (rs *routeSet) serveBrisk(method, host, target string) routeReply {
 	return serveRoute(rs.r, &rs.c, method, host, target)
 }
 
-func serveRoute(r *Router, c *Ctx, method, host, target string) routeReply {
-	c.Request.Reset()
-	c.Response.Reset()
-	c.route.reset()
+// serveRoute routes one request with r on c, cleared first as the server
+// clears a Ctx between requests (the Router keeps no state in it but the
+// pattern and parameters, which the server clears).
+func serveRoute(r *Router, c *brisk.Ctx, method, host, target string) routeReply {
+	*c = brisk.Ctx{}
 	c.Request.SetMethod(method)
 	c.Request.SetTarget(target)
 	c.Request.SetHost(host)
@@ -176,4 +184,74 @@ func colonToBraces(route string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// serveConn serves h on a connection of an in-memory listener and
+// returns its client end; the server shuts down when the test ends.
+func serveConn(t testing.TB, h brisk.Handler) net.Conn {
+	t.Helper()
+	srv := &brisk.Server{Handler: h}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	nc, err := ln.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		nc.Close()
+		srv.Shutdown(context.Background())
+	})
+	return nc
+}
+
+// roundTrip sends the raw request on nc and reads the response.
+func roundTrip(t testing.TB, nc net.Conn, br *bufio.Reader, raw string) (*http.Response, string) {
+	t.Helper()
+	if _, err := io.WriteString(nc, raw); err != nil {
+		t.Fatal(err)
+	}
+	method, _, _ := strings.Cut(raw, " ")
+	resp, err := http.ReadResponse(br, &http.Request{Method: method})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(body)
+}
+
+// exchange sends req on nc and reads its response into buf, which must
+// hold it; it returns the status code, 0 when the connection fails. It
+// does not allocate: it reads the response's framing (a Content-Length,
+// which the server sends for every buffered body) by hand.
+func exchange(nc net.Conn, req, buf []byte) int {
+	if _, err := nc.Write(req); err != nil {
+		return 0
+	}
+	n := 0
+	for {
+		m, err := nc.Read(buf[n:])
+		n += m
+		if err != nil {
+			return 0
+		}
+		end := bytes.Index(buf[:n], []byte("\r\n\r\n"))
+		if end < 0 {
+			continue
+		}
+		head, size := buf[:end], 0
+		if i := bytes.Index(head, []byte("\r\nContent-Length: ")); i >= 0 {
+			for _, d := range head[i+len("\r\nContent-Length: "):] {
+				if d < '0' || d > '9' {
+					break
+				}
+				size = 10*size + int(d-'0')
+			}
+		}
+		if n >= end+4+size {
+			return int(buf[9]-'0')*100 + int(buf[10]-'0')*10 + int(buf[11]-'0')
+		}
+	}
 }

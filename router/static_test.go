@@ -1,8 +1,10 @@
-package brisk
+package router
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/brisk-http/brisk"
 )
 
 // withoutStaticIndex empties the static indexes of r's table, so that
@@ -38,15 +40,15 @@ func TestRouterStaticIndex(t *testing.T) {
 		{"GET", "", "/h"}, {"GET", "", "/a/./b"}, {"GET", "", "/a/b?q=1"},
 	}
 	build := func() *Router {
-		r := NewRouter()
+		r := New()
 		for _, p := range patterns {
-			r.Handle(p, func(c *Ctx) { c.Response.SetBodyString(c.Pattern()) })
+			r.Handle(p, func(c *brisk.Ctx) { c.Response.SetBodyString(c.Pattern()) })
 		}
 		return r
 	}
 	indexed, trees := build(), build()
 	withoutStaticIndex(trees)
-	var c Ctx
+	var c brisk.Ctx
 	for _, rq := range requests {
 		got := serveRoute(indexed, &c, rq.method, rq.host, rq.target)
 		want := serveRoute(trees, &c, rq.method, rq.host, rq.target)
