@@ -110,7 +110,7 @@ func (u *URI) parseAbsoluteForm(target []byte) error {
 	if bytes.IndexByte(authority, '@') >= 0 {
 		return ErrTargetUserinfo
 	}
-	if !ValidHost(authority) {
+	if !wire.ValidHost(authority, false) {
 		return ErrInvalidHost
 	}
 	u.Scheme, u.Authority = scheme, authority

@@ -5,6 +5,8 @@ package brisk
 import (
 	"strings"
 	"testing"
+
+	"github.com/brisk-http/brisk/wire"
 )
 
 // TestZeroAllocs holds the allocation budget of the request-side parsers:
@@ -55,7 +57,7 @@ func TestURIZeroAllocs(t *testing.T) {
 			}
 		}},
 		{"valid_host", func() {
-			if !ValidHost([]byte("[2001:db8::1]:8443")) {
+			if !wire.ValidHost([]byte("[2001:db8::1]:8443"), false) {
 				t.Fatal("host")
 			}
 		}},

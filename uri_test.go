@@ -152,8 +152,8 @@ func TestValidHost(t *testing.T) {
 		{"a:b:80", false},
 	}
 	for _, tt := range tests {
-		if got := ValidHost([]byte(tt.host)); got != tt.want {
-			t.Errorf("ValidHost(%q) = %v, want %v", tt.host, got, tt.want)
+		if got := wire.ValidHost([]byte(tt.host), false); got != tt.want {
+			t.Errorf("wire.ValidHost(%q, false) = %v, want %v", tt.host, got, tt.want)
 		}
 	}
 }

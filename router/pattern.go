@@ -7,6 +7,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/ascii"
+	"github.com/brisk-http/brisk/wire"
 )
 
 // PatternError is a pattern refused by Router.Register (and Handle, Mount,
@@ -186,7 +187,7 @@ func checkPatternHost(h string) string {
 		return ""
 	case strings.IndexByte(h, '{') >= 0:
 		return "host contains '{' (missing initial '/'?)"
-	case !brisk.ValidHost([]byte(h)):
+	case !wire.ValidHost([]byte(h), false):
 		return fmt.Sprintf("invalid host %q", h)
 	case strings.IndexByte(h[strings.LastIndexByte(h, ']')+1:], ':') >= 0:
 		return "host with a port can never match (the port of a request's host is ignored)"
