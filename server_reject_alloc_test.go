@@ -23,8 +23,8 @@ func TestRejectBusyAllocs(t *testing.T) {
 	held, peer := net.Pipe() // the one connection served, never closed by its client
 	defer peer.Close()
 	ln.Push(held)
-	const runs = 100
-	conns := make([]*fakenet.Conn, runs+2) // AllocsPerRun calls once more, first
+	const runs = 99
+	conns := make([]*fakenet.Conn, runs+4) // each AllocsPerRun calls once more, first
 	for i := range conns {
 		conns[i] = fakenet.NewConn(nil, 0, 0)
 	}
@@ -39,7 +39,15 @@ func TestRejectBusyAllocs(t *testing.T) {
 	if c := conns[0]; c.Writes() != 1 || c.Written() < len("HTTP/1.1 503 Service Unavailable\r\n") {
 		t.Fatalf("rejected connection: %d bytes in %d writes, want one write of the 503", c.Written(), c.Writes())
 	}
-	if n := testing.AllocsPerRun(runs, reject); n > 1 {
+	// The fewest of three measurements: AllocsPerRun counts every
+	// goroutine's allocations, and a goroutine an earlier test left
+	// winding down can add to one of them; a rejection that allocates
+	// does so in all three.
+	n := testing.AllocsPerRun(runs/3, reject)
+	for range 2 {
+		n = min(n, testing.AllocsPerRun(runs/3, reject))
+	}
+	if n > 1 {
 		t.Errorf("%.2f allocations per rejected connection, budget 1", n)
 	}
 }
