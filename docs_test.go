@@ -100,7 +100,7 @@ var goFileName = regexp.MustCompile(`\b[A-Za-z0-9][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_
 // otherProjects are Go file names mentioned in docs that name files of
 // other projects, not of this repository, each with the reason.
 var otherProjects = map[string]string{
-	"net/http/pattern.go": "Go's net/http, whose pattern precedence router_conflict.go follows",
+	"net/http/pattern.go": "Go's net/http, whose pattern precedence router/conflict.go follows",
 }
 
 // TestDocFileNamesExist: every Go file a doc comment or Markdown file
