@@ -126,13 +126,13 @@ func NewHTTPServer(reg prometheus.Registerer) *HTTPServer {
 	labels := []string{"http_request_method", "http_response_status_code", "http_route", "network_protocol_version"}
 	h := &HTTPServer{
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "http_server_request_duration_seconds",
-			Help: "Duration of HTTP server requests: from the parsed request head to the last byte of the response accepted by the connection.",
+			Help:    "Duration of HTTP server requests: from the parsed request head to the last byte of the response accepted by the connection.",
 			Buckets: LatencyBuckets}, labels),
 		reqSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "http_server_request_body_size_bytes",
-			Help: "Size of HTTP server requests as read from the connection, head and framing included.",
+			Help:    "Size of HTTP server requests as read from the connection, head and framing included.",
 			Buckets: SizeBuckets}, labels),
 		respSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "http_server_response_body_size_bytes",
-			Help: "Size of HTTP server responses as written to the connection, head included.",
+			Help:    "Size of HTTP server responses as written to the connection, head included.",
 			Buckets: SizeBuckets}, labels),
 		active: prometheus.NewGauge(prometheus.GaugeOpts{Name: "http_server_active_requests",
 			Help: "HTTP/1.1 connections serving a request: between its first bytes and the end of its response."}),
