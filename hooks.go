@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"net"
+	"net/netip"
 	"time"
 )
 
@@ -86,6 +87,20 @@ type RequestInfo struct {
 	// ErrBodyTooLarge, ...), else the error writing the response (then
 	// the response is cut short).
 	Err error
+	// Host is the host the request is for (Request.Host: the authority
+	// of an absolute-form request-target, else the Host field); nil when
+	// absent.
+	Host []byte
+	// UserAgent, Referer and RequestID are the values of the request's
+	// User-Agent, Referer and X-Request-ID fields (the first line of
+	// each, as received: not validated beyond the field grammar of RFC
+	// 9110 §5.5), nil when absent or empty: what access logs record.
+	UserAgent, Referer, RequestID []byte
+	// ClientIP is the client's address as Ctx.ClientIP gives it: the
+	// forwarding field of a peer in Server.TrustedProxies, else
+	// RemoteAddr's IP; the zero Addr when RemoteAddr is not an IP
+	// address.
+	ClientIP netip.Addr
 }
 
 // hookState reports a state change to Server.ConnState, if set.
@@ -183,6 +198,7 @@ func (c *conn) requestDone() {
 	if in.Err == nil {
 		in.Err = c.werr // a write failed: this response is cut short
 	}
+	c.loggedFields(in)
 	c.rejected = nil
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
@@ -267,20 +283,30 @@ func (q *doneQueue) push() *completion {
 	return &q.e[q.n-1]
 }
 
-// keep copies in.Method and in.Target, which the request's storage does
-// not outlive, into q.text and points them there; it reports false, and
+// keep copies the byte slices of in (Method, Target and the logged
+// fields, see loggedFields), which the request's storage does not
+// outlive, into q.text and points them there; it reports false, and
 // leaves them, when they do not fit in maxPendingText.
 func (q *doneQueue) keep(in *RequestInfo) bool {
-	i := len(q.text)
-	if i+len(in.Method)+len(in.Target) > maxPendingText {
+	parts := [...]*[]byte{&in.Method, &in.Target, &in.Host, &in.UserAgent, &in.Referer, &in.RequestID}
+	n := len(q.text)
+	for _, p := range parts {
+		n += len(*p)
+	}
+	if n > maxPendingText {
 		return false
 	}
 	if q.text == nil {
 		q.text = make([]byte, 0, maxPendingText) // never grown: earlier copies stay in place
 	}
-	q.text = append(append(q.text, in.Method...), in.Target...)
-	j, k := i+len(in.Method), len(q.text)
-	in.Method, in.Target = q.text[i:j:j], q.text[j:k:k]
+	for _, p := range parts {
+		if *p == nil {
+			continue
+		}
+		i := len(q.text)
+		q.text = append(q.text, *p...)
+		*p = q.text[i:len(q.text):len(q.text)]
+	}
 	return true
 }
 
