@@ -42,7 +42,7 @@ func TestServeAdmin(t *testing.T) {
 		for _, tc := range []struct{ path, body string }{
 			{"debug/pprof/", "Types of profiles available"},
 			{"debug/pprof/goroutine?debug=1", "goroutine profile:"},
-			{"metrics", "\nbrisk_requests_total{class=\"2xx\"} "},
+			{"metrics", "\nhttp_server_request_duration_seconds_count{"},
 			{"healthz", "ok\n"},
 			{"readyz", "ready\n"},
 		} {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"time"
 
@@ -35,6 +34,7 @@ type serveOptions struct {
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
 	tlsOptions
+	observe observeOptions // -log-format, -log-level (observe.go)
 
 	deploy  deployOptions // load balancers, restarts, metrics (deploy.go)
 	signals *stopSignals  // nil: stop only when the context is done
@@ -43,7 +43,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
@@ -59,6 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.tlsOptions.register(fs)
 	o.deploy.addFlags(fs)
+	o.observe.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -81,22 +82,17 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	defer st.Close()
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := o.observe.logger(stderr)
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	if o.log {
-		srv.OnRequestDone, srv.OnReject = logRequest(logger), logRejected(logger)
+		o.observe.installLog(srv, logger, stderr)
 	}
 	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
-	h1 := srv.Handler
-	if o.log {
-		srv.Handler = logHTTP2(logger, h1) // copied by h2.Configure only
-	}
 	if err := o.configure(srv); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
-	srv.Handler = h1 // HTTP/1.1 requests are logged by OnRequestDone
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
