@@ -59,7 +59,9 @@ func (l *accessLog) requestDone(in *brisk.RequestInfo) {
 	}
 	switch l.format {
 	case formatCommon, formatCombined:
-		l.writeLine(func(b []byte) []byte { return appendCLF(b, in, requestProto(in), l.format == formatCombined, time.Now()) })
+		l.writeLine(func(b []byte) []byte {
+			return appendCLF(b, in, requestProto(in), l.format == formatCombined, time.Now())
+		})
 	default:
 		l.logger.LogAttrs(context.Background(), level, "request", requestAttrs(in)...)
 	}
