@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/tls"
 	"io"
 	"log/slog"
 	"net"
@@ -18,7 +16,6 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
-	"golang.org/x/net/http2"
 )
 
 //lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
@@ -149,29 +146,6 @@ func TestServeAccessLogBodyErrors(t *testing.T) {
 	}
 	if n := strings.Count(stderr.String(), "msg=rejected"); n != 0 {
 		t.Errorf("%d rejected lines, want none (the 413 is logged once, as a request):\n%s", n, stderr.String())
-	}
-}
-
-// TestServeAccessLogHTTP2: with -h2c, HTTP/2 requests are logged too.
-func TestServeAccessLogHTTP2(t *testing.T) {
-	t.Skip("needs #29: OnRequestDone for HTTP/2")
-	url, stderr, stop := startServe(t, serveOptions{addr: "127.0.0.1:0", log: true, tlsOptions: tlsOptions{h2c: true}})
-	defer stop()
-	tr := &http2.Transport{AllowHTTP: true,
-		DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, network, addr)
-		}}
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Get(url + "plaintext?h2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	waitLog(t, stderr, regexp.MustCompile(`msg=request method=GET target="?/plaintext\?h2"? proto=HTTP/2.0 status=200 bytes=\d+ duration_us=\d+ client=127.0.0.1 remote=127.0.0.1:\d+ host=127.0.0.1:\d+ user_agent="Go-http-client/2.0"\n`))
-	if n := strings.Count(stderr.String(), "msg=request"); n != 1 {
-		t.Errorf("%d request lines, want 1:\n%s", n, stderr.String())
 	}
 }
 
