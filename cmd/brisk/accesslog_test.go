@@ -18,8 +18,6 @@ import (
 	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
-//lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
-
 // waitLog waits up to 5 s for stderr to match re and returns the match.
 func waitLog(t *testing.T, stderr *syncbuf.Buffer, re *regexp.Regexp) []string {
 	t.Helper()
