@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/testsupport/peer"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"golang.org/x/net/http2"
 )
 
@@ -262,5 +266,40 @@ func TestServeObserveHTTP2(t *testing.T) {
 				t.Errorf("%d h2 log lines, want %d:\n%s", got, n, stderr.String())
 			}
 		})
+	}
+}
+
+// TestServeMetricsPromtool: the /metrics of `brisk serve -metrics` after
+// served, rejected and reset requests passes `promtool check metrics`
+// (Prometheus's own linter) and parses with Prometheus's text parser.
+func TestServeMetricsPromtool(t *testing.T) {
+	promtool := peer.Need(t, "promtool", "Debian package prometheus")
+	o := serveOptions{addr: "127.0.0.1:0"}
+	o.deploy.metricsOn = true
+	url, _, stop := startServe(t, o)
+	defer stop()
+	get(t, url+"plaintext")
+	get(t, url+"hello/x")
+	get(t, url+"missing")
+	exchange(t, url, "GET", "GET /x HTTP/1.1\r\n\r\n") // 400, rejected before the handler
+	_, body := get(t, url+"metrics")
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := p.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("parsing /metrics: %v", err)
+	}
+	for _, name := range []string{"http_server_request_duration_seconds", "http_server_request_body_size_bytes",
+		"http_server_response_body_size_bytes", "http_server_active_requests", "brisk_server_connections",
+		"brisk_server_rejected_requests_total", "go_goroutines", "process_open_fds"} {
+		if mfs[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, promtool, "check", "metrics")
+	cmd.Stdin = strings.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
 }
