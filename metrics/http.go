@@ -43,13 +43,16 @@ import (
 // connection, head included (RequestInfo.BytesRead, BytesWritten): what
 // the network carried, not the content length.
 //
-// http_server_active_requests counts the HTTP/1.1 connections between a
+// http_server_active_requests counts the HTTP/1.x connections between a
 // request's first bytes (StateActive) and the end of its response
-// (StateIdle, StateClosed, StateHijacked): a connection serves one request
-// at a time, pipelined ones in turn. brisk_server_connections counts each
-// open connection under its state (ConnState); a hijacked connection
-// leaves the counts. An HTTP/2 connection is one connection, whatever its
-// streams.
+// (StateIdle, StateClosed, StateHijacked): such a connection serves one
+// request at a time, pipelined ones in turn. brisk_server_connections
+// counts each open connection under its last state (ConnState); a
+// hijacked connection leaves the counts. The hooks do not report HTTP/2
+// streams as they start: an HTTP/2 connection is one connection in state
+// "new" (over TLS, handed over after its handshake) or "active" (h2c, from
+// its preface) until it closes, and an h2c connection counts as one
+// active request meanwhile; its requests are in the histograms.
 //
 // A TLS handshake is counted (result "ok" or "failed", and the version
 // negotiated: "1.2", "1.3") when the connection's first request arrives,
