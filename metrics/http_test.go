@@ -283,3 +283,37 @@ func TestHTTPServerBounded(t *testing.T) {
 		t.Errorf("route _OTHER: %v requests, want 11", n)
 	}
 }
+
+// TestHTTPServerHijacked: a connection a handler took over (an upgrade)
+// leaves the connection counts and the active requests while it stays
+// open in the handler's hands.
+func TestHTTPServerHijacked(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	taken := make(chan net.Conn, 1)
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		nc, _, err := c.Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		taken <- nc
+	}}
+	metrics.Install(srv, metrics.NewHTTPServer(reg))
+	addr := serve(t, srv)
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	io.WriteString(nc, "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n")
+	select {
+	case hc := <-taken:
+		defer hc.Close()
+	case <-time.After(5 * time.Second):
+		t.Fatal("not hijacked")
+	}
+	for _, st := range []string{"new", "active", "idle"} {
+		waitGauge(t, reg, "brisk_server_connections", map[string]string{"state": st}, 0)
+	}
+	waitGauge(t, reg, "http_server_active_requests", nil, 0)
+}

@@ -303,3 +303,62 @@ func TestServeMetricsPromtool(t *testing.T) {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
 }
+
+// TestServeAccessLogClient: the client of a log line is the one the
+// server trusts: the source of a PROXY header from a -proxy-protocol
+// peer, the X-Forwarded-For hop of a -trusted-proxies peer, else the
+// peer; remote is the connection's (PROXY source or peer).
+func TestServeAccessLogClient(t *testing.T) {
+	for _, tc := range []struct {
+		name, proxyFrom, trusted, raw, want string
+	}{
+		{"proxy_v1", "127.0.0.1", "", "PROXY TCP4 198.51.100.9 127.0.0.1 5555 80\r\n",
+			`client=198\.51\.100\.9 remote=198\.51\.100\.9:5555 `},
+		{"forwarded", "", "127.0.0.1", "", `client=203\.0\.113\.7 remote=127\.0\.0\.1:\d+ `},
+		{"untrusted", "", "", "", `client=127\.0\.0\.1 remote=127\.0\.0\.1:\d+ `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := serveOptions{addr: "127.0.0.1:0", log: true}
+			if tc.proxyFrom != "" {
+				o.deploy.proxyFrom.Set(tc.proxyFrom)
+			}
+			if tc.trusted != "" {
+				o.deploy.trusted.Set(tc.trusted)
+			}
+			url, stderr, stop := startServe(t, o)
+			defer stop()
+			exchange(t, url, "GET", tc.raw+"GET /plaintext HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7\r\nConnection: close\r\n\r\n")
+			waitLog(t, stderr, regexp.MustCompile(`msg=request method=GET target=/plaintext proto=HTTP/1.1 status=200 bytes=\d+ duration_us=\d+ `+tc.want))
+		})
+	}
+}
+
+// TestServeObserveTLS: HTTPS with HTTP/1.1 is logged and counted like
+// cleartext, and its TLS handshake is counted with its version.
+func TestServeObserveTLS(t *testing.T) {
+	o := serveOptions{addr: "127.0.0.1:0", log: true, tlsOptions: tlsOptions{tls: true}}
+	o.deploy.metricsOn = true
+	url, stderr, stop := startServe(t, o)
+	defer stop()
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
+		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{}} // HTTP/1.1 only
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	var body string
+	for _, path := range []string{"plaintext", "metrics"} { // one keep-alive connection
+		resp, err := client.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body = string(b)
+	}
+	if !strings.Contains(body, "\nbrisk_server_tls_handshakes_total{result=\"ok\",tls_protocol_version=\"1.3\"} 1\n") {
+		t.Errorf("/metrics lacks one TLS 1.3 handshake:\n%.3000s", body)
+	}
+	if !strings.Contains(body, `http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="200",http_route="GET /plaintext",network_protocol_version="1.1"} 1`) {
+		t.Errorf("/metrics lacks the HTTPS request")
+	}
+	waitLog(t, stderr, regexp.MustCompile(`msg=request method=GET target=/plaintext proto=HTTP/1.1 status=200 bytes=\d+ duration_us=\d+ client=127\.0\.0\.1 `))
+}
