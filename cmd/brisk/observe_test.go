@@ -46,6 +46,8 @@ func TestServeAccessLogFormats(t *testing.T) {
 	}{
 		{formatCommon, clfHead + `(\d+)$`},
 		{formatCombined, clfHead + `(\d+) "x\\" 200 1 \\"y" "ev\\"il\\x09\\xff\\\\agent" \d+ "h\.example" "abc-123"$`},
+		{formatText, `^time=\S+ level=INFO msg=request method=GET target="/plaintext\?a=%22b" proto=HTTP/1\.1 status=200 bytes=(\d+) duration_us=\d+ ` +
+			`client=127\.0\.0\.1 remote=127\.0\.0\.1:\d+ host=h\.example user_agent="ev\\"il\\t\\xff\\\\agent" referer="x\\" 200 1 \\"y" request_id=abc-123$`},
 		{formatJSON, ""},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
