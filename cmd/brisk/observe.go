@@ -25,8 +25,9 @@ func (o *observeOptions) addFlags(fs *flag.FlagSet) {
 	fs.Func("log-format", "the `format` of the -log lines: text (key=value, the default), json (JSON lines, as the\n"+
 		"server's own log then is), common (Apache/nginx Common Log Format) or combined (NCSA combined,\n"+
 		"then the duration in microseconds, the host and the request ID)", o.setFormat)
-	fs.Func("log-level", "log at `level` debug, info (the default), warn or error and above; below debug, requests\n"+
-		"cut short by their clients (resets, timeouts) are counted and summed up, not logged one by one", o.setLevel)
+	fs.Func("log-level", "log records of `level` and above: debug, info (the default), warn or error; above debug,\n"+
+		"requests cut short by their clients (resets, timeouts) are not logged one by one but counted, in\n"+
+		"one line at most every 10 s", o.setLevel)
 }
 
 func (o *observeOptions) setFormat(v string) error {
