@@ -123,7 +123,7 @@ func (l *accessLog) skipped(err error) {
 			attrs = append(attrs, slog.Int64(metrics.ErrorTypes[i], n))
 		}
 	}
-	l.logger.LogAttrs(context.Background(), slog.LevelInfo, "requests cut short by clients (not logged one by one below -log-level debug)", attrs...)
+	l.logger.LogAttrs(context.Background(), slog.LevelInfo, "requests cut short by their clients (logged one by one with -log-level debug)", attrs...)
 }
 
 // writeLine appends a line with appendTo and writes it to l.out.

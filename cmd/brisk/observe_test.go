@@ -159,7 +159,7 @@ func TestServeAccessLogResetStorm(t *testing.T) {
 	if n > 2 {
 		t.Errorf("%d log lines for %d resets, want at most 2 (a summary):\n%.2000s", n, clients, log)
 	}
-	if !strings.Contains(log, `msg="requests cut short by clients`) {
+	if !strings.Contains(log, `msg="requests cut short by their clients`) {
 		t.Errorf("no summary line:\n%s", log)
 	}
 }
