@@ -96,10 +96,11 @@ type RequestInfo struct {
 	// each, as received: not validated beyond the field grammar of RFC
 	// 9110 §5.5), nil when absent or empty: what access logs record.
 	UserAgent, Referer, RequestID []byte
-	// ClientIP is the client's address as Ctx.ClientIP gives it: the
-	// forwarding field of a peer in Server.TrustedProxies, else
-	// RemoteAddr's IP; the zero Addr when RemoteAddr is not an IP
-	// address.
+	// ClientIP is the client's address as Ctx.ClientIP gives it when
+	// Server.TrustedProxies is set: the forwarding field of a trusted
+	// peer, else RemoteAddr's IP. Without TrustedProxies, where the
+	// client is always the peer, it is the zero Addr (not computed): take
+	// RemoteAddr's IP.
 	ClientIP netip.Addr
 }
 

@@ -1,6 +1,10 @@
 package brisk
 
-import "github.com/brisk-http/brisk/internal/ascii"
+import (
+	"net/netip"
+
+	"github.com/brisk-http/brisk/internal/ascii"
+)
 
 // loggedFields sets the fields of in that access logs record (Host,
 // UserAgent, Referer, RequestID, ClientIP) from the current request: one
@@ -11,23 +15,32 @@ func (c *conn) loggedFields(in *RequestInfo) {
 	in.UserAgent, in.Referer, in.RequestID = nil, nil, nil
 	for i := range r.Header.fields {
 		f := &r.Header.fields[i]
-		if len(f.Value) == 0 {
-			continue
-		}
 		var dst *[]byte
-		switch {
-		case ascii.EqualFold(f.Name, "User-Agent"):
+		switch len(f.Name) {
+		case len("User-Agent"):
 			dst = &in.UserAgent
-		case ascii.EqualFold(f.Name, "Referer"):
+			if !ascii.EqualFold(f.Name, "User-Agent") {
+				continue
+			}
+		case len("Referer"):
 			dst = &in.Referer
-		case ascii.EqualFold(f.Name, "X-Request-ID"):
+			if !ascii.EqualFold(f.Name, "Referer") {
+				continue
+			}
+		case len("X-Request-ID"):
 			dst = &in.RequestID
+			if !ascii.EqualFold(f.Name, "X-Request-ID") {
+				continue
+			}
 		default:
 			continue
 		}
-		if *dst == nil {
+		if *dst == nil && len(f.Value) > 0 {
 			*dst = f.Value
 		}
 	}
-	in.ClientIP = c.ctx.ClientIP()
+	in.ClientIP = netip.Addr{}
+	if len(c.srv.TrustedProxies) > 0 {
+		in.ClientIP = c.ctx.ClientIP()
+	}
 }

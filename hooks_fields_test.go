@@ -58,7 +58,8 @@ func TestRequestInfoLoggedFields(t *testing.T) {
 }
 
 // TestRequestInfoClientIP: RequestInfo.ClientIP follows the trusted
-// forwarding field, as Ctx.ClientIP does; a peer not trusted is itself.
+// forwarding field, as Ctx.ClientIP does; a peer not trusted is itself;
+// without TrustedProxies it is left zero.
 func TestRequestInfoClientIP(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -66,7 +67,8 @@ func TestRequestInfoClientIP(t *testing.T) {
 		want    string
 	}{
 		{"trusted", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, "203.0.113.7"},
-		{"untrusted", nil, "127.0.0.1"},
+		{"peer_untrusted", []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, "127.0.0.1"},
+		{"no_trusted_proxies", nil, "invalid IP"}, // not computed: RemoteAddr's
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ips := make(chan netip.Addr, 1)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -74,8 +73,7 @@ func (l *accessLog) reject(r brisk.Rejection) {
 	if r.HeadParsed() || !l.logger.Enabled(context.Background(), slog.LevelInfo) {
 		return // requestDone logs it
 	}
-	in := brisk.RequestInfo{Method: r.Method, Target: r.Target, RemoteAddr: r.RemoteAddr, Status: r.Status,
-		ClientIP: addrIP(r.RemoteAddr)}
+	in := brisk.RequestInfo{Method: r.Method, Target: r.Target, RemoteAddr: r.RemoteAddr, Status: r.Status}
 	switch l.format {
 	case formatCommon, formatCombined:
 		l.writeLine(func(b []byte) []byte { return appendCLF(b, &in, "", l.format == formatCombined, time.Now()) })
@@ -254,15 +252,6 @@ func clientString(in *brisk.RequestInfo) string {
 		return host
 	}
 	return "-"
-}
-
-// addrIP returns the IP of a TCP address, or the zero Addr.
-func addrIP(a net.Addr) netip.Addr {
-	if t, ok := a.(*net.TCPAddr); ok {
-		ip, _ := netip.AddrFromSlice(t.IP)
-		return ip.Unmap()
-	}
-	return netip.Addr{}
 }
 
 // addrString is a's "host:port", or "" for none.
