@@ -3,9 +3,9 @@ package advisories
 import (
 	"bytes"
 	"errors"
-	"net"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
