@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -207,7 +208,10 @@ func TestCVE_2023_29406_RequestSplitting(t *testing.T) {
 	}{
 		{"host_crlf", func(r *brisk.Request) { r.SetURI(base + "/"); r.SetHost("a\r\nX-Injected: 1") }},
 		{"host_space", func(r *brisk.Request) { r.SetURI(base + "/"); r.SetHost("a X-Injected") }},
-		{"method_crlf", func(r *brisk.Request) { r.SetURI(base + "/"); r.SetMethod("GET / HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET") }},
+		{"method_crlf", func(r *brisk.Request) {
+			r.SetURI(base + "/")
+			r.SetMethod("GET / HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET")
+		}},
 		{"method_space", func(r *brisk.Request) { r.SetURI(base + "/"); r.SetMethod("GET /x") }},
 		{"uri_crlf", func(r *brisk.Request) { r.SetURI(base + "/\r\nX-Injected: 1") }},
 		{"target_crlf", func(r *brisk.Request) {
@@ -361,8 +365,9 @@ func TestCWE409_ResponseDecompressionBomb(t *testing.T) {
 
 // TestCVE_2026_42507_ClientErrors: the errors of brisk's client never
 // carry a hostile server's or proxy's bytes unescaped (net/textproto put
-// raw input in its errors): a malformed status line and a malformed field,
-// each a wire error giving a kind and an offset.
+// raw input in its errors): a malformed status line, a malformed field,
+// and a proxy refusing CONNECT with a reason phrase holding U+2028 LINE
+// SEPARATOR, which log viewers break lines at.
 func TestCVE_2026_42507_ClientErrors(t *testing.T) {
 	const marker = "INJECTED"
 	for _, tc := range []struct{ name, resp string }{
@@ -378,4 +383,22 @@ func TestCVE_2026_42507_ClientErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("connect_reason", func(t *testing.T) {
+		proxy := startPeer(t, func(w io.Writer, r *http.Request) bool {
+			io.WriteString(w, "HTTP/1.1 403 Forbidden\u2028"+marker+"\r\nContent-Length: 0\r\n\r\n")
+			return false
+		})
+		u, _ := url.Parse("http://" + proxy.addr)
+		c := &brisk.Client{ClientConfig: brisk.ClientConfig{Proxy: brisk.ProxyURL(u), MaxIdempotentRetries: -1}}
+		_, err := get(c, "https://example.invalid/")
+		for e := err; e != nil; e = errors.Unwrap(e) {
+			if strings.Contains(e.Error(), "\u2028") {
+				t.Errorf("error %q carries the proxy's reason phrase unescaped", e.Error())
+				break
+			}
+		}
+		if !errors.Is(err, brisk.ErrProxy) {
+			t.Errorf("error %v, want ErrProxy", err)
+		}
+	})
 }
