@@ -140,3 +140,24 @@ func goroutinePeak(stop <-chan struct{}) <-chan int {
 
 // contains reports whether s holds sub.
 func contains(s, sub string) bool { return bytes.Contains([]byte(s), []byte(sub)) }
+
+// redirect is a response's status and Location.
+type redirect struct {
+	status   int
+	location string
+}
+
+// exchangeOn writes raw on nc and reads one response's status and
+// Location.
+func exchangeOn(t *testing.T, nc net.Conn, raw string) redirect {
+	t.Helper()
+	if _, err := io.WriteString(nc, raw); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(nc), &http.Request{Method: "GET"})
+	if err != nil {
+		return redirect{}
+	}
+	resp.Body.Close()
+	return redirect{resp.StatusCode, resp.Header.Get("Location")}
+}
