@@ -19,7 +19,7 @@ func TestCVE_2025_58186_CookieFlood(t *testing.T) {
 	result := make(chan string, 1)
 	addr, _ := serve(t, &brisk.Server{Handler: func(c *brisk.Ctx) {
 		count := 0
-		allocs := testing.AllocsPerRun(5, func() {
+		allocs := fewestAllocs(5, func() {
 			count = 0
 			for range c.Request.Cookies() {
 				count++
@@ -51,7 +51,7 @@ func TestCVE_2025_61726_FormParamFlood(t *testing.T) {
 			return
 		}
 		count := 0
-		allocs := testing.AllocsPerRun(2, func() {
+		allocs := fewestAllocs(2, func() {
 			count = args.Len()
 			_ = args.Peek("missing")
 			for range args.All() {
@@ -65,4 +65,15 @@ func TestCVE_2025_61726_FormParamFlood(t *testing.T) {
 	if got, want := <-result, fmt.Sprint(n, " parameters, 0 allocations"); got != want {
 		t.Errorf("%s, want %s", got, want)
 	}
+}
+
+// fewestAllocs is the fewest of three testing.AllocsPerRun(runs, f):
+// AllocsPerRun counts every goroutine's allocations, and a server of an
+// earlier test may still be closing down.
+func fewestAllocs(runs int, f func()) float64 {
+	least := testing.AllocsPerRun(runs, f)
+	for range 2 {
+		least = min(least, testing.AllocsPerRun(runs, f))
+	}
+	return least
 }
