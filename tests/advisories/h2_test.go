@@ -270,7 +270,7 @@ func TestCVE_2022_41723_HPACKAmplification(t *testing.T) {
 		id    string
 		extra []byte
 	}{
-		{"CVE-2022-41723", bytes.Repeat([]byte{0x80 | 16}, 256<<10)}, // accept-encoding: gzip, deflate
+		{"CVE-2022-41723", bytes.Repeat([]byte{0x80 | 16}, 256<<10)},                 // accept-encoding: gzip, deflate
 		{"CVE-2026-49975", append(bomb, bytes.Repeat([]byte{0x80 | 62}, 64<<10)...)}, // the dynamic entry
 	} {
 		t.Run(tc.id, func(t *testing.T) {
