@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +186,38 @@ func readAnswer(t *testing.T, nc io.Reader) answer {
 	var ne net.Error
 	a.closed = !(errors.As(err, &ne) && ne.Timeout()) // EOF or reset, not the deadline
 	return a
+}
+
+// TestResponseSplitting: fasthttp PR 2182 (CRLF through the setters of
+// the first line and fields) on the server side: a handler, native or
+// net/http through FromHTTP, that puts CR or LF into a field value, a
+// field name or the reason phrase must not split the response: the
+// client never sees the injected field.
+func TestResponseSplitting(t *testing.T) {
+	const inject = "a\r\nX-Injected: 1"
+	for _, tc := range []struct {
+		name string
+		h    brisk.Handler
+	}{
+		{"field_value", func(c *brisk.Ctx) { c.Response.Header.Set("X-A", inject) }},
+		{"field_name", func(c *brisk.Ctx) { c.Response.Header.Set("X-Injected: 1\r\nX-A", "a") }},
+		{"location", func(c *brisk.Ctx) { c.Response.SetStatusCode(302); c.Response.Header.Set("Location", "/"+inject) }},
+		{"reason", func(c *brisk.Ctx) { c.Response.SetReason("OK\r\nX-Injected: 1") }},
+		{"nethttp_field_value", brisk.FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-A", inject)
+		}))},
+		{"nethttp_field_name", brisk.FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["X-Injected: 1\r\nX-A"] = []string{"a"}
+		}))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr, _ := serve(t, &brisk.Server{Handler: tc.h})
+			nc := dial(t, addr)
+			io.WriteString(nc, "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+			b, _ := io.ReadAll(nc)
+			if bytes.Contains(b, []byte("\nX-Injected")) || !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) {
+				t.Errorf("response split:\n%s", b)
+			}
+		})
+	}
 }
