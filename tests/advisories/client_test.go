@@ -402,3 +402,35 @@ func TestCVE_2026_42507_ClientErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestCVE_2026_25679_IPv6Literal: net/url accepted garbage around a
+// bracketed IPv6 host (CVE-2026-25679, CVE-2025-47912), so two parsers
+// could disagree on the host. The client refuses each such URI with
+// ErrInvalidURI without dialling, and the server answers such a Host
+// 400.
+func TestCVE_2026_25679_IPv6Literal(t *testing.T) {
+	var dials atomic.Int64
+	c := &brisk.Client{ClientConfig: brisk.ClientConfig{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return nil, errors.New("dialled " + addr)
+	}}}
+	hosts := []string{"evil.example[::1]", "[::1]evil.example", "[::1", "::1]", "[::1]]", "[[::1]", "[::1%zone]x"}
+	for _, h := range hosts {
+		var req brisk.Request
+		var resp brisk.Response
+		req.SetMethod("GET")
+		req.SetURI("http://" + h + "/")
+		if err := c.DoTimeout(&req, &resp, ioTimeout); !errors.Is(err, brisk.ErrInvalidURI) {
+			t.Errorf("client, host %s: error %v, want ErrInvalidURI", h, err)
+		}
+	}
+	if n := dials.Load(); n != 0 {
+		t.Errorf("%d dials, want none", n)
+	}
+	addr, _ := serve(t, &brisk.Server{Handler: echoTarget})
+	for _, h := range hosts {
+		if a := exchange(t, addr, "GET / HTTP/1.1\r\nHost: "+h+"\r\n\r\n"); a.status != 400 || !a.closed {
+			t.Errorf("server, Host %s: status %d closed=%v, want 400 and closed", h, a.status, a.closed)
+		}
+	}
+}

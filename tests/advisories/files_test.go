@@ -91,7 +91,9 @@ func TestVulnDB4950_DecodedOnce(t *testing.T) {
 
 // TestCVE_2022_40083_OpenRedirect: echo's trailing-slash redirect sent
 // "//evil.example/" as a Location, a scheme-relative URI that leaves the
-// site; net/http's FileServer and ServeMux had the same shape. No
+// site; net/http's FileServer and ServeMux had the same shape, and gin's
+// CVE-2023-26125 built its redirect from X-Forwarded-Prefix (sent with
+// every request here, with X-Forwarded-Host). No
 // redirect of brisk's router or file server may name another host: a
 // Location must be a path (absolute, or relative as "./sub/"), and never
 // start with "//" or "/\", which browsers read as a host.
@@ -123,7 +125,8 @@ func TestCVE_2022_40083_OpenRedirect(t *testing.T) {
 		"//static/sub",
 	} {
 		nc := dial(t, addr)
-		a := exchangeOn(t, nc, "GET "+target+" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+		a := exchangeOn(t, nc, "GET "+target+" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n"+
+			"X-Forwarded-Prefix: //evil.example\r\nX-Forwarded-Host: evil.example\r\n\r\n")
 		if a.status >= 300 && a.status < 400 {
 			redirects++
 			if loc := a.location; leavesSite(loc) {
