@@ -3,6 +3,7 @@ package advisories
 import (
 	"net/http"
 	"net/netip"
+	"net/url"
 	"testing"
 
 	"github.com/brisk-http/brisk"
@@ -79,5 +80,26 @@ func TestFromHTTPRemoteAddr(t *testing.T) {
 	}
 	if ap, err := netip.ParseAddrPort(<-got); err != nil || ap.Addr().String() != "127.0.0.1" || ap.Port() == 0 {
 		t.Errorf("RemoteAddr %v (%v), want the peer 127.0.0.1:port", ap, err)
+	}
+}
+
+// TestCVE_2025_22870_NoProxyZone: x/net/http/httpproxy matched an IPv6
+// zone ID against NO_PROXY, so "[fe80::1%25.example.com]" bypassed the
+// proxy when NO_PROXY held "*.example.com". ProxyFromEnvironment (read
+// once per process: this is the package's only caller) must send it to
+// the proxy, and still bypass a host NO_PROXY names.
+func TestCVE_2025_22870_NoProxyZone(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "http://proxy.invalid:3128")
+	t.Setenv("NO_PROXY", "*.example.com")
+	for host, want := range map[string]bool{
+		"[fe80::1%25.example.com]:80": true,
+		"[fe80::1%25.example.com]":    true,
+		"www.example.com":             false,
+		"other.example":               true,
+	} {
+		u, err := brisk.ProxyFromEnvironment(&url.URL{Scheme: "http", Host: host})
+		if got := u != nil; got != want || err != nil {
+			t.Errorf("%s: proxy %v (%v), want proxied=%v", host, u, err, want)
+		}
 	}
 }
