@@ -2,8 +2,6 @@ package advisories
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -344,16 +342,10 @@ func TestCVE_2024_24791_ExpectContinueFinalStatus(t *testing.T) {
 // (about 100 KiB on the wire) stops at MaxResponseBodyBytes once decoded,
 // as ErrBodyTooLarge with an empty body.
 func TestCWE409_ResponseDecompressionBomb(t *testing.T) {
-	var zbuf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&zbuf, gzip.BestCompression)
-	zero := make([]byte, 1<<20)
-	for range 100 {
-		zw.Write(zero)
-	}
-	zw.Close()
+	zbuf := gzipBomb()
 	p := startPeer(t, func(w io.Writer, r *http.Request) bool {
-		fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", zbuf.Len())
-		w.Write(zbuf.Bytes())
+		fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", len(zbuf))
+		w.Write(zbuf)
 		return true
 	})
 	c := &brisk.Client{ClientConfig: brisk.ClientConfig{MaxResponseBodyBytes: 1 << 20}}

@@ -345,7 +345,7 @@ func TestCVE_2019_9512_PingFlood(t *testing.T) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			const n = 200000
+			n := 200000 / floodScale
 			c.nc.SetWriteDeadline(time.Now().Add(3 * time.Second))
 			bw := bufio.NewWriterSize(c.nc, 64<<10)
 			fr := http2.NewFramer(bw, c.nc)

@@ -3,6 +3,7 @@ package advisories
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"net"
@@ -160,4 +161,15 @@ func exchangeOn(t *testing.T, nc net.Conn, raw string) redirect {
 	}
 	resp.Body.Close()
 	return redirect{resp.StatusCode, resp.Header.Get("Location")}
+}
+
+// gzipBomb returns 100 MiB of zeros in gzip, about 100 KiB: one member
+// of 1 MiB repeated (RFC 1952 §2.2, which gzip readers decode as one
+// stream).
+func gzipBomb() []byte {
+	var zbuf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&zbuf, gzip.BestCompression)
+	zw.Write(make([]byte, 1<<20))
+	zw.Close()
+	return bytes.Repeat(zbuf.Bytes(), 100)
 }
