@@ -3,7 +3,6 @@ package advisories
 import (
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"testing"
 
@@ -65,5 +64,5 @@ func postForm(t *testing.T, s *brisk.Server, body string) answer {
 	nc := dial(t, addr)
 	go io.WriteString(nc, fmt.Sprintf("POST / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n"+
 		"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
-	return readAnswer(t, nc.(net.Conn))
+	return readAnswer(t, nc)
 }

@@ -262,7 +262,7 @@ func TestCVE_2023_45288_ContinuationFlood(t *testing.T) {
 // refused with 431 (or the connection closed), and the connection, when
 // kept, must still answer a PING.
 func TestCVE_2022_41723_HPACKAmplification(t *testing.T) {
-	bomb := append(make([]byte, 0, 300<<10), 0x40|0, 6) // literal, incremental indexing, new name
+	bomb := append(make([]byte, 0, 300<<10), 0x40, 6) // literal, incremental indexing, new name (RFC 7541 §6.2.1)
 	bomb = append(bomb, "x-bomb"...)
 	bomb = append(bomb, 0x7f, 0x80|0x21, 0x1e) // value length 4000 = 127 + 0x21 + 30<<7 (RFC 7541 §5.1)
 	bomb = append(bomb, strings.Repeat("b", 4000)...)
