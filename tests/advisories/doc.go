@@ -40,8 +40,9 @@
 //	CVE-2023-45290 (multipart long lines)                     TestCVE_2023_45290_LongLine
 //	CVE-2022-41725 (multipart temporary files)                TestCVE_2022_41725_TempFiles
 //	golang/vulndb#4950 (fasthttp, "%2561" decoded twice)      TestVulnDB4950_DecodedOnce, TestFileServerTraversal
-//	hertz CVE-2022-40082, fasthttp CVE-2022-21221             TestFileServerTraversal
-//	  (traversal through normalisation, "\")
+//	hertz CVE-2022-40082, fasthttp CVE-2022-21221,            TestFileServerTraversal
+//	  CVE-2022-41722 (traversal through normalisation, "\")
+//	CVE-2011-3192 (overlapping byte ranges)                   TestCVE_2011_3192_RangeAmplification
 //	echo CVE-2022-40083, gin CVE-2023-26125 (open redirect)   TestCVE_2022_40083_OpenRedirect
 //	fiber X-Real-IP spoofing, fiber CVE-2023-41338,           TestClientAddressSpoofing, TestFromHTTPRemoteAddr
 //	  gin CVE-2020-28483 (forged client address)

@@ -1,6 +1,7 @@
 package advisories
 
 import (
+	"bytes"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -149,4 +150,28 @@ func leavesSite(loc string) bool {
 	}
 	s := strings.ReplaceAll(loc, "\\", "/")
 	return strings.HasPrefix(s, "//") || !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./"))
+}
+
+// TestCVE_2011_3192_RangeAmplification: Apache's "Range: bytes=0-,0-,..."
+// (CVE-2011-3192) made a server send the file once per range; Go's
+// ServeContent answers overlapping or too many ranges with the whole
+// file. brisk's file server must send no more than about the file's size
+// for 500 overlapping ranges, whatever it answers (200, 206 or 416).
+func TestCVE_2011_3192_RangeAmplification(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), bytes.Repeat([]byte("0123456789abcdef"), 4<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsrv := &files.Server{FS: os.DirFS(dir)}
+	addr, _ := serve(t, &brisk.Server{Handler: fsrv.Handle})
+	for _, ranges := range []string{
+		strings.Repeat("0-,", 499) + "0-",
+		strings.Repeat("1-65535,", 499) + "1-65535",
+		strings.Repeat("-65536,", 499) + "-65536",
+	} {
+		a := exchange(t, addr, "GET /big.bin HTTP/1.1\r\nHost: a\r\nConnection: close\r\nRange: bytes="+ranges+"\r\n\r\n")
+		if a.status == 0 || len(a.body) > 2*64<<10 {
+			t.Errorf("Range %.20s...: status %d, %d body bytes for a 64 KiB file", ranges, a.status, len(a.body))
+		}
+	}
 }
