@@ -3,6 +3,7 @@ package advisories
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/h2"
 	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 	"golang.org/x/net/http2"
@@ -436,6 +438,36 @@ func TestCVE_2026_56853_H2CTimeouts(t *testing.T) {
 		o := c.readUntil(0, func(o *h2Outcome) bool { return o.closed })
 		if !o.closed {
 			t.Errorf("an idle h2c connection stayed open (GOAWAY=%v)", o.goAway)
+		}
+	})
+	t.Run("slow_handler_tls", func(t *testing.T) { // the same over TLS: ALPN hands over a cleared deadline
+		certs := brisktest.NewTLSCerts()
+		s := testserver.Quiet(&brisk.Server{Handler: func(c *brisk.Ctx) { time.Sleep(3 * rht) }, ReadHeaderTimeout: rht, IdleTimeout: 2 * rht})
+		if err := h2.Configure(s, h2.Config{}); err != nil {
+			t.Fatal(err)
+		}
+		ln := testserver.Listen(t)
+		scfg := certs.ServerConfig()
+		scfg.NextProtos = []string{"h2", "http/1.1"}
+		testserver.Serve(t, s, tls.NewListener(ln, scfg))
+		cfg := certs.ClientConfig()
+		cfg.NextProtos = []string{"h2"}
+		tc, err := tls.Dial("tcp", ln.Addr().String(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tc.Close()
+		tc.SetDeadline(time.Now().Add(ioTimeout))
+		c := &h2Conn{nc: tc, fr: http2.NewFramer(tc, tc)}
+		c.enc = hpack.NewEncoder(&c.buf)
+		io.WriteString(tc, http2.ClientPreface)
+		c.fr.WriteSettings()
+		if err := c.get(1, "/"); err != nil {
+			t.Fatal(err)
+		}
+		o := c.readUntil(1, func(o *h2Outcome) bool { return o.closed || o.status != "" })
+		if o.status != "200" {
+			t.Errorf("status %q closed=%v GOAWAY=%v (%v), want 200", o.status, o.closed, o.goAway, o.code)
 		}
 	})
 	t.Run("slow_handler", func(t *testing.T) {
