@@ -20,6 +20,9 @@
 //	CVE-2026-27141 (h2 frame types 0x0a-0x0f)                 TestCVE_2026_27141_FrameTypes0A0F
 //	CVE-2026-56853 (unencrypted HTTP/2 deadlines)             TestCVE_2026_56853_H2CTimeouts (slow_handler skipped: h2cDeadlineCleared)
 //	CVE-2022-41721 (h2c upgrade smuggling)                    TestCVE_2022_41721_NoH2CUpgrade
+//	Netty CVE-2021-21295, CVE-2021-21409, Apache              TestH2Downgrade
+//	  CVE-2021-33193, HAProxy CVE-2021-39240, CVE-2021-39241
+//	  (smuggling through the HTTP/2 to HTTP/1.1 downgrade)
 //	CVE-2023-39326 (chunk extension overhead)                 TestCVE_2023_39326_ChunkExtensions
 //	CVE-2025-22871 (bare LF in chunked framing)               TestH1Smuggling/CVE-2025-22871, TestResponseFraming/CVE-2025-22871
 //	CVE-2026-2332 (Jetty), CVE-2025-55315 (Kestrel)           TestH1Smuggling/CVE-2026-2332, TestH1Smuggling/CVE-2025-55315

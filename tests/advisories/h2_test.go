@@ -484,3 +484,100 @@ func TestCVE_2026_56853_H2CTimeouts(t *testing.T) {
 		}
 	})
 }
+
+// TestH2Downgrade: brisk hands each HTTP/2 request to the brisk handler
+// as HTTP/1.1 over an in-memory connection (h2.Config.Handler nil), a
+// protocol downgrade like a proxy's. The downgrade advisories (Netty
+// CVE-2021-21295 and CVE-2021-21409: a content-length disagreeing with
+// the DATA frames; Apache CVE-2021-33193 and HAProxy CVE-2021-39240,
+// CVE-2021-39241: request-line injection through :method, :path or
+// :authority; h2 fields carrying CRLF or connection-specific fields)
+// must not let one HTTP/2 stream become two HTTP/1.1 requests: the
+// handler never sees "/smuggled", and each stream is refused or served
+// once.
+func TestH2Downgrade(t *testing.T) {
+	seen := make(chan string, 64)
+	addr, _ := h2Server(t, func(c *brisk.Ctx) {
+		body, _ := c.Request.Body()
+		seen <- string(c.Request.Method()) + " " + string(c.Request.Target()) + " " + string(body)
+		c.Response.SetBodyString("ok")
+	})
+	const smuggled = "GET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n"
+	for _, tc := range []struct {
+		id, name string
+		fields   [][2]string // after the pseudo-header fields of a POST to /
+		override [][2]string // replacing pseudo-header fields
+		data     string
+	}{
+		{"CVE-2021-21295", "content_length_0_with_data", [][2]string{{"content-length", "0"}}, nil, smuggled},
+		{"CVE-2021-21295", "content_length_short", [][2]string{{"content-length", "1"}}, nil, "x" + smuggled},
+		{"CVE-2021-21409", "transfer_encoding", [][2]string{{"transfer-encoding", "chunked"}}, nil, "0\r\n\r\n" + smuggled},
+		{"CVE-2021-33193", "path_with_request_line", nil, [][2]string{{":path", "/ HTTP/1.1\r\nHost: a\r\n\r\n" + smuggled[:len(smuggled)-4]}}, ""},
+		{"CVE-2021-33193", "path_with_space", nil, [][2]string{{":path", "/x HTTP/1.1"}}, ""},
+		{"CVE-2021-39240", "method_with_request_line", nil, [][2]string{{":method", "GET /smuggled HTTP/1.1\r\nHost: a\r\n\r\nPOST"}}, ""},
+		{"CVE-2021-39241", "authority_with_crlf", nil, [][2]string{{":authority", "a\r\n\r\n" + smuggled}}, ""},
+		{"CVE-2021-39241", "authority_with_space", nil, [][2]string{{":authority", "a /smuggled"}}, ""},
+		{"h2-field-crlf", "field_value_crlf", [][2]string{{"x-a", "b\r\n\r\n" + smuggled}}, nil, ""},
+		{"h2-field-crlf", "field_name_crlf", [][2]string{{"x-a\r\n\r\nget /smuggled http/1.1\r\nhost", "a"}}, nil, ""},
+		{"h2-field-crlf", "field_value_lf", [][2]string{{"x-a", "b\nx-b: c"}}, nil, ""},
+	} {
+		t.Run(tc.id+"/"+tc.name, func(t *testing.T) {
+			c := dialH2(t, addr)
+			pseudo := [][2]string{{":method", "POST"}, {":scheme", "http"}, {":authority", "a"}, {":path", "/"}}
+			for _, o := range tc.override {
+				for i := range pseudo {
+					if pseudo[i][0] == o[0] {
+						pseudo[i][1] = o[1]
+					}
+				}
+			}
+			c.buf.Reset()
+			for _, f := range append(pseudo, tc.fields...) {
+				c.buf.Write(literalFieldLong(f[0], f[1]))
+			}
+			c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: bytes.Clone(c.buf.Bytes()),
+				EndHeaders: true, EndStream: tc.data == ""})
+			if tc.data != "" {
+				c.fr.WriteData(1, true, []byte(tc.data))
+			}
+			c.fr.WritePing(false, [8]byte{5})
+			o := c.readUntil(1, func(o *h2Outcome) bool { return o.closed || (o.pingAck && (o.status != "" || o.resets > 0)) })
+			c.nc.Close()
+			if o.resets == 0 && !strings.HasPrefix(o.status, "4") {
+				t.Errorf("status %q, %d resets, closed=%v: want the stream refused (RST_STREAM or 4xx)", o.status, o.resets, o.closed)
+			}
+		})
+	}
+	for {
+		select {
+		case s := <-seen:
+			if s != "POST / " {
+				t.Errorf("the handler saw %q, want at most an empty POST to /", s)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// literalFieldLong is literalField for any length of name and value
+// (HPACK integers with a 7-bit prefix, RFC 7541 §5.1).
+func literalFieldLong(name, value string) []byte {
+	b := []byte{0}
+	for _, s := range []string{name, value} {
+		b = appendHPACKInt(b, len(s))
+		b = append(b, s...)
+	}
+	return b
+}
+
+func appendHPACKInt(b []byte, n int) []byte {
+	if n < 127 {
+		return append(b, byte(n))
+	}
+	b = append(b, 127)
+	for n -= 127; n >= 128; n >>= 7 {
+		b = append(b, byte(n&0x7f)|0x80)
+	}
+	return append(b, byte(n))
+}
