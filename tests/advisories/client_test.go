@@ -25,7 +25,6 @@ type peer struct {
 	addr     string
 	mu       sync.Mutex
 	requests []*http.Request // every request read, its body consumed
-	bodies   []string
 }
 
 // startRaw runs serveConn on each connection accepted on loopback until
@@ -81,9 +80,9 @@ func startPeer(t *testing.T, respond func(w io.Writer, r *http.Request) bool) *p
 			if err != nil {
 				return
 			}
-			b, _ := io.ReadAll(r.Body)
+			io.Copy(io.Discard, r.Body)
 			p.mu.Lock()
-			p.requests, p.bodies = append(p.requests, r), append(p.bodies, string(b))
+			p.requests = append(p.requests, r)
 			p.mu.Unlock()
 			if !respond(nc, r) {
 				return

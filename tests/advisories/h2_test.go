@@ -85,18 +85,19 @@ func (c *h2Conn) get(id uint32, path string) error {
 		EndHeaders: true, EndStream: true})
 }
 
-// outcome reads frames until stream id gets its response headers, the
-// server sends GOAWAY or the connection ends, and returns the :status
-// (0 without one) and the GOAWAY error code, if any.
+// h2Outcome is what a hostile client saw on its connection.
 type h2Outcome struct {
-	status  string
-	goAway  bool
+	status  string // :status of the stream watched ("" without one)
+	goAway  bool   // a GOAWAY arrived, with code
 	code    http2.ErrCode
 	closed  bool // the connection ended (EOF or reset, not the deadline)
 	resets  int  // RST_STREAM frames seen
 	pingAck bool
 }
 
+// readUntil reads frames until stop reports true or the connection ends
+// (the deadline included), recording GOAWAY, RST_STREAM, PING
+// acknowledgements and the :status of stream id.
 func (c *h2Conn) readUntil(id uint32, stop func(o *h2Outcome) bool) h2Outcome {
 	var o h2Outcome
 	dec := hpack.NewDecoder(4096, nil)
