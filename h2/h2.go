@@ -101,8 +101,12 @@ func Configure(srv *brisk.Server, conf Config) error {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	h := conf.Handler
+	if s.bridge == nil { // the bridge's Server applies MaxBodyBytes itself
+		h = limitBody(h, limit.Bytes(srv.MaxBodyBytes, brisk.DefaultMaxBodyBytes))
+	}
 	s.h1 = http.Server{
-		Handler:        limitBody(conf.Handler, limit.Bytes(srv.MaxBodyBytes, brisk.DefaultMaxBodyBytes)),
+		Handler:        h,
 		MaxHeaderBytes: limit.Count(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
 		ReadTimeout:    max(srv.ReadTimeout, 0),
 		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -135,7 +139,29 @@ type server struct {
 
 // ServeConn implements brisk.ConnServer.
 func (s *server) ServeConn(nc net.Conn) {
-	serveBelow(0, s, nc)
+	serveBelow(0, s, s.ctx, nc)
+}
+
+// ServeConnContext is called by brisk.Server instead of ServeConn: the
+// requests' contexts have the values of ctx (the connection's facts,
+// which the bridge reports in Ctx.PeerAddr and Ctx.Proxy) and are
+// cancelled by Shutdown.
+func (s *server) ServeConnContext(ctx context.Context, nc net.Conn) {
+	serveBelow(0, s, valuesOf{s.ctx, ctx}, nc)
+}
+
+// valuesOf is a context with the cancellation of its Context and the
+// values of vals first, then of its Context.
+type valuesOf struct {
+	context.Context
+	vals context.Context
+}
+
+func (c valuesOf) Value(key any) any {
+	if v := c.vals.Value(key); v != nil {
+		return v
+	}
+	return c.Context.Value(key)
 }
 
 // connStack is the stack, in bytes, that serveBelow holds under each
@@ -161,9 +187,9 @@ const connStack = 4 << 10
 // being optimized away.
 //
 //go:noinline
-func serveBelow(i int, s *server, nc net.Conn) byte {
+func serveBelow(i int, s *server, ctx context.Context, nc net.Conn) byte {
 	var buf [connStack]byte
-	s.h2.ServeConn(nc, &http2.ServeConnOpts{Context: s.ctx, BaseConfig: &s.h1})
+	s.h2.ServeConn(nc, &http2.ServeConnOpts{Context: ctx, BaseConfig: &s.h1})
 	return buf[uint(i)%uint(len(buf))]
 }
 
