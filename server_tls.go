@@ -215,6 +215,7 @@ func (c *conn) startTLS(pc *proxyTLSConn) bool {
 	}
 	rest := bytes.Clone(c.in.Buffered())
 	c.in.Discard()
+	c.readMark = c.consumed() // the handshake's bytes are no request's (OnRequestDone)
 	c.nc = tls.Server(&replayConn{Conn: pc.Conn, pending: rest, remote: pc.Conn.RemoteAddr()}, pc.cfg)
 	c.raw = nil
 	return !wasIdle || c.setIdle()
