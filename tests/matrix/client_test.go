@@ -33,6 +33,7 @@ type cell struct {
 	transport, proxy string
 	s                *server
 	certs            *brisktest.TLSCerts
+	via              string // the address to dial instead of the server's (a proxy's)
 }
 
 func (c cell) name() string { return c.transport + "_" + c.proxy }
@@ -88,7 +89,11 @@ func (d *dialLog) last() *countConn {
 // protocol.
 func (c cell) dial(ctx context.Context, log *dialLog) (net.Conn, error) {
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", c.s.addr)
+	addr := c.s.addr
+	if c.via != "" {
+		addr = c.via
+	}
+	nc, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err
 	}

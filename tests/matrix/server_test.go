@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,4 +211,12 @@ func startServer(t *testing.T, certs *brisktest.TLSCerts, tlsOn, proxy bool) *se
 		}
 	})
 	return s
+}
+
+// writeFile writes a file the test needs.
+func writeFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
