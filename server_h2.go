@@ -87,7 +87,7 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
-			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()}, c.nc.RemoteAddr())
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()}, c.nc.RemoteAddr(), nil)
 		}
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -100,11 +100,19 @@ func (c *conn) checkPreface() bool {
 
 // serveHTTP2 hands nc, whose TCP peer is peer, to Server.HTTP2 and
 // returns false (nothing more to serve on it). After Shutdown closed the
-// idle c, or once it has begun, nc is closed unserved.
-func (c *conn) serveHTTP2(nc net.Conn, peer net.Addr) bool {
+// idle c, or once it has begun, nc is closed unserved. Under TLS after a
+// PROXY header, rc is the connection below the TLS: its RemoteAddr is
+// the client's while HTTP/2 serves nc (as for h2c), the peer's when
+// ConnState sees it.
+func (c *conn) serveHTTP2(nc net.Conn, peer net.Addr, rc *replayConn) bool {
 	c.state.CompareAndSwap(stateIdle, stateActive)
 	if c.state.Load() != stateActive || c.srv.closing.Load() {
 		return false
+	}
+	c.hookState(StateActive) // the connection's streams are not reported
+	if rc != nil {
+		rc.remote = c.ownRemoteAddr()
+		defer func() { rc.remote = peer }()
 	}
 	if cs, ok := c.srv.HTTP2.(connContextServer); ok {
 		cs.ServeConnContext(c.handoverContext(peer), nc)

@@ -120,11 +120,8 @@ func (c *conn) negotiate() bool {
 			return false
 		}
 		if c.tls.NegotiatedProtocol == protoHTTP2 && c.srv.HTTP2 != nil {
-			peer := tc.RemoteAddr()
-			if rc, ok := tc.NetConn().(*replayConn); ok { // after a PROXY header (startTLS)
-				rc.remote = c.ownRemoteAddr() // the client's, as for h2c
-			}
-			return c.serveHTTP2(tc, peer)
+			rc, _ := tc.NetConn().(*replayConn) // after a PROXY header (startTLS)
+			return c.serveHTTP2(tc, tc.RemoteAddr(), rc)
 		}
 		return true
 	}

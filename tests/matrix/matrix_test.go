@@ -138,6 +138,10 @@ func checkFacts(t *testing.T, c cell) {
 		if rec.method != "GET" || rec.proto != wantProto || rec.status != 200 || rec.remote != wantRemote || rec.err != nil {
 			t.Fatalf("record %+v, want GET %s 200 from %s, no error", rec, wantProto, wantRemote)
 		}
+		// One connection, reported once: its streams are not connections.
+		if states := c.s.conns.closed(local); states != "new active closed" {
+			t.Fatalf("ConnState reported %q, want \"new active closed\"", states)
+		}
 	}
 }
 

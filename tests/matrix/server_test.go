@@ -166,6 +166,7 @@ type server struct {
 	tls   bool
 	proxy bool
 	rec   *recorder
+	conns *connStates
 	gate  *gate
 	done  chan error // Serve's result
 }
@@ -173,12 +174,14 @@ type server struct {
 // startServer starts a server for the matrix; its cleanup shuts it down.
 func startServer(t *testing.T, certs *brisktest.TLSCerts, tlsOn, proxy bool) *server {
 	t.Helper()
-	s := &server{tls: tlsOn, proxy: proxy, rec: &recorder{}, gate: newGate(), done: make(chan error, 1)}
+	s := &server{tls: tlsOn, proxy: proxy, rec: &recorder{}, conns: &connStates{m: map[string][]string{}},
+		gate: newGate(), done: make(chan error, 1)}
 	s.srv = &brisk.Server{
 		Handler:             handler(s.gate),
 		H2C:                 !tlsOn,
 		CancelOnClientClose: true,
 		OnRequestDone:       s.rec.done,
+		ConnState:           s.conns.record,
 		TrustedProxies:      []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("192.0.2.0/24")},
 		DrainDelay:          20 * time.Millisecond,
 		Logger:              slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -218,5 +221,32 @@ func writeFile(t *testing.T, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// connStates records the states ConnState reports, by the connection's
+// peer address.
+type connStates struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+func (c *connStates) record(nc net.Conn, st brisk.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	peer := nc.RemoteAddr().String()
+	c.m[peer] = append(c.m[peer], st.String())
+}
+
+// closed waits (up to 5 s) for the connection from peer to be reported
+// closed and returns its states, space-separated.
+func (c *connStates) closed(peer string) string {
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		states := strings.Join(c.m[peer], " ")
+		c.mu.Unlock()
+		if strings.HasSuffix(states, "closed") || time.Now().After(deadline) {
+			return states
+		}
 	}
 }
