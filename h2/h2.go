@@ -82,8 +82,17 @@ var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is 
 //
 // MaxRequestLineBytes, MaxFields, ReadHeaderTimeout and
 // MaxRequestsPerConn have no HTTP/2 counterpart; with Config.Handler nil
-// they, and CancelOnClientClose, apply to each request as the brisk
-// handler receives it. x/net/http2's defences
+// they, CancelOnClientClose (a stream's RST_STREAM cancels its context),
+// the data rates, TrustedProxies, ClientIPField and OnRequestDone apply
+// to each request as the brisk handler receives it: the Ctx reports
+// Proto "HTTP/2.0", RemoteAddr and Proxy from the connection's PROXY
+// header, PeerAddr the TCP peer, as on HTTP/1.1, and OnRequestDone is
+// called once per stream that reached the handler (see
+// brisk.RequestInfo for its byte counts). A stream refused before it
+// reaches the handler (REFUSED_STREAM, a field section over
+// MaxHeaderBytes) is not reported. With Config.Handler set, the
+// requests are net/http's: none of these apply and OnRequestDone is not
+// called. x/net/http2's defences
 // against frame floods (SETTINGS, PING, RST_STREAM "rapid reset",
 // CONTINUATION) are on with its defaults. srv.Logger receives x/net's
 // connection errors at warning level.
