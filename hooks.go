@@ -43,9 +43,19 @@ func (s ConnState) String() string {
 // RequestInfo describes one finished request, for Server.OnRequestDone.
 // The pointer and its slices are owned by the server and valid only
 // during the call: copy what you keep.
+//
+// It is the same record for every protocol: HTTP/1.x over TCP or TLS,
+// and HTTP/2 (h2, h2c) streams served through the h2 package's bridge,
+// one call per stream that reached brisk, with the differences stated
+// per field. A request whose connection a handler took over (Ctx.Hijack,
+// Upgrade, Tunnel) is reported when the handler returns, with what was
+// written before the hand-over.
 type RequestInfo struct {
 	// Method is the request method, as received.
 	Method []byte
+	// Proto is the protocol version, as Ctx.Proto reports it: "HTTP/1.0",
+	// "HTTP/1.1" or "HTTP/2.0".
+	Proto string
 	// Target is the request-target exactly as received (Request.Target;
 	// RFC 9112 §3.2): not decoded, query included.
 	Target []byte
@@ -63,12 +73,20 @@ type RequestInfo struct {
 	// BytesRead is the number of bytes of this request consumed from the
 	// connection: its head, its body as framed on the wire (chunk lines
 	// and trailer section included) and any unread body the server
-	// drained (RFC 9112 §6). PROXY header bytes are not counted.
+	// drained (RFC 9112 §6). PROXY header bytes are not counted. On
+	// HTTP/2, where HPACK compresses the field section and frames carry
+	// the body, it is the head in its HTTP/1.1 form (request line and
+	// fields, uncompressed) plus the body bytes the stream's DATA frames
+	// carried and the handler read; frame headers, padding and the
+	// connection's own frames are not counted.
 	BytesRead int64
 	// BytesWritten is the number of bytes of this response (head, body,
 	// and any interim 1xx response sent before it) that the connection's
 	// Write accepted: all of them, unless the connection failed or closed
-	// first; then it is fewer and Err is set.
+	// first; then it is fewer and Err is set. On HTTP/2 it is the heads
+	// in HTTP/1.1 form (status line and fields, uncompressed) plus the
+	// body bytes given to the stream, as for BytesRead; trailer fields are
+	// not counted.
 	BytesWritten int64
 	// Duration is the time from the parsed request head to the response's
 	// last byte accepted by the connection's Write (or to the failure that
@@ -171,6 +189,7 @@ func (c *conn) requestDone() {
 	e := q.push()
 	in := &e.info
 	in.Method, in.Target = c.ctx.Request.Method(), c.ctx.Request.Target()
+	in.Proto = c.ctx.Request.Proto()
 	in.RemoteAddr = c.remoteAddr()
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
@@ -225,6 +244,9 @@ func (c *conn) deliver(err error) {
 		in := &e.info
 		in.BytesWritten = max(min(c.nwritten, e.end)-e.begin, 0)
 		in.Duration = now - e.start
+		if c.http2 {
+			c.streamCounts(in)
+		}
 		if short && in.Err == nil {
 			in.Err = err
 		}

@@ -92,6 +92,7 @@ func (w *httpResponse) sendHead(p []byte) {
 	bw := &w.x.bw
 	bw.started = true
 	bw.plan = headPlan{status: w.status, framing: framing, length: w.contentLength}
+	w.x.Response.status = w.status // the status sent, for Server.OnRequestDone
 	bw.remaining = w.contentLength
 }
 

@@ -129,7 +129,12 @@ type Server struct {
 	// with ErrBodyTooSlow; unless the response has started the server
 	// answers 408 (RFC 9110 §15.5.9); the connection is closed. This is
 	// what cuts a slow-body attack (one byte every few seconds) by
-	// default; ReadTimeout bounds the whole body only when set.
+	// default; ReadTimeout bounds the whole body only when set. On HTTP/2
+	// (package h2, Config.Handler nil) it applies to each stream's body,
+	// and a slow stream is ended alone (408, or a reset once its response
+	// began), not its connection. It does not apply
+	// to a TLS handshake (TLSHandshakeTimeout bounds it) nor to a
+	// connection a handler took over (Ctx.Hijack clears its deadlines).
 	MinRequestBodyRate int
 
 	// MinRequestBodyRateGrace is how long a request body may keep the
@@ -151,7 +156,11 @@ type Server struct {
 	// bytes take at the rate, or the grace period when longer. A write
 	// blocked on a full socket buffer is only woken once a good part of
 	// the buffer has drained, so a TLS client reading above the rate but
-	// taking longer than that deadline to drain it is cut too.
+	// taking longer than that deadline to drain it is cut too. On HTTP/2
+	// (package h2, Config.Handler nil) it applies to each stream's
+	// writes, which wait for the stream's flow-control window as well as
+	// the socket; the stream is reset. Like MinRequestBodyRate, it does
+	// not apply to a TLS handshake nor to a hijacked connection.
 	MinResponseRate int
 
 	// MinResponseRateGrace is how long a write to the connection may wait
@@ -162,12 +171,19 @@ type Server struct {
 	// IdleTimeout bounds the wait for the next request on a keep-alive
 	// connection (and for the first one on a new connection). Zero means
 	// DefaultIdleTimeout (60 s); negative means no limit. On expiry the
-	// connection is closed.
+	// connection is closed. A TLS connection's wait for its first request
+	// begins after the handshake (TLSHandshakeTimeout bounds that). An
+	// HTTP/2 connection (package h2) is closed once it has had no open
+	// stream for IdleTimeout. It does not apply to a hijacked connection.
 	IdleTimeout time.Duration
 
 	// MaxConns is the largest number of connections served at once. Zero or
 	// negative means no limit. A connection beyond it is answered 503 and
-	// closed.
+	// closed. It counts TCP (or Unix) connections from their accept: a
+	// TLS connection during its handshake counts, an HTTP/2 connection
+	// counts once whatever its streams (package h2's
+	// Config.MaxConcurrentStreams bounds them), and a connection a
+	// handler took over (Ctx.Hijack) no longer counts.
 	MaxConns int
 
 	// MaxRequestsPerConn is the largest number of requests served on one
@@ -181,6 +197,10 @@ type Server struct {
 	// off, Ctx.Context is cancelled only by Shutdown. The watch begins once
 	// the request body was read to its end (at once for a request without
 	// a body) and only when no pipelined request is already buffered.
+	// On TLS it watches the TLS connection alike. On HTTP/2 (package h2,
+	// Config.Handler nil) the client closing the stream (RST_STREAM) or
+	// the connection cancels the stream's context. A connection a handler
+	// took over (Ctx.Hijack) is no longer watched: the handler reads it.
 	CancelOnClientClose bool
 
 	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
@@ -194,7 +214,11 @@ type Server struct {
 	// CancelOnClientClose, and only when IdleTimeout is none or 2 s or
 	// more. A parked connection's IdleTimeout is checked once per second:
 	// it fires up to two seconds late, never early. Off (false) or on
-	// other systems, idle connections wait in their goroutine.
+	// other systems, idle connections wait in their goroutine. TLS
+	// connections are never parked (crypto/tls may hold received bytes
+	// the socket no longer shows), nor HTTP/2 ones (x/net/http2's loop owns
+	// the connection's goroutine and reads it all along), nor hijacked
+	// ones (the handler's).
 	//
 	// Parking trades CPU for memory: a parked connection holds about a
 	// kilobyte, most of it the runtime's, where one waiting in its
@@ -278,8 +302,10 @@ type Server struct {
 	// ConnState, when set, is called on each change of a connection's
 	// state (see ConnState), on the connection's goroutine (StateNew: on
 	// the accepting one): keep it short, and do not panic. Nil costs
-	// nothing. An HTTP/2 connection is reported as one connection, not
-	// per stream.
+	// nothing. A TLS connection is reported new at its accept, before its
+	// handshake. An HTTP/2 connection is reported as one connection, not
+	// per stream: new, active when it is handed over to HTTP/2, closed. A
+	// hijacked connection's last state is StateHijacked.
 	ConnState func(nc net.Conn, state ConnState)
 
 	// OnRequestDone, when set, is called once for each request the
@@ -296,9 +322,12 @@ type Server struct {
 	// response before the call; it precedes the connection's next
 	// StateIdle, StateHijacked or StateClosed. It runs on the
 	// connection's goroutine: keep it short, and do not panic. Nil costs
-	// nothing: no clock read, no allocation. It is not called for HTTP/2
-	// requests (package h2), nor for a request whose handler hijacked
-	// the connection.
+	// nothing: no clock read, no allocation. Every protocol is reported
+	// alike (see RequestInfo): an HTTP/2 stream (package h2, Config.Handler
+	// nil) once it reached the Handler, on the stream's goroutine; a
+	// request whose handler took the connection over (Ctx.Hijack,
+	// Upgrade, Tunnel) when its handler returns. Set it before
+	// h2.Configure, which copies it.
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex
@@ -356,7 +385,10 @@ func (s *Server) Serve(ln net.Listener) error {
 // every idle connection at once, lets in-flight requests finish (their
 // responses carry "Connection: close") and cancels every Ctx.Context.
 // Connections a handler took over (Ctx.Hijack) are not waited for; see
-// CloseHijacked. It returns nil when all connections are closed, or
+// CloseHijacked. A connection still in its TLS handshake is closed like
+// an idle one. An HTTP/2 connection (Server.HTTP2) gets a GOAWAY (RFC 9113
+// §6.8): its open streams finish, their contexts cancelled, and it closes
+// once they have. It returns nil when all connections are closed, or
 // ctx.Err() when ctx expires first (remaining connections are then left
 // to finish).
 func (s *Server) Shutdown(ctx context.Context) error {

@@ -66,6 +66,7 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (server_write.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
+	http2     bool       // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
 }
 
 func newConn(s *Server) *conn {
@@ -155,7 +156,8 @@ func (c *conn) serveOne() bool {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
 		if c.hijacked {
-			return false // the connection is the handler's: write nothing
+			c.requestDone() // with what was written before the hand-over
+			return false    // the connection is the handler's: write nothing
 		}
 		c.finishBody()
 	}
