@@ -288,8 +288,27 @@ func (c *Conn) sendClose(code StatusCode, reason string) bool {
 	var p [125]byte
 	p[0], p[1] = byte(code>>8), byte(code)
 	n := copy(p[2:], reason)
-	c.writeFrame(opClose, false, p[:2+n])
+	if c.writeFrame(opClose, false, p[:2+n]) == nil {
+		closeWrite(c.nc)
+	}
 	return !c.broken
+}
+
+// closeWrite half-closes nc after the server's Close frame, when it can
+// (TCP: FIN; TLS: close_notify), so that a client waiting for the end of
+// the stream sees it at once; the client's Close is still read.
+func closeWrite(nc net.Conn) {
+	for {
+		switch cn := nc.(type) {
+		case interface{ CloseWrite() error }:
+			cn.CloseWrite()
+			return
+		case interface{ NetConn() net.Conn }:
+			nc = cn.NetConn()
+		default:
+			return
+		}
+	}
 }
 
 // linger reads and drops what the client sends after the server's Close

@@ -44,7 +44,7 @@ type Options struct {
 	// negative means DefaultMaxMessageSize (1 MiB). A larger message is
 	// refused with Close 1009 (RFC 6455 §7.4.1) as soon as a frame header
 	// announces it, before its payload is read. The Conn's read buffers
-	// never grow past it (plus 9 bytes).
+	// never grow past it (plus 9 bytes). Values over 2^62 mean 2^62.
 	MaxMessageSize int64
 
 	// IdleTimeout is the longest the Conn waits for the next frame while
@@ -69,6 +69,10 @@ type Options struct {
 	ReadBufferSize int
 }
 
+// maxMessageCap bounds MaxMessageSize so that sizes computed from it
+// (plus a frame's tail) cannot overflow: no limit in practice.
+const maxMessageCap = 1 << 62
+
 // limits are Options resolved.
 type limits struct {
 	maxMessage int64
@@ -84,6 +88,7 @@ func (o *Options) limits() limits {
 	if l.maxMessage <= 0 {
 		l.maxMessage = DefaultMaxMessageSize
 	}
+	l.maxMessage = min(l.maxMessage, maxMessageCap)
 	l.idle = resolve(l.idle, DefaultIdleTimeout)
 	if l.ping == 0 {
 		l.ping = l.idle / 2
