@@ -3,7 +3,6 @@ package websocket
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"context"
 	"errors"
 	"io"
@@ -68,7 +67,6 @@ type Conn struct {
 	wmu       sync.Mutex
 	wbuf      []byte
 	zbuf      bytes.Buffer
-	deflater  *flate.Writer
 	closeSent bool
 	sentCode  StatusCode
 	sentWhy   string

@@ -7,6 +7,8 @@ import (
 	"io"
 	"iter"
 	"strconv"
+
+	kflate "github.com/klauspost/compress/flate"
 )
 
 // deflateParams is an accepted permessage-deflate offer (RFC 7692 §7).
@@ -29,7 +31,7 @@ func (p deflateParams) response() string {
 // maxCompressed is the largest message the server may compress: with no
 // context takeover, a back-reference never reaches past the message's
 // start, so a message no longer than the window the client allows is
-// within it, whatever window compress/flate uses (32 KiB).
+// within it, whatever window the encoder uses (32 KiB).
 func (p deflateParams) maxCompressed() int {
 	if p.serverBits == 0 {
 		return int(^uint(0) >> 1)
@@ -156,24 +158,17 @@ func readBounded(dst []byte, r io.Reader, limit int64) ([]byte, error) {
 }
 
 // deflate compresses p into c.zbuf as one message's payload (RFC 7692
-// §7.2.1: the sync-flush marker removed).
+// §7.2.1: the sync-flush marker removed). The compressor keeps no state
+// between messages (no context takeover), so none is held per
+// connection.
 func (c *Conn) deflate(p []byte) ([]byte, error) {
 	c.zbuf.Reset()
-	if c.deflater == nil {
-		w, err := flate.NewWriter(&c.zbuf, flate.BestSpeed)
-		if err != nil {
-			return nil, err
-		}
-		c.deflater = w
-	} else {
-		c.deflater.Reset(&c.zbuf)
-	}
-	if _, err := c.deflater.Write(p); err != nil {
-		return nil, err
-	}
-	if err := c.deflater.Flush(); err != nil {
+	if err := kflate.StatelessDeflate(&c.zbuf, p, false, nil); err != nil {
 		return nil, err
 	}
 	b := c.zbuf.Bytes()
+	if !bytes.HasSuffix(b, deflateTail[:4]) {
+		return nil, errors.New("websocket: compressed message without its sync-flush marker")
+	}
 	return b[:len(b)-4], nil
 }

@@ -1,9 +1,11 @@
 // Package websocket serves WebSocket connections (RFC 6455) on a brisk
 // Server: Upgrade checks the opening handshake of a brisk.Ctx and switches
 // the connection (brisk.Ctx.Upgrade), and Conn reads and writes messages
-// with the limits a public endpoint needs. Frames are encoded and checked
-// with github.com/gobwas/ws; permessage-deflate (RFC 7692) uses
-// compress/flate.
+// with the limits a public endpoint needs. Frame headers are parsed in
+// the read buffer, without allocating, and payloads unmasked with
+// github.com/gobwas/ws's Cipher; permessage-deflate (RFC 7692) inflates
+// with compress/flate and deflates with
+// github.com/klauspost/compress/flate's stateless encoder.
 //
 // A Conn enforces:
 //   - a maximum message size (Options.MaxMessageSize; also the bound of a

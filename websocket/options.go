@@ -33,10 +33,11 @@ type Options struct {
 	// Compression accepts permessage-deflate (RFC 7692) when the client
 	// offers it, with no context takeover either way: each message is
 	// compressed on its own, so that no window is kept between messages.
-	// Messages of 128 bytes or more are sent compressed. A connection
-	// then holds a decompressor (about 45 KiB) and, from its first
-	// compressed write, a compressor (about 1 MiB, compress/flate at
-	// BestSpeed) until it ends.
+	// Messages of 128 bytes or more are sent compressed (with
+	// github.com/klauspost/compress/flate's stateless encoder: no
+	// compressor is kept per connection). A connection holds a
+	// decompressor (compress/flate, about 45 KiB) from the first
+	// compressed message it reads until it ends.
 	Compression bool
 
 	// MaxMessageSize is the largest message the Conn accepts, in bytes,
