@@ -26,14 +26,12 @@ const (
 // and Binary.
 var ErrMessageType = errors.New("websocket: message type is not Text or Binary")
 
-// closeLinger bounds the wait for the client's Close after the server's,
-// and closeLingerBytes what is read and dropped meanwhile (RFC 6455
-// §7.1.1: the server closes the TCP connection once Close frames were
-// exchanged).
-const (
-	closeLinger      = time.Second
-	closeLingerBytes = 1 << 20
-)
+// closeLinger bounds the wait for the client's Close after the server's
+// (RFC 6455 §7.1.1: the server closes the TCP connection once Close frames
+// were exchanged). What arrives meanwhile is read and dropped, however
+// much: closing with unread input would reset the connection, and the
+// client could lose the server's Close frame.
+const closeLinger = time.Second
 
 // keptBuffer is the largest message buffer a Conn keeps for the next
 // message; a larger one is dropped when the next read starts.
@@ -311,16 +309,14 @@ func closeWrite(nc net.Conn) {
 
 // linger reads and drops what the client sends after the server's Close
 // (the rest of a refused frame, messages in flight) until its Close, for
-// at most closeLinger and closeLingerBytes.
+// at most closeLinger.
 func (c *Conn) linger() {
 	c.nc.SetReadDeadline(time.Now().Add(closeLinger))
-	budget := int64(closeLingerBytes)
 	for {
-		if c.skip > 0 {
-			n, err := c.br.Discard(int(min(c.skip, budget)))
+		for c.skip > 0 {
+			n, err := c.br.Discard(int(min(c.skip, 1<<30)))
 			c.skip -= int64(n)
-			budget -= int64(n)
-			if err != nil || budget <= 0 {
+			if err != nil {
 				return
 			}
 		}
