@@ -14,7 +14,6 @@ import (
 	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/h2"
 	"github.com/brisk-http/brisk/sse"
-	"golang.org/x/net/http2"
 )
 
 // TestHTTP2: over h2 each event is flushed in its own right, and a
@@ -60,7 +59,9 @@ func testHTTP2(t *testing.T, cancelOnClose bool) {
 	go srv.ServeTLS(ln, "", "")
 	defer srv.Shutdown(context.Background())
 
-	tr := &http2.Transport{TLSClientConfig: certs.ClientConfig()}
+	var protocols http.Protocols
+	protocols.SetHTTP2(true)
+	tr := &http.Transport{TLSClientConfig: certs.ClientConfig(), Protocols: &protocols}
 	defer tr.CloseIdleConnections()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -88,14 +88,29 @@ func (c *client) write(b []byte) {
 	}
 }
 
-// read reads a server frame.
+// read reads a server frame of at most 2 MiB.
 func (c *client) read() ws.Frame {
 	c.t.Helper()
-	f, err := ws.ReadFrame(c.br)
+	f, err := readFrame(c.br)
 	if err != nil {
 		c.t.Fatalf("reading a frame: %v", err)
 	}
 	return f
+}
+
+// readFrame reads a frame of at most 2 MiB (ws.ReadFrame reads any
+// length the peer declares).
+func readFrame(r io.Reader) (ws.Frame, error) {
+	h, err := ws.ReadHeader(r)
+	if err != nil {
+		return ws.Frame{}, err
+	}
+	if h.Length > 2<<20 {
+		return ws.Frame{Header: h}, fmt.Errorf("a frame of %d bytes", h.Length)
+	}
+	f := ws.Frame{Header: h, Payload: make([]byte, h.Length)}
+	_, err = io.ReadFull(r, f.Payload)
+	return f, err
 }
 
 // readClose reads frames up to a Close and returns its status code.
@@ -116,5 +131,3 @@ func (c *client) readClose() websocket.StatusCode {
 func closePayload(code uint16, reason string) []byte {
 	return append(binary.BigEndian.AppendUint16(nil, code), reason...)
 }
-
-func has(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,7 +1,6 @@
 package websocket_test
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -19,7 +18,6 @@ import (
 	"github.com/brisk-http/brisk/websocket"
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
-	"golang.org/x/net/http2"
 )
 
 // listenTCP serves srv on loopback TCP (with TLS when cfg is set) until
@@ -115,17 +113,16 @@ func TestHTTP2(t *testing.T) {
 			t.Fatal(err)
 		}
 		certs := brisktest.NewTLSCerts()
-		tr := &http2.Transport{}
+		var protocols http.Protocols
+		tr := &http.Transport{Protocols: &protocols}
 		var addr string
 		if tlsOn {
 			addr = "https://" + listenTCP(t, srv, certs.ServerConfig())
 			tr.TLSClientConfig = certs.ClientConfig()
+			protocols.SetHTTP2(true)
 		} else {
 			addr = "http://" + listenTCP(t, srv, nil)
-			tr.AllowHTTP = true
-			tr.DialTLSContext = func(ctx context.Context, network, a string, _ *tls.Config) (net.Conn, error) {
-				return new(net.Dialer).DialContext(ctx, network, a)
-			}
+			protocols.SetUnencryptedHTTP2(true)
 		}
 		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 		req, _ := http.NewRequest("GET", addr+"/ws", nil)
@@ -236,5 +233,3 @@ func TestPongKeepsOpen(t *testing.T) {
 		}
 	}
 }
-
-var _ = bufio.NewReader
