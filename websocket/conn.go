@@ -80,7 +80,9 @@ type Conn struct {
 func newConn(nc net.Conn, br *bufio.Reader, l limits, h handshake, ctx context.Context, remote net.Addr) *Conn {
 	c := &Conn{nc: nc, br: br, lim: l, subprotocol: h.subprotocol, deflateOpt: h.deflate, remote: remote}
 	if l.ping > 0 {
+		c.wmu.Lock() // ping reads c.pinger under it
 		c.pinger = time.AfterFunc(l.ping, c.ping)
+		c.wmu.Unlock()
 	}
 	c.stopCtx = context.AfterFunc(ctx, func() { c.CloseWith(StatusGoingAway, "server shutting down") })
 	return c
@@ -121,8 +123,8 @@ func (c *Conn) ReadMessage() (MessageType, []byte, error) {
 		return 0, nil, c.err
 	}
 	c.reading.Store(true)
+	defer c.reading.Store(false) // after c.err is set: Close reads it then
 	typ, msg, err := c.readMessage()
-	c.reading.Store(false)
 	if err != nil {
 		c.err = c.finish(err)
 		return 0, nil, c.err
@@ -193,18 +195,21 @@ func (c *Conn) CloseWith(code StatusCode, reason string) error {
 }
 
 // Close ends the connection: it sends Close 1000 unless a Close was
-// exchanged, waits up to a second for the client's Close (unless a
-// ReadMessage is in progress, which gets it), closes the connection and
-// releases the Conn's timers. It returns nil, or the error closing the
-// connection.
+// exchanged, waits up to a second for the client's Close, closes the
+// connection and releases the Conn's timers. It returns nil, or the error
+// closing the connection. Call it from the reading goroutine or once no
+// read is in progress (Handler does, when its function returns); while
+// another goroutine is in ReadMessage, it only does what CloseWith does,
+// and that ReadMessage ends the connection.
 func (c *Conn) Close() error {
-	if c.err == nil && !c.reading.Load() {
+	if c.reading.Load() {
+		return c.CloseWith(StatusNormalClosure, "")
+	}
+	if c.err == nil {
 		if c.sendClose(StatusNormalClosure, "") {
 			c.linger()
 		}
-		c.err = &CloseError{Code: StatusNormalClosure, Local: true}
-	} else if c.err == nil {
-		return c.CloseWith(StatusNormalClosure, "")
+		c.err = c.sentClose()
 	}
 	c.release()
 	err := c.nc.Close()
@@ -249,9 +254,11 @@ func (c *Conn) sentClose() *CloseError {
 // release stops the timers and the context watch.
 func (c *Conn) release() {
 	c.finished.Do(func() {
+		c.wmu.Lock()
 		if c.pinger != nil {
 			c.pinger.Stop()
 		}
+		c.wmu.Unlock()
 		c.stopCtx()
 	})
 }

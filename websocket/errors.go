@@ -29,6 +29,10 @@ var (
 	// ErrOrigin: the Origin field is refused (Options.CheckOrigin);
 	// answered 403.
 	ErrOrigin = errors.New("websocket: origin not allowed")
+
+	// ErrBody: the handshake request has a body (Content-Length other
+	// than 0, or chunked), which would precede the frames; answered 400.
+	ErrBody = errors.New("websocket: handshake request with a body")
 )
 
 // ErrClosed is returned by a Conn's reads and writes after the Close

@@ -14,8 +14,8 @@ import (
 // (RFC 6455 §4.2) and returns the connection. opts may be nil (see
 // Options). It checks, in order, the method (GET, else ErrMethod and
 // 405), the upgrade offer (else ErrNotWebSocket and 426), the version
-// (ErrVersion, 426), the key (ErrKey, 400) and the Origin (ErrOrigin,
-// 403); then it selects a subprotocol and, when enabled, permessage-deflate,
+// (ErrVersion, 426), the key (ErrKey, 400), the absence of a body
+// (ErrBody, 400) and the Origin (ErrOrigin, 403); then it selects a subprotocol and, when enabled, permessage-deflate,
 // and writes the 101 with the handler's own response fields
 // (brisk.Ctx.Upgrade). On error the response is set (status, fields, a
 // short text body) and the handler should return; when writing the 101
@@ -90,6 +90,8 @@ func checkHandshake(c *brisk.Ctx, opts *Options) (handshake, error) {
 		return handshake{}, ErrVersion
 	case !validKey(q.Get("Sec-WebSocket-Key")):
 		return handshake{}, ErrKey
+	case c.Request.ContentLength() != 0:
+		return handshake{}, ErrBody
 	}
 	if origin := q.Get("Origin"); origin != nil && !checkOrigin(c, opts, origin) {
 		return handshake{}, ErrOrigin

@@ -20,8 +20,9 @@ type Options struct {
 	// CheckOrigin decides whether to accept a handshake whose Origin
 	// field (RFC 6454) is origin; it is not called when the request has
 	// none (not a browser). Nil means same-origin: the origin's host and
-	// port equal the request's Host, compared case-insensitively. A
-	// refusal fails Upgrade with ErrOrigin and a 403 (RFC 6455 §4.2.2).
+	// port equal the request's Host, compared case-insensitively (behind
+	// a proxy that rewrites Host, set CheckOrigin). A refusal fails
+	// Upgrade with ErrOrigin and a 403 (RFC 6455 §4.2.2).
 	CheckOrigin func(c *brisk.Ctx, origin []byte) bool
 
 	// Subprotocols are the subprotocols the server speaks, most preferred
@@ -48,9 +49,12 @@ type Options struct {
 	// never grow past it (plus 9 bytes). Values over 2^62 mean 2^62.
 	MaxMessageSize int64
 
-	// IdleTimeout is the longest the Conn waits for the next frame while
-	// reading; pongs count. Zero means DefaultIdleTimeout (60 s);
-	// negative means no limit. On expiry the Conn sends Close 1001.
+	// IdleTimeout is the longest the Conn waits for each frame while
+	// reading, from the moment it starts waiting for the frame's header
+	// to the end of its payload; any frame counts, pongs included. Zero
+	// means DefaultIdleTimeout (60 s); negative means no limit. On expiry
+	// the Conn sends Close 1001. It applies only while a ReadMessage
+	// runs.
 	IdleTimeout time.Duration
 
 	// PingInterval is how often the server sends a Ping (RFC 6455

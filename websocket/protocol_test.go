@@ -1,6 +1,7 @@
 package websocket_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -230,6 +231,50 @@ func TestPongKeepsOpen(t *testing.T) {
 			return
 		} else if f.Header.OpCode != ws.OpPing {
 			t.Fatalf("got %v %q", f.Header, f.Payload)
+		}
+	}
+}
+
+// TestConcurrentWrites: writes from several goroutines, pings and the
+// reader's pongs and echoes interleave as whole frames.
+func TestConcurrentWrites(t *testing.T) {
+	const writers, each = 4, 50
+	ln := serve(t, websocket.Handler(&websocket.Options{PingInterval: time.Millisecond}, func(conn *websocket.Conn) {
+		for i := range writers {
+			go func() {
+				for range each {
+					conn.WriteMessage(websocket.Binary, bytes.Repeat([]byte{byte(i)}, 2000))
+				}
+			}()
+		}
+		echo(conn)
+	}))
+	c := dial(t, ln, handshake(""))
+	go func() {
+		for range each {
+			c.nc.Write(frame(0x81, []byte("echo me")))
+			c.nc.Write(frame(0x89, []byte("ping")))
+		}
+	}()
+	var binaries, texts, pongs int
+	for binaries < writers*each || texts < each || pongs < each {
+		f := c.read()
+		switch f.Header.OpCode {
+		case ws.OpBinary:
+			if len(f.Payload) != 2000 || bytes.Count(f.Payload, f.Payload[:1]) != 2000 {
+				t.Fatalf("binary frame mixed up: %d bytes", len(f.Payload))
+			}
+			binaries++
+		case ws.OpText:
+			if string(f.Payload) != "echo me" {
+				t.Fatalf("text %q", f.Payload)
+			}
+			texts++
+		case ws.OpPong:
+			pongs++
+		case ws.OpPing:
+		default:
+			t.Fatalf("frame %v", f.Header)
 		}
 	}
 }

@@ -30,6 +30,8 @@ func TestHandshakeRefused(t *testing.T) {
 		{"version_8", strings.Replace(valid, "Version: 13", "Version: 8", 1), 426, websocket.ErrVersion, "Sec-WebSocket-Version", "13"},
 		{"short_key", strings.Replace(valid, "dGhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZQ==", 1), 400, websocket.ErrKey, "", ""},
 		{"bad_key", strings.Replace(valid, "dGhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZSBub25jZ!=", 1), 400, websocket.ErrKey, "", ""},
+		{"body", strings.Replace(valid, "\r\n\r\n", "\r\nContent-Length: 2\r\n\r\nhi", 1), 400, websocket.ErrBody, "", ""},
+		{"chunked_body", strings.Replace(valid, "\r\n\r\n", "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 1), 400, websocket.ErrBody, "", ""},
 		{"cross_origin", handshake("Origin: https://evil.example\r\n"), 403, websocket.ErrOrigin, "", ""},
 		{"null_origin", handshake("Origin: null\r\n"), 403, websocket.ErrOrigin, "", ""},
 	} {
