@@ -232,7 +232,7 @@ func (c *Conn) finish(err error) error {
 			c.linger()
 		}
 		ce = c.sentClose()
-	case c.closing.Load(): // our Close went unanswered
+	case c.closeWasSent(): // and went unanswered
 		ce = c.sentClose()
 	default:
 		c.release()
@@ -242,6 +242,13 @@ func (c *Conn) finish(err error) error {
 	c.release()
 	c.nc.Close()
 	return ce
+}
+
+// closeWasSent reports whether the server sent a Close frame.
+func (c *Conn) closeWasSent() bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.closeSent
 }
 
 // sentClose is the CloseError for the Close the server sent.

@@ -222,7 +222,7 @@ func (c *Conn) closeFrame(p []byte) error {
 			return fail(StatusInvalidPayload, "invalid UTF-8 in a Close reason")
 		}
 	}
-	if c.closing.Load() {
+	if c.closeWasSent() {
 		return c.sentClose()
 	}
 	c.wmu.Lock()

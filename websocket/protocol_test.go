@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"testing"
 	"time"
 
@@ -276,5 +277,33 @@ func TestConcurrentWrites(t *testing.T) {
 		default:
 			t.Fatalf("frame %v", f.Header)
 		}
+	}
+}
+
+// TestWriteTimeout: a client that stops reading makes a write fail after
+// WriteTimeout; the connection is then closed and the reader ends.
+func TestWriteTimeout(t *testing.T) {
+	errc := make(chan error, 2)
+	ln := serve(t, websocket.Handler(&websocket.Options{WriteTimeout: 50 * time.Millisecond, PingInterval: -1}, func(conn *websocket.Conn) {
+		big := make([]byte, 256<<10) // more than the in-memory connection buffers
+		var err error
+		for err == nil {
+			err = conn.WriteMessage(websocket.Binary, big)
+		}
+		errc <- err
+		_, _, err = conn.ReadMessage()
+		errc <- err
+	}))
+	dial(t, ln, handshake("")) // and never read
+	select {
+	case err := <-errc:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("WriteMessage: %v, want a deadline error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("WriteMessage still blocked")
+	}
+	if err := <-errc; err == nil || errors.As(err, new(*websocket.CloseError)) {
+		t.Errorf("ReadMessage after the failed write: %v, want the connection's error", err)
 	}
 }
