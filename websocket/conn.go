@@ -64,6 +64,8 @@ type Conn struct {
 	// write side, under wmu
 	wmu       sync.Mutex
 	wbuf      []byte
+	wbufs     net.Buffers // header and payload of a large frame, over iov
+	iov       [2][]byte
 	zbuf      bytes.Buffer
 	closeSent bool
 	sentCode  StatusCode

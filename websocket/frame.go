@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"time"
 	"unicode/utf8"
@@ -258,10 +257,12 @@ func (c *Conn) writeFrame(op byte, rsv1 bool, p []byte) error {
 	if len(p) <= 1<<10 {
 		c.wbuf = append(appendHeader(c.wbuf[:0], op, rsv1, len(p)), p...)
 		_, err = c.nc.Write(c.wbuf)
-	} else {
-		var hdr [10]byte
-		bufs := net.Buffers{appendHeader(hdr[:0], op, rsv1, len(p)), p}
-		_, err = bufs.WriteTo(c.nc)
+	} else { // header and payload in one writev on TCP, without a copy
+		c.wbuf = appendHeader(c.wbuf[:0], op, rsv1, len(p))
+		c.iov = [2][]byte{c.wbuf, p}
+		c.wbufs = c.iov[:] // WriteTo consumes it
+		_, err = c.wbufs.WriteTo(c.nc)
+		c.iov[1] = nil // p is the caller's
 	}
 	if err != nil {
 		c.broken = true

@@ -77,21 +77,23 @@ func TestHugeHeaderMemory(t *testing.T) {
 	}
 }
 
-// TestEchoAllocs: echoing a small message allocates nothing once the
-// Conn's buffers exist.
+// TestEchoAllocs: echoing a message, small or over the 1 KiB that goes
+// out in one writev, allocates nothing once the Conn's buffers exist.
 func TestEchoAllocs(t *testing.T) {
-	frame := maskedFrame(ws.OpText, []byte("hello"))
-	var r bytes.Reader
-	c := testConn(t, &r, &Options{PingInterval: -1, IdleTimeout: -1, WriteTimeout: -1})
-	n := testing.AllocsPerRun(100, func() {
-		r.Reset(frame)
-		typ, msg, err := c.ReadMessage()
-		if err != nil {
-			t.Fatal(err)
+	for _, size := range []int{5, 4 << 10} {
+		frame := maskedFrame(ws.OpText, bytes.Repeat([]byte("h"), size))
+		var r bytes.Reader
+		c := testConn(t, &r, &Options{PingInterval: -1, IdleTimeout: -1, WriteTimeout: -1})
+		n := testing.AllocsPerRun(100, func() {
+			r.Reset(frame)
+			typ, msg, err := c.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.WriteMessage(typ, msg)
+		})
+		if n != 0 {
+			t.Errorf("%d bytes: %v allocations per echo, want 0", size, n)
 		}
-		c.WriteMessage(typ, msg)
-	})
-	if n != 0 {
-		t.Errorf("%v allocations per echo, want 0", n)
 	}
 }
