@@ -77,20 +77,24 @@ type Stream struct {
 	buf       []byte
 	lastID    string
 	keepAlive time.Duration
+	head      bool // a HEAD request: no body
 }
 
 // New starts an event stream: status 200, "Content-Type:
 // text/event-stream", "Cache-Control: no-cache, no-transform",
 // "X-Accel-Buffering: no", and the head flushed at once, so the client's
 // EventSource opens before the first event. Fields the handler set before
-// stay (Set-Cookie, CORS ones). It fails with the error flushing the head
-// (the client is gone).
+// stay (Set-Cookie, CORS ones); call it before writing any of the body.
+// It fails with the error flushing the head (the client is gone). For a
+// HEAD request the head is all that is sent: Send and Comment write
+// nothing and Serve returns at once.
 func New(c *brisk.Ctx, opts *Options) (*Stream, error) {
 	s := &Stream{c: c, w: c.BodyWriter(), keepAlive: DefaultKeepAlive}
 	if opts != nil && opts.KeepAlive != 0 {
 		s.keepAlive = max(opts.KeepAlive, 0)
 	}
 	s.lastID = string(c.Request.Header.Get("Last-Event-ID"))
+	s.head = string(c.Request.Method()) == "HEAD"
 	r := &c.Response
 	r.SetStatusCode(200)
 	r.Header.Set("Content-Type", "text/event-stream")
@@ -146,6 +150,9 @@ func (s *Stream) Comment(text string) error {
 // the package doc, or the server shuts down: it returns the context's
 // error) or a write fails (its error).
 func (s *Stream) Serve(events <-chan Event) error {
+	if s.head {
+		return nil
+	}
 	var tick <-chan time.Time
 	var t *time.Timer
 	if s.keepAlive > 0 {

@@ -279,3 +279,31 @@ func TestCurl(t *testing.T) {
 		t.Errorf("curl printed %q", got.String())
 	}
 }
+
+// TestHead: a HEAD gets the event stream's head, and Serve returns at
+// once instead of waiting for events that would not be sent.
+func TestHead(t *testing.T) {
+	served := make(chan error, 1)
+	srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
+		s, _ := sse.New(c, nil)
+		served <- s.Serve(make(chan sse.Event))
+	}}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	nc, _ := ln.Dial()
+	defer nc.Close()
+	io.WriteString(nc, "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(nc), &http.Request{Method: "HEAD"})
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%v %v", resp, err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve blocked on a HEAD request")
+	}
+}
