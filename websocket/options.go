@@ -45,8 +45,11 @@ type Options struct {
 	// counted on the wire and again after decompression. Zero or
 	// negative means DefaultMaxMessageSize (1 MiB). A larger message is
 	// refused with Close 1009 (RFC 6455 §7.4.1) as soon as a frame header
-	// announces it, before its payload is read. The Conn's read buffers
-	// never grow past it (plus 9 bytes). Values over 2^62 mean 2^62.
+	// announces it, before its payload is read. The Conn's message
+	// buffer never grows past it (plus 9 bytes), nor, for a compressed
+	// message, does the second one holding its decompressed form; one
+	// over 64 KiB is dropped when the next read starts. Values over 2^62
+	// mean 2^62.
 	MaxMessageSize int64
 
 	// IdleTimeout is the longest the Conn waits for each frame while
