@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // MessageType is a data message's type (RFC 6455 §5.6).
@@ -179,11 +180,16 @@ func (c *Conn) WriteMessage(typ MessageType, p []byte) error {
 }
 
 // CloseWith starts the Close handshake with code and reason (RFC 6455
-// §7.1.2; the reason is cut to 123 bytes): it sends a Close frame, unless
-// one was sent, and the connection is closed once the client's Close
-// arrives (ReadMessage then returns a *CloseError with Local set) or after
-// a second. It may be called from any goroutine.
+// §7.1.2; the reason is cut to 123 bytes, at a character boundary): it
+// sends a Close frame, unless one was sent, and the connection is closed
+// once the client's Close arrives (ReadMessage then returns a *CloseError
+// with Local set) or after a second. It may be called from any goroutine.
+// It fails with ErrCloseCode for a code that may not be sent (RFC 6455
+// §7.4: 1000-1003, 1007-1014 and 3000-4999 may).
 func (c *Conn) CloseWith(code StatusCode, reason string) error {
+	if !validCloseCode(code) {
+		return ErrCloseCode
+	}
 	if !c.sendClose(code, reason) {
 		return nil
 	}
@@ -292,11 +298,9 @@ func (c *Conn) sendClose(code StatusCode, reason string) bool {
 	if c.closeSent || c.broken {
 		return false
 	}
+	reason = cutReason(reason)
 	c.closeSent, c.sentCode, c.sentWhy = true, code, reason
 	c.closing.Store(true)
-	if len(reason) > 123 {
-		reason = reason[:123]
-	}
 	var p [125]byte
 	p[0], p[1] = byte(code>>8), byte(code)
 	n := copy(p[2:], reason)
@@ -304,6 +308,19 @@ func (c *Conn) sendClose(code StatusCode, reason string) bool {
 		closeWrite(c.nc)
 	}
 	return !c.broken
+}
+
+// cutReason cuts a Close reason to the 123 bytes a Close frame holds
+// (RFC 6455 §5.5), at a character boundary.
+func cutReason(reason string) string {
+	if len(reason) <= 123 {
+		return reason
+	}
+	reason = reason[:123]
+	for len(reason) > 0 && !utf8.ValidString(reason) {
+		reason = reason[:len(reason)-1]
+	}
+	return reason
 }
 
 // closeWrite half-closes nc after the server's Close frame, when it can

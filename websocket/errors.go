@@ -35,6 +35,11 @@ var (
 	ErrBody = errors.New("websocket: handshake request with a body")
 )
 
+// ErrCloseCode is returned by CloseWith for a status code that may not
+// be sent in a Close frame (1004-1006, 1015, and outside 1000-4999 but
+// 3000-4999; RFC 6455 §7.4).
+var ErrCloseCode = errors.New("websocket: status code may not be sent in a Close frame")
+
 // ErrClosed is returned by a Conn's reads and writes after the Close
 // handshake started or the connection failed.
 var ErrClosed = errors.New("websocket: connection closed")

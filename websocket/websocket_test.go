@@ -217,3 +217,29 @@ func TestClientCloseCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseWith: the handler's own Close carries its status and reason
+// (cut at a character boundary); an unsendable status is refused.
+func TestCloseWith(t *testing.T) {
+	errc := make(chan error, 1)
+	reason := strings.Repeat("é", 70) // 140 bytes
+	ln := serve(t, websocket.Handler(nil, func(conn *websocket.Conn) {
+		if err := conn.CloseWith(1006, ""); !errors.Is(err, websocket.ErrCloseCode) {
+			t.Errorf("CloseWith(1006): %v", err)
+		}
+		conn.CloseWith(4001, reason)
+		_, _, err := conn.ReadMessage()
+		errc <- err
+	}))
+	c := dial(t, ln, handshake(""))
+	f := c.read()
+	want := closePayload(4001, strings.Repeat("é", 61)) // 122 bytes: 123 cut back to a whole character
+	if f.Header.OpCode != ws.OpClose || !bytes.Equal(f.Payload, want) {
+		t.Errorf("Close frame %v %q, want %q", f.Header.OpCode, f.Payload, want)
+	}
+	c.write(frame(0x88, closePayload(4001, "")))
+	var ce *websocket.CloseError
+	if err := <-errc; !errors.As(err, &ce) || ce.Code != 4001 || !ce.Local {
+		t.Errorf("ReadMessage: %v", err)
+	}
+}
