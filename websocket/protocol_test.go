@@ -63,13 +63,32 @@ func echoOnce(t *testing.T, d ws.Dialer, url string) {
 	}
 }
 
-// TestTLS: wss:// over brisk's TLS.
+// TestTLS: wss:// over brisk's TLS: an echo, and a Close 1009 the
+// client reads whole before the server's close_notify.
 func TestTLS(t *testing.T) {
 	certs := brisktest.NewTLSCerts()
 	addr := listenTCP(t, &brisk.Server{Handler: websocket.Handler(nil, echo)}, certs.ServerConfig())
 	cfg := certs.ClientConfig()
 	cfg.ServerName = "localhost"
-	echoOnce(t, ws.Dialer{TLSConfig: cfg}, "wss://"+addr+"/ws")
+	d := ws.Dialer{TLSConfig: cfg}
+	echoOnce(t, d, "wss://"+addr+"/ws")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, br, _, err := d.Dial(ctx, "wss://"+addr+"/ws")
+	if err != nil || br != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	ws.WriteHeader(conn, ws.Header{Fin: true, OpCode: ws.OpBinary, Masked: true, Length: 2 << 20})
+	f, err := readFrame(conn)
+	if code, _ := ws.ParseCloseFrameData(f.Payload); err != nil || f.Header.OpCode != ws.OpClose || code != ws.StatusMessageTooBig {
+		t.Errorf("over TLS: %v %d, %v; want Close 1009", f.Header.OpCode, code, err)
+	}
+	if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("after the Close frame: %v, want io.EOF (close_notify)", err)
+	}
 }
 
 // TestProxyProtocol: behind a PROXY header, the Conn reports the header's
