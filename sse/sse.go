@@ -116,10 +116,20 @@ func (s *Stream) LastEventID() string { return s.lastID }
 // (nothing written) or the write's error (the client is gone, or
 // brisk.Server.WriteTimeout passed).
 func (s *Stream) Send(e Event) error {
-	if strings.ContainsAny(e.ID, "\r\n\x00") || strings.ContainsAny(e.Event, "\r\n") {
-		return ErrField
+	b, err := appendEvent(s.buf[:0], e)
+	if err != nil {
+		return err
 	}
-	b := s.buf[:0]
+	s.buf = b
+	return s.write()
+}
+
+// appendEvent appends e as the stream encodes it (WHATWG HTML §9.2.5),
+// blank line included.
+func appendEvent(b []byte, e Event) ([]byte, error) {
+	if strings.ContainsAny(e.ID, "\r\n\x00") || strings.ContainsAny(e.Event, "\r\n") {
+		return b, ErrField
+	}
 	if e.ID != "" {
 		b = append(append(append(b, "id: "...), e.ID...), '\n')
 	}
@@ -133,8 +143,7 @@ func (s *Stream) Send(e Event) error {
 	if e.Data != "" || e.Event != "" {
 		b = appendLines(b, "data: ", e.Data)
 	}
-	s.buf = append(b, '\n')
-	return s.write()
+	return append(b, '\n'), nil
 }
 
 // Comment writes text as comment lines (each line of text behind a
