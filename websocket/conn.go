@@ -73,7 +73,7 @@ type Conn struct {
 	sentWhy   string
 	broken    bool // a write failed: the connection is closed
 
-	closing  atomic.Bool // a Close was sent: reads no longer extend the deadline
+	closing  atomic.Bool // a Close was sent or a write failed: reads no longer extend the deadline
 	pinger   *time.Timer
 	stopCtx  func() bool
 	closer   *time.Timer // closes nc closeLinger after a Close sent off the read path
@@ -109,7 +109,8 @@ func (c *Conn) NetConn() net.Conn { return c.nc }
 // Err returns the error that ended reading: a *CloseError after a Close
 // handshake (errors.Is(err, ErrClosed)), another error when the
 // connection failed (io.EOF: the client closed it without a Close frame),
-// or nil while the Conn is open.
+// or nil while the Conn is open. Like ReadMessage, it is for the reading
+// goroutine.
 func (c *Conn) Err() error { return c.err }
 
 // ReadMessage returns the next data message, answering the control frames
