@@ -74,6 +74,7 @@ type CloseError struct {
 	Local bool
 }
 
+// Error names who closed, the status code and the reason.
 func (e *CloseError) Error() string {
 	who := "client"
 	if e.Local {
