@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -324,5 +325,46 @@ func TestWriteTimeout(t *testing.T) {
 	}
 	if err := <-errc; err == nil || errors.As(err, new(*websocket.CloseError)) {
 		t.Errorf("ReadMessage after the failed write: %v, want the connection's error", err)
+	}
+}
+
+// TestNoLeak: connections that end every way (client gone without a
+// Close, the client's Close, a protocol error, the server's idle close)
+// leave no goroutine behind: handler, pinger and context watch all end.
+func TestNoLeak(t *testing.T) {
+	done := make(chan struct{}, 64)
+	srv := &brisk.Server{Handler: websocket.Handler(&websocket.Options{IdleTimeout: 100 * time.Millisecond, PingInterval: 10 * time.Millisecond},
+		func(conn *websocket.Conn) {
+			echo(conn)
+			done <- struct{}{}
+		})}
+	ln := brisktest.NewListener()
+	go srv.Serve(ln)
+	defer srv.Shutdown(context.Background())
+	before := runtime.NumGoroutine()
+	const each = 5
+	for range each {
+		for _, end := range []func(*client){
+			func(c *client) { c.nc.Close() },
+			func(c *client) { c.write(frame(0x88, closePayload(1000, ""))); c.readClose() },
+			func(c *client) { c.write([]byte{0x81, 0x01, 'x'}); c.readClose() },
+			func(c *client) { c.readClose() }, // idle: pings unanswered
+		} {
+			end(dial(t, ln, handshake("")))
+		}
+	}
+	for range 4 * each {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a handler did not return")
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		t.Errorf("%d goroutines, %d before the connections", n, before)
 	}
 }
