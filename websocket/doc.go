@@ -32,10 +32,12 @@
 // the header was consumed before the request: the Conn sees the stream
 // after it, and Conn.RemoteAddr is the client's address from the header.
 // HTTP/2 (package h2) and h2c: streams cannot switch protocols and RFC
-// 8441's extended CONNECT is not supported, so a WebSocket request there
-// has no Upgrade field and Upgrade fails with ErrNotWebSocket and answers
-// 426 (browsers then open an HTTP/1.1 connection for WebSockets, since the
-// server does not announce SETTINGS_ENABLE_CONNECT_PROTOCOL).
+// 8441's extended CONNECT is not supported: the server does not announce
+// SETTINGS_ENABLE_CONNECT_PROTOCOL (so browsers open an HTTP/1.1
+// connection for WebSockets), a CONNECT with :protocol is reset with
+// PROTOCOL_ERROR before any handler runs, and a GET carrying a WebSocket
+// handshake has no Upgrade field: Upgrade fails with ErrNotWebSocket and
+// answers 426.
 //
 // # Shutdown and Drain
 //
