@@ -55,6 +55,7 @@ type conn struct {
 	done       *doneQueue         // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
+	idleSince atomic.Int64 // when c last became idle, coarse Unix ns (Drain)
 	keepAlive bool
 	headTimer bool // ReadHeaderTimeout is armed for the current head
 	waited    bool
