@@ -358,7 +358,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // Connections a handler took over (Ctx.Hijack) are not waited for; see
 // CloseHijacked. It returns nil when all connections are closed, or
 // ctx.Err() when ctx expires first (remaining connections are then left
-// to finish).
+// to finish; Close ends them, logging each response it cuts).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()

@@ -56,6 +56,7 @@ type conn struct {
 
 	state     atomic.Int32
 	idleSince atomic.Int64 // when c last became idle, coarse Unix ns (Drain)
+	cut       atomic.Bool  // Close closed c in the middle of a request (logCut)
 	keepAlive bool
 	headTimer bool // ReadHeaderTimeout is armed for the current head
 	waited    bool
@@ -97,6 +98,7 @@ func (c *conn) attach(nc net.Conn) {
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
+	c.cut.Store(false)
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)
 }
@@ -286,6 +288,9 @@ func (c *conn) finishBody() {
 
 // finish closes the connection and recycles c.
 func (c *conn) finish() {
+	if c.cut.Load() {
+		c.logCut()
+	}
 	c.watch.stop()
 	c.state.Store(stateClosed)
 	c.nc.Close()
