@@ -316,6 +316,8 @@ type Server struct {
 	date      dateCache
 	pools     pools
 	hijacks   hijackSet
+
+	acceptErrs atomic.Uint64 // AcceptErrors (server_accept.go)
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -336,6 +338,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	defer s.untrack(ln)
+	var retry acceptRetry // server_accept.go
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -343,11 +346,12 @@ func (s *Server) Serve(ln net.Listener) error {
 				return ErrServerClosed
 			}
 			if isTemporary(err) {
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(retry.failed(s, err))
 				continue
 			}
 			return err
 		}
+		retry.delay = 0
 		s.startConn(nc)
 	}
 }
