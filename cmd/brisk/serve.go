@@ -95,6 +95,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
+	defer o.closeTLS()
 	srv.Handler = h1 // HTTP/1.1 requests are logged by OnRequestDone
 
 	lns, err := o.deploy.listen(o.addr)
