@@ -18,7 +18,7 @@ var selfSignedHosts = []string{"localhost", "127.0.0.1", "::1"}
 
 // tlsOptions are the flags of `brisk serve` for HTTPS and HTTP/2.
 type tlsOptions struct {
-	tls       bool          // HTTPS with a self-signed certificate made at start
+	tls       bool          // HTTPS with a self-signed certificate, kept in keepFile
 	certFile  string        // HTTPS with this PEM certificate chain...
 	keyFile   string        // ...and this PEM private key
 	h2c       bool          // HTTP/2 with prior knowledge on cleartext
