@@ -37,7 +37,10 @@ const drainSweep = 10 * time.Millisecond
 // request (parked ones included) are closed once their client has been
 // quiet for DrainIdleQuiet or more, never sooner, so that a request sent
 // on an idle connection does not race its close; a connection with
-// unread input is served instead. Once no connection is left, or when
+// unread input in its socket is served instead (not looked at over TLS,
+// where crypto/tls reads ahead, nor on connections without a file
+// descriptor: the quiet time alone counts there). A new connection
+// counts as idle from its accept until its first request. Once no connection is left, or when
 // ctx is done, Drain calls Shutdown(ctx) and returns its result: nil
 // when every connection closed, ctx.Err() when some were still busy
 // (they are left to finish). HTTP/2 connections get a GOAWAY at once
@@ -94,12 +97,12 @@ func (c *conn) markIdle() { c.idleSince.Store(c.srv.date.coarseUnixNano()) }
 // looked at from another goroutine than c's; false when it cannot tell
 // (TLS, no file descriptor).
 func (c *conn) hasInput() bool {
-	if c.raw == nil {
+	if c.peekRaw == nil {
 		return false
 	}
 	var b [1]byte
 	r := peekEmpty
-	c.raw.Control(func(fd uintptr) { r = peekSocket(fd, &b) })
+	c.peekRaw.Control(func(fd uintptr) { r = peekSocket(fd, &b) })
 	return r == peekInput
 }
 

@@ -16,10 +16,14 @@ import (
 // "Connection: close", then the connection closes. A connection quiet
 // for longer is closed, and Drain returns.
 func TestDrainIdleRace(t *testing.T) {
+	forTransports(t, testDrainIdleRace)
+}
+
+func testDrainIdleRace(t *testing.T, transport string) {
 	for _, park := range []bool{false, true} {
 		s := &Server{Handler: helloHandler, DrainDelay: -1, IdleTimeout: time.Minute,
 			ParkIdle: park, ParkIdleAfter: time.Millisecond}
-		ts := startServer(t, "tcp", s)
+		ts := startServer(t, transport, s)
 		busy, quiet := ts.connect(), ts.connect()
 		busy.roundTrip(get("/"))
 		quiet.roundTrip(get("/"))

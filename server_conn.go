@@ -55,8 +55,9 @@ type conn struct {
 	done       *doneQueue         // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
-	idleSince atomic.Int64 // when c last became idle, coarse Unix ns (Drain)
-	cut       atomic.Bool  // Close closed c in the middle of a request (logCut)
+	idleSince atomic.Int64    // when c last became idle, coarse Unix ns (Drain)
+	cut       atomic.Bool     // Close closed c in the middle of a request (logCut)
+	peekRaw   syscall.RawConn // raw as attach set it: Drain peeks from another goroutine (hasInput)
 	keepAlive bool
 	headTimer bool // ReadHeaderTimeout is armed for the current head
 	waited    bool
@@ -92,6 +93,8 @@ func (c *conn) attach(nc net.Conn) {
 			c.raw = rc
 		}
 	}
+	c.peekRaw = c.raw
+	c.markIdle() // a new connection is idle until its first request
 	c.in.Discard()
 	c.body.reading = false // the last request's body: PROXY and TLS read before a request
 	c.nreq, c.werr = 0, nil
@@ -304,6 +307,6 @@ func (c *conn) finish() {
 		c.hookState(StateClosed) // before connDone: Shutdown returns after it
 		s.connDone(c)
 	}
-	c.nc, c.raw, c.tls, c.proxy = nil, nil, nil, nil
+	c.nc, c.raw, c.tls, c.proxy, c.peekRaw = nil, nil, nil, nil, nil
 	s.pools.putConn(c)
 }
