@@ -17,24 +17,25 @@ import (
 // ETag, Last-Modified and Content-Length describe other bytes.
 
 // fileStamp is what the validators of a representation were made from:
-// the size, mode, modification time and, where the system gives it, the
-// fileID of the file. The zero fileStamp checks nothing.
+// the size, mode and modification time of the file. Not its status
+// change time, which an open file's rename or unlink changes without
+// touching its bytes (a descriptor's inode cannot change). The zero
+// fileStamp checks nothing.
 type fileStamp struct {
 	size    int64
 	mode    fs.FileMode
 	modtime time.Time
-	id      fileID
 	ok      bool
 }
 
 // stampOf returns the stamp of fi.
 func stampOf(fi fs.FileInfo) fileStamp {
-	return fileStamp{size: fi.Size(), mode: fi.Mode(), modtime: fi.ModTime(), id: idOf(fi), ok: true}
+	return fileStamp{size: fi.Size(), mode: fi.Mode(), modtime: fi.ModTime(), ok: true}
 }
 
 // stamp returns the stamp of v.
 func (v *cachedFile) stamp() fileStamp {
-	return fileStamp{size: v.size, mode: v.mode, modtime: v.modtime, id: v.id, ok: true}
+	return fileStamp{size: v.size, mode: v.mode, modtime: v.modtime, ok: true}
 }
 
 // holds reports whether f, stated now, is still the file st describes;
@@ -48,8 +49,7 @@ func (st *fileStamp) holds(f any) bool {
 		return true
 	}
 	fi, err := sf.Stat()
-	return err == nil && fi.Size() == st.size && fi.Mode() == st.mode &&
-		fi.ModTime().Equal(st.modtime) && idOf(fi) == st.id
+	return err == nil && fi.Size() == st.size && fi.Mode() == st.mode && fi.ModTime().Equal(st.modtime)
 }
 
 // sendChecked sends n > 0 bytes of content, already at the section's
