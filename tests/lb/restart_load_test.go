@@ -29,12 +29,13 @@ const restartDownload = 1 << 20
 // TestRestartDropsNothing: `brisk serve` restarted five times with
 // SIGHUP, while keep-alive, pipelined, upload and download clients (the
 // load package, and curl fetching files over keep-alive) run at full
-// speed, fails no request: directly, and behind HAProxy set up not to
+// speed, fails no request: directly (one socket, or two SO_REUSEPORT
+// ones, all handed over), and behind HAProxy set up not to
 // retry (retries 0, no retry-on, reusing idle server connections), so a
 // request lost by the server is a failed request.
 func TestRestartDropsNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("restarts under load take about 20 s")
+		t.Skip("restarts under load take about 35 s")
 	}
 	curl := peer.Need(t, "curl", "apt-get install curl")
 	bin := buildBrisk(t)
@@ -50,6 +51,10 @@ func TestRestartDropsNothing(t *testing.T) {
 		backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
 		restartUnderLoad(t, bin, curl, root, upload, backend, backend)
 	})
+	t.Run("reuseport", func(t *testing.T) {
+		backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
+		restartUnderLoad(t, bin, curl, root, upload, backend, backend, "-reuseport", "2")
+	})
 	t.Run("haproxy", func(t *testing.T) {
 		peer.Need(t, "haproxy", lbInstall)
 		backend := fmt.Sprintf("127.0.0.1:%d", freeport.Port(t))
@@ -57,13 +62,14 @@ func TestRestartDropsNothing(t *testing.T) {
 	})
 }
 
-// restartUnderLoad serves root on backend, runs the clients against
-// front and restarts the server five times; it fails the test on any
-// failed request.
-func restartUnderLoad(t *testing.T, bin, curl, root, upload, backend, front string) {
+// restartUnderLoad serves root on backend (brisk serve with extra
+// arguments), runs the clients against front and restarts the server
+// five times; it fails the test on any failed request.
+func restartUnderLoad(t *testing.T, bin, curl, root, upload, backend, front string, extra ...string) {
 	pidFile := filepath.Join(t.TempDir(), "brisk.pid")
 	out := &syncbuf.Buffer{}
-	cmd := exec.Command(bin, "serve", "-addr", backend, "-root", root, "-pidfile", pidFile)
+	args := append([]string{"serve", "-addr", backend, "-root", root, "-pidfile", pidFile}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
