@@ -21,8 +21,13 @@ const DefaultDrainDelay = 5 * time.Second
 // after their next response, which says "Connection: close".
 const DrainIdleQuiet = time.Second
 
-// drainSweep is the period of Drain's sweeps over the connections.
-const drainSweep = 10 * time.Millisecond
+// drainPoll is the period of Drain's polls (HTTP/2 drain, the count of
+// connections left); drainSweep that of its sweeps over the idle
+// connections, which hold the server's lock.
+const (
+	drainPoll  = 10 * time.Millisecond
+	drainSweep = 100 * time.Millisecond
+)
 
 // Drain takes the server out of service gracefully, for a load balancer
 // to move its clients elsewhere: from the call on, Draining reports true
@@ -50,12 +55,16 @@ func (s *Server) Drain(ctx context.Context) error {
 	s.draining.Store(true)
 	start := time.Now()
 	notBefore := start.Add(s.drainDelay())
-	tick := time.NewTicker(drainSweep)
+	tick := time.NewTicker(drainPoll)
 	defer tick.Stop()
+	var swept time.Time
 	for parkedClosed := false; s.active.Load() > 0 || time.Now().Before(notBefore); {
 		s.drainConns()
 		if now := time.Now(); !now.Before(notBefore) {
-			s.closeQuiet(now)
+			if now.Sub(swept) >= drainSweep {
+				s.closeQuiet(now)
+				swept = now
+			}
 			// Parked connections were idle for ParkIdleAfter when parked,
 			// and none is parked while draining (mayPark).
 			if !parkedClosed && now.Sub(start) >= DrainIdleQuiet {
