@@ -44,8 +44,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
-			"connection) then shuts down; SIGHUP restarts without dropping a connection: a new process\n"+
-			"inherits the listening sockets, then this one drains.\n\n"+
+			"connection) then shuts down; SIGHUP restarts without dropping a request: a new process\n"+
+			"inherits the listening sockets, then this one drains (refused as PID 1, a container's\n"+
+			"init). Under systemd socket activation (LISTEN_FDS) the sockets passed replace -addr.\n\n"+
 			"Profiling (/debug/pprof/) is never served on the public listener: only with -admin ADDR,\n"+
 			"on a separate plain-HTTP listener that also serves /healthz, /readyz and, with -metrics,\n"+
 			"/metrics (then not on the public one). There is no admin listener unless asked.", stderr)
