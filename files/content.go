@@ -40,6 +40,10 @@ import (
 // Content-Length, by sendfile(2) when content is an *os.File on a plain
 // TCP connection (see [brisk.BodyWriter.ReadFromN]). If content ends
 // before its size, the response is cut short and the connection closed;
+// so is it when content has a Stat method (an *os.File) that gives
+// another size, mode or modification time before the last byte of a
+// section goes out than when the response began (the file was rewritten
+// while sent: its bytes are no longer the ones the validators name);
 // a read or seek error before the body starts is answered 500, which
 // keeps the fields the handler set but those describing the
 // representation: ETag, Last-Modified, Content-Encoding, Cache-Control,
