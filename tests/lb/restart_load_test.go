@@ -134,7 +134,7 @@ func restartUnderLoad(t *testing.T, bin, curl, root, upload, backend, front stri
 	for name, res := range results {
 		t.Logf("%s: %d responses, %d failed %v", name, res.Requests, res.ErrorCount(), firstErrors(res))
 		failed += res.ErrorCount()
-		if res.Status[2] < 50 {
+		if res.Status[2] < 10 { // a few, even under -race or qemu
 			t.Errorf("%s: only %d 2xx responses", name, res.Status[2])
 		}
 	}
