@@ -76,7 +76,7 @@ func (w *httpResponse) sendHead(p []byte) {
 	st := headState{
 		extra:           extraFields{contentLength: -1},
 		te:              w.get("Transfer-Encoding"),
-		serverKeepAlive: !c.srv.closing.Load() && (c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn),
+		serverKeepAlive: !c.srv.Draining() && (c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn),
 	}
 	w.autoLength(&st, p, w.markTrailers())
 	w.decidePersistence(&st)

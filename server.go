@@ -345,6 +345,8 @@ type Server struct {
 	date      dateCache
 	pools     pools
 	hijacks   hijackSet
+
+	acceptErrs atomic.Uint64 // AcceptErrors (server_accept.go)
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -365,6 +367,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	defer s.untrack(ln)
+	var retry acceptRetry // server_accept.go
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -372,11 +375,12 @@ func (s *Server) Serve(ln net.Listener) error {
 				return ErrServerClosed
 			}
 			if isTemporary(err) {
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(retry.failed(s, err))
 				continue
 			}
 			return err
 		}
+		retry.delay = 0
 		s.startConn(nc)
 	}
 }
@@ -390,7 +394,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // §6.8): its open streams finish, their contexts cancelled, and it closes
 // once they have. It returns nil when all connections are closed, or
 // ctx.Err() when ctx expires first (remaining connections are then left
-// to finish).
+// to finish; Close ends them, logging each response it cuts).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()

@@ -55,6 +55,9 @@ type conn struct {
 	done       *doneQueue         // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
+	idleSince atomic.Int64    // when c last became idle, coarse Unix ns (Drain)
+	cut       atomic.Bool     // Close closed c in the middle of a request (logCut)
+	peekRaw   syscall.RawConn // raw as attach set it: Drain peeks from another goroutine (hasInput)
 	keepAlive bool
 	headTimer bool // ReadHeaderTimeout is armed for the current head
 	waited    bool
@@ -91,12 +94,15 @@ func (c *conn) attach(nc net.Conn) {
 			c.raw = rc
 		}
 	}
+	c.peekRaw = c.raw
+	c.markIdle() // a new connection is idle until its first request
 	c.in.Discard()
 	c.body.reading = false // the last request's body: PROXY and TLS read before a request
 	c.nreq, c.werr = 0, nil
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
+	c.cut.Store(false)
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)
 }
@@ -287,6 +293,9 @@ func (c *conn) finishBody() {
 
 // finish closes the connection and recycles c.
 func (c *conn) finish() {
+	if c.cut.Load() {
+		c.logCut()
+	}
 	c.watch.stop()
 	c.state.Store(stateClosed)
 	c.nc.Close()
@@ -300,6 +309,6 @@ func (c *conn) finish() {
 		c.hookState(StateClosed) // before connDone: Shutdown returns after it
 		s.connDone(c)
 	}
-	c.nc, c.raw, c.tls, c.proxy = nil, nil, nil, nil
+	c.nc, c.raw, c.tls, c.proxy, c.peekRaw = nil, nil, nil, nil, nil
 	s.pools.putConn(c)
 }
