@@ -40,6 +40,8 @@ type Request struct {
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
 	forms forms  // query and form arguments, multipart form, cookies
+
+	interim func(code int, h *Header) error // client side: SetInterimHandler
 }
 
 // Method returns the method token, e.g. "GET" (RFC 9110 §9). Methods are
@@ -194,6 +196,7 @@ func (r *Request) Reset() {
 	r.stream = bodySource{}
 	r.uri, r.path = URI{}, nil
 	r.forms.reset()
+	r.interim = nil
 }
 
 // resetReceived prepares r for the head just parsed into r.head.
