@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"context"
 	"errors"
 	"net"
 	"time"
@@ -72,4 +73,17 @@ func (s *BodyStream) Hijack() (net.Conn, []byte, error) {
 	hc.mu.Unlock()
 	s.cc, s.err = nil, errStreamClosed
 	return nc, rest, nil
+}
+
+// DoStreamTo is DoStream with the caller's BodyStream: the body is read
+// through s, which the caller owns and may reuse once it is closed, so
+// that a steady flow of streamed exchanges (a proxy's) allocates nothing.
+// s must not be in use (not yet closed) by another exchange. On error s
+// is left closed and its reads fail.
+func (hc *HostClient) DoStreamTo(ctx context.Context, req *Request, resp *Response, s *BodyStream) error {
+	x := ctxExchange(ctx, req, resp)
+	x.stream, x.host, x.into = true, hc, s
+	*s = BodyStream{err: errStreamClosed}
+	_, err := x.run()
+	return err
 }

@@ -21,6 +21,7 @@ type exchange struct {
 	c       *brisk.Ctx
 	req     brisk.Request
 	resp    brisk.Response
+	stream  brisk.BodyStream
 	ctx     exchangeCtx
 	rec     Record
 	body    bodyIn
@@ -103,7 +104,7 @@ func (x *exchange) send() (*brisk.BodyStream, *upstream, *Error) {
 		}
 		start := time.Now()
 		u.pending.Add(1)
-		s, err := u.hc.DoStream(&x.ctx, &x.req, &x.resp)
+		s, err := &x.stream, u.hc.DoStreamTo(&x.ctx, &x.req, &x.resp, &x.stream)
 		x.rec.Head = time.Since(start)
 		if err == nil {
 			x.rec.Status = x.resp.StatusCode()
