@@ -251,3 +251,12 @@ func (b *retryBudget) withdraw(ratio float64) bool {
 	}
 	return true
 }
+
+// Check parses Upstreams as the first request does and returns the error
+// that would make every request a 500 (a *url.Error wrapping
+// ErrUpstreamURL), nil when every entry is valid: call it before serving
+// to fail at start-up. The Proxy's fields must be set before.
+func (p *Proxy) Check() error {
+	p.once.Do(p.setup)
+	return p.setupErr
+}
