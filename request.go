@@ -162,7 +162,8 @@ func (r *Request) BodyReader() io.Reader {
 // SetMethod sets the method; it is copied.
 func (r *Request) SetMethod(method string) { r.head.Method = copyInto(&r.ownMethod, method) }
 
-// SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
+// SetTarget sets the request-target (origin-form, e.g. "/a?b", or "*",
+// the asterisk-form of a server-wide OPTIONS, RFC 9112 §3.2.4); copied.
 func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied. On a client request it sets the
