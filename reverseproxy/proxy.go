@@ -52,10 +52,13 @@ type Proxy struct {
 	// pool (MaxConnsPerHost, IdleConnTimeout, MaxConnLifetime), buffers,
 	// limits on response heads, TLSConfig for "https" upstreams,
 	// ProxyHeader, ExpectContinueTimeout. The Proxy sets Dial, DialTimeout
-	// and Timeout itself (from the fields below), and KeepContentEncoding
-	// (bodies are relayed as they are); Jar, Proxy and MaxRedirects are
-	// ignored (no cookies are stored, no forward proxy, no redirect is
-	// followed).
+	// and Timeout itself (from the fields below), KeepContentEncoding
+	// (bodies are relayed as they are) and MaxIdempotentRetries (none: an
+	// idle connection is probed before every reuse, so that bytes an
+	// upstream sent unasked are never taken for the next request's
+	// response; the Proxy retries itself, see MaxRetries); Jar, Proxy and
+	// MaxRedirects are ignored (no cookies are stored, no forward proxy,
+	// no redirect is followed).
 	Client brisk.ClientConfig
 
 	// Dial opens a TCP connection to an upstream's "host:port"; nil means
@@ -95,9 +98,9 @@ type Proxy struct {
 	// for requests that brisk.Request.Resendable allows (an idempotent
 	// method, RFC 9110 §9.2.2, and a body not yet read from the client).
 	// Zero means DefaultMaxRetries (1); negative means none. Each
-	// upstream is tried at most once per request. (Each HostClient also
-	// retries once on a reused connection found closed, see
-	// brisk.ClientConfig.MaxIdempotentRetries.)
+	// upstream is tried at most once per request, but a keep-alive
+	// connection closed before any response byte may be followed by a
+	// new connection to the same upstream when no other is left.
 	MaxRetries int
 
 	// RetryRatio is the retry budget: retries may add at most this

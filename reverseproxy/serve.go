@@ -80,13 +80,19 @@ func (x *exchange) serve() {
 }
 
 // send sends the request to an upstream, and to others after a failure
-// that allows it (see Proxy.MaxRetries), until a response head arrives.
+// that allows it (see Proxy.MaxRetries), until a response head arrives:
+// to the same upstream again when it is the only one left and it closed
+// a connection before any response byte.
 // On success the chosen upstream's pending count includes the request.
 func (x *exchange) send() (*brisk.BodyStream, *upstream, *Error) {
 	var tried uint64
 	var last *Error
+	again := false // the upstreams may be tried again, once
 	for {
 		i := x.p.pick(tried)
+		if i < 0 && again {
+			i, again = x.p.pick(0), false
+		}
 		if i < 0 {
 			if last != nil {
 				return nil, nil, last
@@ -115,6 +121,7 @@ func (x *exchange) send() (*brisk.BodyStream, *upstream, *Error) {
 		if !x.retry(err) {
 			return nil, nil, last
 		}
+		again = x.rec.Attempts == 1 && closedEarly(err)
 	}
 }
 
@@ -147,9 +154,16 @@ func (x *exchange) retry(err error) bool {
 		return false
 	}
 	var de *dialError
-	safe := errors.As(err, &de) ||
-		x.req.Resendable() && errors.Is(err, brisk.ErrConnectionClosed) && !errors.Is(err, io.ErrUnexpectedEOF)
+	safe := errors.As(err, &de) || x.req.Resendable() && closedEarly(err)
 	return safe && x.p.budget.withdraw(x.p.lim.ratio)
+}
+
+// closedEarly reports a connection closed by the upstream before any
+// byte of the response: a keep-alive connection it closed while the
+// request was on its way (RFC 9112 §9.3.1), which the same upstream may
+// take on a new connection.
+func closedEarly(err error) bool {
+	return errors.Is(err, brisk.ErrConnectionClosed) && !errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // relay copies the response head and streams the body to the client. A
