@@ -11,7 +11,7 @@ import (
 )
 
 // copyBufSize is the size of the buffer a body is relayed through.
-const copyBufSize = 32 << 10
+const copyBufSize = 64 << 10
 
 // exchange is one proxied request: the request sent upstream, its
 // response, the Record, and scratch storage, pooled by the Proxy so that
