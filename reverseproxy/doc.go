@@ -37,6 +37,7 @@
 // h2 and h2c connections (brisk's h2 package) requests are forwarded over
 // HTTP/1.1 likewise, but upgrade and CONNECT are refused (HTTP/2 has no
 // 101, RFC 9113 §8.6) and interim responses other than 100 are dropped by
-// the HTTP/2 bridge. Behind a PROXY protocol header the client's address
-// is the header's source address.
+// the HTTP/2 bridge, which also presents h2 requests as HTTP/1.1 (their
+// Via element says "1.1"). Behind a PROXY protocol header the client's
+// address is the header's source address.
 package reverseproxy
