@@ -16,7 +16,6 @@ import (
 type proxyOptions struct {
 	listen  string // TCP address to listen on
 	log     bool   // one access-log line per request
-	balance reverseproxy.Balance
 	p       reverseproxy.Proxy // Upstreams, timeouts, forwarding
 	tlsOptions
 
