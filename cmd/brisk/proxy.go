@@ -14,9 +14,9 @@ import (
 
 // proxyOptions are the flags of `brisk proxy`.
 type proxyOptions struct {
-	listen  string // TCP address to listen on
-	log     bool   // one access-log line per request
-	p       reverseproxy.Proxy // Upstreams, timeouts, forwarding
+	listen string             // TCP address to listen on
+	log    bool               // one access-log line per request
+	p      reverseproxy.Proxy // Upstreams, timeouts, forwarding
 	tlsOptions
 
 	deploy  deployOptions
