@@ -51,7 +51,10 @@ type Proxy struct {
 	// Client configures each upstream's brisk.HostClient: connection
 	// pool (MaxConnsPerHost, IdleConnTimeout, MaxConnLifetime), buffers,
 	// limits on response heads, TLSConfig for "https" upstreams,
-	// ProxyHeader, ExpectContinueTimeout. The Proxy sets Dial, DialTimeout
+	// ExpectContinueTimeout, and ProxyHeader: a PROXY protocol header
+	// sent on each new upstream connection, before TLS (it describes the
+	// connection, which carries the requests of many clients: the
+	// client's address goes in the forwarding fields). The Proxy sets Dial, DialTimeout
 	// and Timeout itself (from the fields below), KeepContentEncoding
 	// (bodies are relayed as they are) and MaxIdempotentRetries (none: an
 	// idle connection is probed before every reuse, so that bytes an

@@ -139,3 +139,19 @@ func TestProxyResponseIdle(t *testing.T) {
 		t.Errorf("%d %q %v after %v", resp.StatusCode, body, err, time.Since(start))
 	}
 }
+
+// TestProxyHeaderToUpstream: Client.ProxyHeader sends a PROXY header on
+// each upstream connection, which an upstream trusting the proxy reads.
+func TestProxyHeaderToUpstream(t *testing.T) {
+	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	up := testserver.Start(t, testserver.Quiet(&brisk.Server{ProxyProtocol: &brisk.ProxyProtocol{Trusted: local},
+		Handler: func(c *brisk.Ctx) { c.Response.WriteString(c.RemoteAddr().String()) }}))
+	p := &Proxy{Upstreams: []string{"http://" + up}}
+	p.Client.ProxyHeader = func(nc net.Conn) *proxyproto.Header {
+		return proxyproto.NewHeader(2, &net.TCPAddr{IP: net.ParseIP("198.51.100.1"), Port: 1234}, nc.RemoteAddr())
+	}
+	_, body, err := roundTrip(t, front(t, p), "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	if err != nil || body != "198.51.100.1:1234" {
+		t.Errorf("%q %v", body, err)
+	}
+}

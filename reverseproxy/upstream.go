@@ -10,6 +10,7 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/internal/limit"
+	"github.com/brisk-http/brisk/proxyproto"
 )
 
 // upstream is one server of the Proxy, with its connection pool.
@@ -90,6 +91,7 @@ func (p *Proxy) newUpstream(s string) (*upstream, error) {
 	c.KeepContentEncoding = true
 	c.MaxIdempotentRetries = -1 // probe every reused connection: see Proxy.Client
 	c.Jar, c.Proxy, c.MaxRedirects, c.TLSConfig = nil, nil, 0, nil
+	c.ProxyHeader = nil // written by dial, before TLS
 	up.hc.Addr = host
 	if up.tls {
 		up.tlsConf = p.tlsConfig(u.Hostname())
@@ -124,6 +126,9 @@ func (u *upstream) dial(ctx context.Context, network, addr string) (net.Conn, er
 	if rec != nil {
 		rec.Dial = time.Since(start)
 	}
+	if err == nil {
+		err = u.writeProxyHeader(nc)
+	}
 	if err != nil {
 		return nil, &dialError{PhaseDial, err}
 	}
@@ -149,6 +154,26 @@ func (u *upstream) dial(ctx context.Context, network, addr string) (net.Conn, er
 		return nil, &dialError{PhaseTLS, err}
 	}
 	return tc, nil
+}
+
+// writeProxyHeader sends the PROXY protocol header Client.ProxyHeader
+// gives for nc, before TLS; on error nc is closed.
+func (u *upstream) writeProxyHeader(nc net.Conn) error {
+	if u.p.Client.ProxyHeader == nil {
+		return nil
+	}
+	h := u.p.Client.ProxyHeader(nc)
+	if h == nil {
+		return nil
+	}
+	b, err := proxyproto.Append(nil, h)
+	if err == nil {
+		_, err = nc.Write(b)
+	}
+	if err != nil {
+		nc.Close()
+	}
+	return err
 }
 
 // dialTCP opens the TCP connection within DialTimeout.
