@@ -2,6 +2,7 @@ package reverseproxy
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -119,6 +120,11 @@ func TestProxyErrors(t *testing.T) {
 		{"head_timeout", &Proxy{Upstreams: []string{slow}, ResponseHeaderTimeout: 200 * time.Millisecond},
 			"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 504, PhaseRequest, brisk.ErrTimeout},
 		{"connect_refused", &Proxy{Upstreams: []string{slow}}, "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n", 405, PhasePick, ErrConnectRefused},
+		{"dial_timeout", &Proxy{Upstreams: []string{slow}, DialTimeout: 100 * time.Millisecond,
+			Dial: func(ctx context.Context, _, _ string) (net.Conn, error) { <-ctx.Done(); return nil, ctx.Err() }},
+			"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 504, PhaseDial, context.DeadlineExceeded},
+		{"tls_timeout", &Proxy{Upstreams: []string{strings.Replace(slow, "http:", "https:", 1)}, TLSHandshakeTimeout: 100 * time.Millisecond},
+			"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 504, PhaseTLS, context.DeadlineExceeded},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
