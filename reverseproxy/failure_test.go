@@ -42,9 +42,8 @@ func okBackend(t *testing.T) string {
 // response byte too; a POST that reached an upstream is not sent again.
 func TestProxyRetry(t *testing.T) {
 	t.Run("dial_failure_any_method", func(t *testing.T) {
-		var rec Record
-		p := &Proxy{Upstreams: []string{deadURL(t), okBackend(t)}, Balance: RoundRobin,
-			OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r }}
+		p := &Proxy{Upstreams: []string{deadURL(t), okBackend(t)}, Balance: RoundRobin}
+		record := records(t, p)
 		addr := front(t, p)
 		for i := range 2 { // the round robin starts with either
 			resp, body, err := roundTrip(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")
@@ -52,7 +51,7 @@ func TestProxyRetry(t *testing.T) {
 				t.Fatalf("request %d: %d %q %v", i, resp.StatusCode, body, err)
 			}
 		}
-		if rec.Attempts < 1 || rec.Err != nil {
+		if rec := record(2); rec.Attempts < 1 || rec.Err != nil {
 			t.Errorf("record %+v", rec)
 		}
 	})
@@ -72,14 +71,14 @@ func TestProxyRetry(t *testing.T) {
 	})
 	t.Run("closed_post_not_resent", func(t *testing.T) {
 		var n atomic.Int32
-		var rec Record
-		p := &Proxy{Upstreams: []string{closingBackend(t, &n)}, OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r }}
+		p := &Proxy{Upstreams: []string{closingBackend(t, &n)}}
+		record := records(t, p)
 		addr := front(t, p)
 		resp, body, _ := roundTrip(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")
 		if resp.StatusCode != 502 || !strings.Contains(body, "request") {
 			t.Fatalf("%d %q, want 502 naming the phase", resp.StatusCode, body)
 		}
-		if n.Load() != 1 || rec.Attempts != 1 || !errors.Is(rec.Err, brisk.ErrConnectionClosed) {
+		if rec := record(1); n.Load() != 1 || rec.Attempts != 1 || !errors.Is(rec.Err, brisk.ErrConnectionClosed) {
 			t.Errorf("upstream got %d requests; record %+v", n.Load(), rec)
 		}
 	})
@@ -128,13 +127,14 @@ func TestProxyErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var got *Error
-			tc.p.OnComplete = func(_ *brisk.Ctx, r *Record) { errors.As(r.Err, &got) }
+			record := records(t, tc.p)
 			addr := front(t, tc.p)
 			resp, body, _ := roundTrip(t, addr, tc.req)
 			if resp.StatusCode != tc.status || !strings.Contains(body, "("+tc.phase.String()+")") {
 				t.Errorf("%d %q, want %d and the phase %s", resp.StatusCode, body, tc.status, tc.phase)
 			}
+			var got *Error
+			errors.As(record(1).Err, &got)
 			if got == nil || got.Status != tc.status || got.Phase != tc.phase || tc.err != nil && !errors.Is(got, tc.err) {
 				t.Errorf("record error %+v, want status %d phase %s err %v", got, tc.status, tc.phase, tc.err)
 			}
@@ -198,8 +198,8 @@ func TestProxyRetrySameUpstream(t *testing.T) {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 		}
 	})
-	var rec Record
-	p := &Proxy{Upstreams: []string{up}, OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r }}
+	p := &Proxy{Upstreams: []string{up}}
+	record := records(t, p)
 	addr := front(t, p)
 	for i := range 2 {
 		resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -207,7 +207,7 @@ func TestProxyRetrySameUpstream(t *testing.T) {
 			t.Fatalf("request %d: %d %q %v", i, resp.StatusCode, body, err)
 		}
 	}
-	if rec.Attempts != 2 || conns.Load() != 2 {
+	if rec := record(2); rec.Attempts != 2 || conns.Load() != 2 {
 		t.Errorf("last request: %d attempts over %d connections, want 2 and 2", rec.Attempts, conns.Load())
 	}
 }

@@ -93,3 +93,24 @@ func roundTrip(t *testing.T, addr, req string) (*http.Response, string, error) {
 	body, err := io.ReadAll(resp.Body)
 	return resp, string(body), err
 }
+
+// records sets p.OnComplete to collect the Records, and returns a function
+// that waits for the n-th one (1-based) and returns it: the client may see
+// its response before the Proxy reports it.
+func records(t *testing.T, p *Proxy) func(n int) Record {
+	ch := make(chan Record, 64)
+	p.OnComplete = func(_ *brisk.Ctx, r *Record) { ch <- *r }
+	var seen []Record
+	return func(n int) Record {
+		t.Helper()
+		for len(seen) < n {
+			select {
+			case r := <-ch:
+				seen = append(seen, r)
+			case <-time.After(testTimeout):
+				t.Fatalf("no record #%d", n)
+			}
+		}
+		return seen[n-1]
+	}
+}

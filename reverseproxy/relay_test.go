@@ -31,8 +31,8 @@ func TestProxyCutShort(t *testing.T) {
 				readHead(bufio.NewReader(c))
 				io.WriteString(c, tc.resp)
 			})
-			var rec Record
-			p := &Proxy{Upstreams: []string{up}, OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r }}
+			p := &Proxy{Upstreams: []string{up}}
+			record := records(t, p)
 			addr := front(t, p)
 			resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 			if resp.StatusCode != 200 {
@@ -45,6 +45,7 @@ func TestProxyCutShort(t *testing.T) {
 				t.Errorf("body %q", body)
 			}
 			var e *Error
+			rec := record(1)
 			if !errors.As(rec.Err, &e) || e.Phase != PhaseResponse || e.Status != 0 {
 				t.Errorf("record error %v, want a response-phase *Error", rec.Err)
 			}

@@ -26,10 +26,9 @@ func TestProxyTLS(t *testing.T) {
 	certs := brisktest.NewTLSCerts()
 	ln := tls.NewListener(testserver.Listen(t), certs.ServerConfig())
 	testserver.Serve(t, testserver.Quiet(&brisk.Server{Handler: echoFields}), ln)
-	var rec Record
 	p := &Proxy{Upstreams: []string{"https://localhost:" + portOf(ln.Addr())},
-		Forwarding: ForwardXForwarded | ForwardForwarded,
-		OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r }}
+		Forwarding: ForwardXForwarded | ForwardForwarded}
+	record := records(t, p)
 	p.Client.TLSConfig = certs.ClientConfig()
 	p.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		var d net.Dialer
@@ -56,7 +55,7 @@ func TestProxyTLS(t *testing.T) {
 			t.Errorf("backend did not get %q:\n%s", want, body)
 		}
 	}
-	if rec.TLS <= 0 || rec.Dial <= 0 || rec.Err != nil {
+	if rec := record(1); rec.TLS <= 0 || rec.Dial <= 0 || rec.Err != nil {
 		t.Errorf("record %+v: want Dial and TLS timed", rec)
 	}
 }

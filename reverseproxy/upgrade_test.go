@@ -33,10 +33,8 @@ func echoUpgrade(c *brisk.Ctx) {
 // including those the client sent right after its request; the client's
 // half-close reaches the upstream and ends the tunnel.
 func TestProxyUpgrade(t *testing.T) {
-	var rec Record
-	done := make(chan struct{})
-	p := &Proxy{Upstreams: []string{backend(t, echoUpgrade)},
-		OnComplete: func(_ *brisk.Ctx, r *Record) { rec = *r; close(done) }}
+	p := &Proxy{Upstreams: []string{backend(t, echoUpgrade)}}
+	record := records(t, p)
 	addr := front(t, p)
 	c := dial(t, addr)
 	io.WriteString(c, "GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nearly,")
@@ -52,8 +50,7 @@ func TestProxyUpgrade(t *testing.T) {
 	if err != nil || string(got) != "hi>early,late" {
 		t.Errorf("got %q (%v)", got, err)
 	}
-	<-done
-	if !rec.Upgraded || rec.Status != 101 || rec.Err != nil {
+	if rec := record(1); !rec.Upgraded || rec.Status != 101 || rec.Err != nil {
 		t.Errorf("record %+v", rec)
 	}
 }

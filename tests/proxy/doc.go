@@ -7,6 +7,9 @@
 // the proxy with brisk's status; every request it accepts reaches the
 // backend as one request, framed so that a parser other than brisk's
 // (net/http's) reads the same method and body as brisk did; and no
-// upstream response, however broken, makes the client read a response
-// that is not the one to its request.
+// upstream response, however broken or late, desynchronises a client's
+// connection or reaches a client other than the one whose request it
+// answered (bytes an upstream sends unasked on a keep-alive connection
+// may still be taken as its answer to the next request: nothing tells
+// them apart).
 package proxy
