@@ -119,6 +119,19 @@ type Proxy struct {
 	// means none.
 	HealthPenalty time.Duration
 
+	// HealthCheck, when set, is the path of an active health check: each
+	// upstream gets "GET <HealthCheck>" every HealthInterval, and one that
+	// does not answer within the interval or answers 5xx gets no request
+	// (as in a penalty period, unless all are down) until a check passes.
+	// The checks start at the first request (or Check) and stop at Close.
+	// Empty means no active check.
+	HealthCheck string
+
+	// HealthInterval is the time between two active health checks of an
+	// upstream, and the bound on each. Zero or negative means
+	// DefaultHealthInterval (5 s).
+	HealthInterval time.Duration
+
 	// Forwarding says which forwarding fields are added to requests; zero
 	// means DefaultForwarding (X-Forwarded-* and Via).
 	Forwarding Forwarding
@@ -167,6 +180,8 @@ type Proxy struct {
 	budget    retryBudget
 	exchanges sync.Pool
 	lim       limits
+	stop      chan struct{}  // closed by Close: stops the health checks
+	checkers  sync.WaitGroup // the health checks running
 }
 
 // limits are the Proxy's resolved limits (zero: none).

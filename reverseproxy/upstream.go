@@ -24,6 +24,7 @@ type upstream struct {
 
 	pending   atomic.Int64 // requests in progress
 	penaltyTo atomic.Int64 // unix nanoseconds until which it gets no request
+	down      atomic.Bool  // the last active health check failed
 }
 
 // setup resolves the limits and builds the upstreams, once.
@@ -62,6 +63,7 @@ func (p *Proxy) setup() {
 		}
 		p.ups = append(p.ups, u)
 	}
+	p.startHealthChecks()
 }
 
 // newUpstream parses one entry of Upstreams.
@@ -191,7 +193,7 @@ func (u *upstream) dialTCP(ctx context.Context, network, addr string) (net.Conn,
 }
 
 // healthy reports whether u is out of its penalty period at now.
-func (u *upstream) healthy(now int64) bool { return u.penaltyTo.Load() <= now }
+func (u *upstream) healthy(now int64) bool { return !u.down.Load() && u.penaltyTo.Load() <= now }
 
 // penalize keeps requests away from u for the penalty period.
 func (u *upstream) penalize() {

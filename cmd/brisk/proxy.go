@@ -30,7 +30,8 @@ func runProxy(args []string, stdout, stderr io.Writer) int {
 		"Forward every request to one of the -to upstreams (HTTP/1.1 over keep-alive connections,\n"+
 			"\"https\" ones with TLS) and relay the responses, streaming bodies both ways, with\n"+
 			"hop-by-hop fields removed and Via and X-Forwarded-For/-Proto/-Host added (see package\n"+
-			"reverseproxy). An upstream that fails is left alone for 3 s; an idempotent request that\n"+
+			"reverseproxy). An upstream that fails is left alone for 3 s (and, with -health-check,\n"+
+			"until its check passes); an idempotent request that\n"+
 			"failed before any response byte is sent to another. WebSocket and other upgrades pass\n"+
 			"through; CONNECT is refused. /readyz (and /metrics with -metrics and no -admin) are\n"+
 			"answered by the proxy itself. Signals and the deployment flags work as for `brisk serve`.", stderr)
@@ -63,6 +64,8 @@ func runProxy(args []string, stdout, stderr io.Writer) int {
 		o.p.Forwarding = f
 		return err
 	})
+	fs.StringVar(&o.p.HealthCheck, "health-check", "", "check each upstream with GET `path` every -health-interval; a failing one gets no request")
+	fs.DurationVar(&o.p.HealthInterval, "health-interval", reverseproxy.DefaultHealthInterval, "time between two health checks of an upstream")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, with its upstream, status and timings")
 	o.tlsOptions.register(fs)
 	o.deploy.addFlags(fs)
@@ -114,7 +117,7 @@ func runProxyServer(ctx context.Context, o *proxyOptions, stdout, stderr io.Writ
 	if o.log {
 		o.p.OnComplete = logProxied(logger)
 	}
-	defer o.p.CloseIdleConnections()
+	defer o.p.Close()
 	srv := &brisk.Server{Handler: o.p.Serve, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	if o.log {
