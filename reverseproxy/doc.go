@@ -33,6 +33,11 @@
 // sides and bytes are copied both ways until either side closes or is idle
 // for IdleTimeout. CONNECT is refused (405) unless Proxy.Connect is set.
 //
+// Upstreams are chosen by Balance among the healthy ones: an upstream
+// that failed an attempt is left alone for HealthPenalty (passive
+// checking), and with HealthCheck set each is probed every HealthInterval
+// and left alone while its check fails (active checking).
+//
 // On HTTP/1.1 and TLS connections every feature works as described; on
 // h2 and h2c connections (brisk's h2 package) requests are forwarded over
 // HTTP/1.1 likewise, but upgrade and CONNECT are refused (HTTP/2 has no
