@@ -32,8 +32,9 @@ func runProxy(args []string, stdout, stderr io.Writer) int {
 			"hop-by-hop fields removed and Via and X-Forwarded-For/-Proto/-Host added (see package\n"+
 			"reverseproxy). An upstream that fails is left alone for 3 s (with -health-check, until\n"+
 			"its check passes); an idempotent request that failed before any response byte is sent\n"+
-			"to another. WebSocket and other upgrades pass through; CONNECT is refused. /readyz (and /metrics with -metrics and no -admin) are\n"+
-			"answered by the proxy itself. Signals and the deployment flags work as for `brisk serve`.", stderr)
+			"to another. WebSocket and other upgrades pass through; CONNECT is refused. /readyz\n"+
+			"(and /metrics with -metrics and no -admin) are answered by the proxy itself. Signals\n"+
+			"and the deployment flags work as for `brisk serve`.", stderr)
 	var o proxyOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.Func("to", "the upstream `URLs`, comma-separated: http://host:port or https://host:port", func(v string) error {
