@@ -40,6 +40,8 @@ type Request struct {
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
 	forms forms  // query and form arguments, multipart form, cookies
+
+	interim func(code int, h *Header) error // client side: SetInterimHandler
 }
 
 // Method returns the method token, e.g. "GET" (RFC 9110 §9). Methods are
@@ -165,7 +167,8 @@ func (r *Request) BodyReader() io.Reader {
 // SetMethod sets the method; it is copied.
 func (r *Request) SetMethod(method string) { r.head.Method = copyInto(&r.ownMethod, method) }
 
-// SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
+// SetTarget sets the request-target (origin-form, e.g. "/a?b", or "*",
+// the asterisk-form of a server-wide OPTIONS, RFC 9112 §3.2.4); copied.
 func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied. On a client request it sets the
@@ -199,6 +202,7 @@ func (r *Request) Reset() {
 	r.stream = bodySource{}
 	r.uri, r.path = URI{}, nil
 	r.forms.reset()
+	r.interim = nil
 }
 
 // resetReceived prepares r for the head just parsed into r.head.
