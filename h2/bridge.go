@@ -23,6 +23,7 @@ func newBridge(srv *brisk.Server) *bridge {
 		Handler:             srv.Handler,
 		Name:                srv.Name,
 		Logger:              srv.Logger,
+		ErrorHandler:        srv.ErrorHandler,
 		MaxRequestLineBytes: srv.MaxRequestLineBytes,
 		MaxHeaderBytes:      srv.MaxHeaderBytes,
 		MaxFields:           srv.MaxFields,
