@@ -64,6 +64,10 @@ type Server struct {
 	// phrase and a newline.
 	ErrorHandler ErrorHandler
 
+	// JSON plugs another JSON encoder and decoder into Ctx.JSON and
+	// Ctx.DecodeJSON. Nil means encoding/json.
+	JSON *JSONCodec
+
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
 	// its CRLF. Zero or negative means DefaultMaxRequestLineBytes (8 KiB). A
 	// longer one is answered 414 and the connection is closed.

@@ -24,6 +24,7 @@ func newBridge(srv *brisk.Server) *bridge {
 		Name:                srv.Name,
 		Logger:              srv.Logger,
 		ErrorHandler:        srv.ErrorHandler,
+		JSON:                srv.JSON,
 		MaxRequestLineBytes: srv.MaxRequestLineBytes,
 		MaxHeaderBytes:      srv.MaxHeaderBytes,
 		MaxFields:           srv.MaxFields,
