@@ -11,8 +11,8 @@ import (
 // ErrorHandler writes a response that brisk generates itself, in place of
 // its default short plain-text body (the reason phrase and a newline):
 // code is the status code sent, err why (never nil). It is called with
-// c.Response reset and sets what a handler would on it (fields, a
-// buffered body, Ctx.JSON); the server then sends that with status code
+// c.Response cleared (see Ctx.Error) and sets what a handler would on it
+// (fields, a buffered body, Ctx.JSON); the server then sends that with status code
 // code, whatever the ErrorHandler set, and decides the framing and
 // whether the connection closes as it would for the default body. A
 // response to HEAD carries no body (RFC 9110 §9.3.2).
@@ -66,7 +66,13 @@ var (
 
 // Error answers the request with code, 400..599, through the Server's
 // ErrorHandler (Server.ErrorHandler; nil means the default short
-// plain-text body): whatever the Handler set on c.Response is replaced.
+// plain-text body): the status, reason phrase, body, trailer and the
+// fields describing the body (Content-Type, Content-Length,
+// Content-Encoding, ETag, Last-Modified, ...) set so far are dropped;
+// other fields are kept, such as those middleware set before calling the
+// Handler (a request ID, CORS). The responses the server generates
+// without the Handler, or that replace its response (a panic, a failed
+// body read), drop every field the Handler set.
 // err says why, for the ErrorHandler; nil is given as an error naming
 // the status. Once a streamed response (Ctx.BodyWriter) has left in part,
 // it cannot be replaced: it is cut short instead (no last-chunk, see
@@ -91,23 +97,51 @@ func (c *Ctx) ErrorWith(h ErrorHandler, code int, err error) {
 	if err == nil {
 		err = statusError(code)
 	}
-	c.Response.setError(code)
+	c.Response.clearForError()
 	if h != nil {
 		c.runErrorHandler(h, code, err)
+	} else {
+		c.Response.setErrorBody(code)
 	}
 }
 
-// runErrorHandler runs h on the reset Response, restoring code after it,
-// and the default body when h panics or starts streaming.
+// contentFields are the response fields that describe a body, dropped
+// by Ctx.Error with the body they described (RFC 9110 §8).
+var contentFields = [...]string{"Content-Type", "Content-Length", "Content-Encoding", "Content-Language",
+	"Content-Location", "Content-Range", "ETag", "Last-Modified", "Transfer-Encoding"}
+
+// clearForError clears the status, reason, body, trailer and content
+// fields of r, keeping its other fields, for an error response.
+func (r *Response) clearForError() {
+	for _, f := range contentFields {
+		r.Header.Del(f)
+	}
+	r.Trailer.Reset()
+	r.status = 0
+	r.lengthUnknown = false
+	r.reason = r.reason[:0]
+	r.body = r.body[:0]
+}
+
+// setErrorBody sets the status code and the default plain-text body of
+// an error response on a cleared r (see setError).
+func (r *Response) setErrorBody(code int) {
+	r.status = code
+	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	r.body = appendErrorBody(r.body, code)
+}
+
+// runErrorHandler runs h on the cleared Response, restoring code after
+// it, and the default body when h panics.
 func (c *Ctx) runErrorHandler(h ErrorHandler, code int, err error) {
-	c.Response.Reset()
 	if c.c != nil && c.ctx == nil {
 		c.ctx = c.c.srv.baseCtx // a head that did not parse: no request yet
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			c.errorHandlerPanicked(p)
-			c.Response.setError(code)
+			c.Response.clearForError()
+			c.Response.setErrorBody(code)
 		}
 	}()
 	h(c, code, err)
@@ -148,8 +182,14 @@ func (e statusError) Error() string {
 }
 
 // answerError is the server's way to answer with code and err through
-// Server.ErrorHandler before or after the Handler (see ErrorHandler).
-func (c *conn) answerError(code int, err error) { c.ctx.Error(code, err) }
+// Server.ErrorHandler before or after the Handler (see ErrorHandler):
+// every field the Handler set is dropped too.
+func (c *conn) answerError(code int, err error) {
+	if !c.ctx.bw.started {
+		c.ctx.Response.Reset()
+	}
+	c.ctx.Error(code, err)
+}
 
 // answerBodyError answers a request whose body failed to read with err,
 // unless the response has started: with the error's status (ErrorStatus)
