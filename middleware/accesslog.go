@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/brisk-http/brisk"
 )
@@ -39,9 +41,12 @@ const (
 // the connection, so the status, byte counts and duration are those of
 // the response as sent, including responses the server generated itself
 // (after OnReject) and ones cut short (error). HTTP/2 requests are not
-// reported by the hook (see Server.OnRequestDone). Bytes of the request
+// reported by the hook (see Server.OnRequestDone), nor are requests whose
+// head does not parse (Server.OnReject has them). Bytes of the request
 // (method, target, Referer, User-Agent) are written with every byte that
-// is not visible ASCII, and the backslash and double quote, as \xHH.
+// is not visible ASCII, and the backslash and double quote, as \xHH,
+// except in FormatJSON, which writes JSON strings (control characters,
+// '"' and '\\' escaped, invalid UTF-8 replaced by U+FFFD).
 //
 // The text formats add no allocation per request; FormatSlog allocates
 // as its slog handler does. An AccessLog must not be copied after first
@@ -178,21 +183,6 @@ func appendJSONLine(b []byte, in *brisk.RequestInfo, now time.Time) []byte {
 	return append(b, "}\n"...)
 }
 
-// appendJSONString appends v as a JSON string of visible ASCII: every
-// other byte, and '"' and '\', written as \u00HH.
-func appendJSONString(b, v []byte) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for _, ch := range v {
-		if ch >= ' ' && ch < 0x7f && ch != '\\' && ch != '"' {
-			b = append(b, ch)
-		} else {
-			b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&15])
-		}
-	}
-	return append(b, '"')
-}
-
 // appendHost appends the IP address of a, "-" when unknown, without
 // allocating for TCP and UDP addresses.
 func appendHost(b []byte, a net.Addr) []byte {
@@ -205,8 +195,36 @@ func appendHost(b []byte, a net.Addr) []byte {
 		return append(b, '-')
 	}
 	s := a.String()
-	if host, _, err := net.SplitHostPort(s); err == nil {
-		s = host
+	if i := strings.LastIndexByte(s, ':'); i > strings.LastIndexByte(s, ']') {
+		s = strings.TrimSuffix(strings.TrimPrefix(s[:i], "["), "]") // host:port
 	}
-	return appendSafe(b, []byte(s))
+	return appendSafe(b, s)
+}
+
+// appendJSONString appends v as a JSON string (RFC 8259 §7): control
+// characters, '"' and '\' escaped as \u00HH, valid UTF-8 kept, and each
+// byte of invalid UTF-8 replaced by \ufffd, as encoding/json does.
+func appendJSONString(b, v []byte) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(v); {
+		ch := v[i]
+		if ch < utf8.RuneSelf {
+			if ch >= ' ' && ch != 0x7f && ch != '\\' && ch != '"' {
+				b = append(b, ch)
+			} else {
+				b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&15])
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(v[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, v[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
 }

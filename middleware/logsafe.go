@@ -7,9 +7,10 @@ package middleware
 func logSafe(b []byte) string { return string(appendSafe(nil, b)) }
 
 // appendSafe appends b to dst, escaped as logSafe does.
-func appendSafe(dst, b []byte) []byte {
+func appendSafe[T string | []byte](dst []byte, b T) []byte {
 	const hex = "0123456789abcdef"
-	for _, ch := range b {
+	for i := 0; i < len(b); i++ {
+		ch := b[i]
 		if ch > ' ' && ch < 0x7f && ch != '\\' && ch != '"' {
 			dst = append(dst, ch)
 		} else {
