@@ -155,4 +155,3 @@ func serve(t *testing.T, srv *brisk.Server, h2on bool) (*http.Client, string) {
 	})
 	return &http.Client{Transport: tr, Timeout: 10 * time.Second}, base
 }
-
