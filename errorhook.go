@@ -43,7 +43,9 @@ import (
 // must not stream (Ctx.BodyWriter), hijack, upgrade or send interim
 // responses: a response it starts streaming is taken back when none of
 // it has left, else cut short and the connection closed. A panic in it
-// is logged and the default body sent. It must not echo client bytes
+// is logged and the default body sent. Ctx.Error (and so Ctx.DecodeJSON)
+// called inside it gives the default body, without calling it again. It
+// must not echo client bytes
 // into the body unescaped. A response it sets with an invalid field is
 // replaced by the default 500, as for any response (see Response). An
 // ErrorHandler set on Server applies to HTTP/1.1, TLS, h2 and h2c
@@ -98,7 +100,7 @@ func (c *Ctx) ErrorWith(h ErrorHandler, code int, err error) {
 		err = statusError(code)
 	}
 	c.Response.clearForError()
-	if h != nil {
+	if h != nil && !c.inErrorHandler {
 		c.runErrorHandler(h, code, err)
 	} else {
 		c.Response.setErrorBody(code)
@@ -137,7 +139,9 @@ func (c *Ctx) runErrorHandler(h ErrorHandler, code int, err error) {
 	if c.c != nil && c.ctx == nil {
 		c.ctx = c.c.srv.baseCtx // a head that did not parse: no request yet
 	}
+	c.inErrorHandler = true
 	defer func() {
+		c.inErrorHandler = false
 		if p := recover(); p != nil {
 			c.errorHandlerPanicked(p)
 			c.Response.clearForError()

@@ -245,3 +245,20 @@ func TestErrorHandlerAfterStart(t *testing.T) {
 	default:
 	}
 }
+
+// TestErrorHandlerNoRecursion: Ctx.Error inside the ErrorHandler (here
+// through DecodeJSON, whose 415 it causes) gives the default body
+// instead of calling the hook again; the status stays the first one's.
+func TestErrorHandlerNoRecursion(t *testing.T) {
+	calls := 0
+	ts := startServer(t, "inmemory", &Server{ErrorHandler: func(c *Ctx, code int, err error) {
+		calls++
+		var v any
+		c.DecodeJSON(&v, 0)
+	}})
+	c := ts.connect()
+	resp, body := c.roundTrip(get("/"))
+	if resp.StatusCode != 404 || body != "Unsupported Media Type\n" || calls != 1 {
+		t.Fatalf("%d %q after %d calls", resp.StatusCode, body, calls)
+	}
+}
