@@ -31,10 +31,12 @@ type RequestIDConfig struct {
 
 // RequestID returns a middleware that gives each request an ID: a new
 // one is 32 lower-case hexadecimal digits, 128 bits from crypto/rand. It
-// sets the ID as the request's field (replacing any) before next runs,
-// and on the response, where GetRequestID finds it. A response the
-// handler streams before the middleware's field is set still carries it:
-// the field is set before next runs.
+// sets the ID as the request's field (replacing any; what the handler
+// forwards, e.g. through a proxy, carries it) and the response's, where
+// GetRequestID finds it, before next runs: error responses (Ctx.Error)
+// and streamed ones carry it too. A request the server refuses before
+// the Handler (a malformed head, a Content-Length over MaxBodyBytes)
+// gets none.
 func RequestID(cfg RequestIDConfig) brisk.Middleware {
 	field := cfg.Field
 	if field == "" {
