@@ -77,7 +77,7 @@ func TestMiddleware(t *testing.T) {
 			}
 			got := map[attribute.Key]string{}
 			for _, kv := range s.Attributes() {
-				got[kv.Key] = kv.Value.Emit()
+				got[kv.Key] = kv.Value.String()
 			}
 			for k, v := range want {
 				if got[k] != v {
