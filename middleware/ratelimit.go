@@ -37,8 +37,9 @@ type RateLimitConfig struct {
 
 	// MaxKeys bounds the keys tracked, and so the memory (about 100
 	// bytes a key). Zero or negative means DefaultRateLimitKeys. When it
-	// is reached, keys whose buckets have refilled are forgotten; if none
-	// has, an arbitrary one is.
+	// is reached, keys whose buckets have refilled are forgotten, then
+	// arbitrary ones (which start again with a full bucket), down to 7/8
+	// of MaxKeys.
 	MaxKeys int
 
 	// Now returns the current time; nil means time.Now. For tests.
@@ -168,20 +169,21 @@ func (l *limiter) add(key string, now time.Time) *bucket {
 }
 
 // evict forgets the keys whose buckets are full again (as a new key's
-// is), or one arbitrary key when none is. l.mu is held.
+// is), then arbitrary ones, until at most 7/8 of MaxKeys are left, so
+// that a sweep over the keys comes at most once per MaxKeys/8 new keys.
+// l.mu is held.
 func (l *limiter) evict(now time.Time) {
 	full := l.burst / l.rate // seconds to refill from empty
-	n := len(l.buckets)
 	for k, b := range l.buckets {
 		if now.Sub(b.last).Seconds() >= full {
 			delete(l.buckets, k)
 		}
 	}
-	if len(l.buckets) < n {
-		return
-	}
+	keep := l.maxKeys - max(l.maxKeys/8, 1)
 	for k := range l.buckets {
+		if len(l.buckets) <= keep {
+			break
+		}
 		delete(l.buckets, k)
-		return
 	}
 }
