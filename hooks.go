@@ -63,6 +63,11 @@ type RequestInfo struct {
 	// reports it: the source address of the PROXY header the connection
 	// began with, if any, else the connection's peer.
 	RemoteAddr net.Addr
+	// Referer and UserAgent are the request's Referer and User-Agent
+	// field values as received (RFC 9110 §10.1.3, §10.1.5), nil when
+	// absent or when the head did not parse: for access logs in the
+	// combined format. Not escaped: escape them for a log.
+	Referer, UserAgent []byte
 	// Route is the pattern that routed the request (Ctx.Pattern, set by
 	// the router with Ctx.SetRoute); "" when unrouted.
 	Route string
@@ -190,6 +195,7 @@ func (c *conn) requestDone() {
 	in := &e.info
 	in.Method, in.Target = c.ctx.Request.Method(), c.ctx.Request.Target()
 	in.Proto = c.ctx.Request.Proto()
+	in.Referer, in.UserAgent = c.ctx.Request.Header.Get("Referer"), c.ctx.Request.Header.Get("User-Agent")
 	in.RemoteAddr = c.remoteAddr()
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
@@ -289,21 +295,33 @@ func (q *doneQueue) push() *completion {
 	return &q.e[q.n-1]
 }
 
-// keep copies in.Method and in.Target, which the request's storage does
-// not outlive, into q.text and points them there; it reports false, and
+// keep copies in.Method, in.Target, in.Referer and in.UserAgent, which
+// the request's storage does not outlive, into q.text and points them there; it reports false, and
 // leaves them, when they do not fit in maxPendingText.
 func (q *doneQueue) keep(in *RequestInfo) bool {
 	i := len(q.text)
-	if i+len(in.Method)+len(in.Target) > maxPendingText {
+	if i+len(in.Method)+len(in.Target)+len(in.Referer)+len(in.UserAgent) > maxPendingText {
 		return false
 	}
 	if q.text == nil {
 		q.text = make([]byte, 0, maxPendingText) // never grown: earlier copies stay in place
 	}
-	q.text = append(append(q.text, in.Method...), in.Target...)
-	j, k := i+len(in.Method), len(q.text)
-	in.Method, in.Target = q.text[i:j:j], q.text[j:k:k]
+	in.Method = q.copyText(in.Method)
+	in.Target = q.copyText(in.Target)
+	in.Referer = q.copyText(in.Referer)
+	in.UserAgent = q.copyText(in.UserAgent)
 	return true
+}
+
+// copyText appends b to q.text, which has room for it, and returns the
+// copy (nil for a nil b).
+func (q *doneQueue) copyText(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	i := len(q.text)
+	q.text = append(q.text, b...)
+	return q.text[i:len(q.text):len(q.text)]
 }
 
 // completion is a finished request waiting for its response to be

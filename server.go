@@ -25,6 +25,14 @@ import (
 // after the request is parsed; Ctx.Tunnel hands the connection over for
 // a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
 // keep the connection.
+//
+// A Handler that panics is recovered by the server: the panic is logged
+// to Server.Logger at error level with the request's method and target
+// and the stack (one attribute per frame), and, when none of the
+// response has left yet, the response is replaced by a 500 (through
+// Server.ErrorHandler, with ErrHandlerPanic); else it is cut short so the
+// client sees it incomplete. Either way the connection is closed. A
+// panic with http.ErrAbortHandler in a FromHTTP handler is not logged.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -47,6 +55,18 @@ type Server struct {
 	// connection's goroutine before the response is sent: keep it short,
 	// and do not panic. Nil means such requests are only answered.
 	OnReject func(Rejection)
+
+	// ErrorHandler writes every response the server (and Ctx.Error)
+	// generates itself: 400, 408, 413, 414, 431, 501 and 505 for bad
+	// requests and limits, 500 after a Handler panic, 503 beyond
+	// MaxConns, ... (see ErrorHandler for the list, and what it may
+	// not do). Nil means the default short plain-text body: the reason
+	// phrase and a newline.
+	ErrorHandler ErrorHandler
+
+	// JSON plugs another JSON encoder and decoder into Ctx.JSON and
+	// Ctx.DecodeJSON. Nil means encoding/json.
+	JSON *JSONCodec
 
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
 	// its CRLF. Zero or negative means DefaultMaxRequestLineBytes (8 KiB). A

@@ -219,8 +219,8 @@ func (c *conn) beginRequest() {
 // table (400) and the connection is closed. It reports whether to go on.
 func (c *conn) checkTarget() bool {
 	if err := c.ctx.Request.splitTarget(); err != nil {
-		c.ctx.Response.setError(statusForError(err).code)
 		c.reject(statusForError(err).code, err)
+		c.answerError(statusForError(err).code, err)
 		c.keepAlive = false
 		return false
 	}
@@ -238,8 +238,8 @@ func (c *conn) checkLimits() bool {
 		return true
 	}
 	if f == wire.FramingLength && c.lim.bodyTooLarge(c.body.dec.Remaining()) {
-		c.ctx.Response.setError(413)
 		c.reject(413, ErrBodyTooLarge)
+		c.answerError(413, ErrBodyTooLarge)
 		c.keepAlive = false
 		return false
 	}
@@ -255,7 +255,7 @@ func (c *conn) runHandler() {
 	if h := c.srv.Handler; h != nil {
 		h(&c.ctx)
 	} else {
-		c.ctx.Response.setError(404)
+		c.answerError(404, ErrNoHandler)
 	}
 }
 
@@ -272,15 +272,14 @@ func (c *conn) recoverHandler() {
 // the error's status (ErrorStatus) when it has not been sent: 408 after a
 // read timeout (RFC 9110 §15.5.9), 400 to a body cut short by the client
 // (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8), 413 or 400 to
-// the wire kinds. Whatever the handler set is replaced: it cannot have
-// answered a request it did not receive.
+// the wire kinds, through Server.ErrorHandler. Whatever the handler set is
+// replaced (it cannot have answered a request it did not receive), unless
+// it answered with that very status (see answerBodyError).
 func (c *conn) finishBody() {
 	b := &c.body
 	if b.err != nil {
 		c.keepAlive = false
-		if !c.ctx.bw.started {
-			c.ctx.Response.setError(ErrorStatus(b.err))
-		}
+		c.answerBodyError(b.err)
 		return
 	}
 	if b.complete() {

@@ -23,6 +23,8 @@ func newBridge(srv *brisk.Server) *bridge {
 		Handler:             srv.Handler,
 		Name:                srv.Name,
 		Logger:              srv.Logger,
+		ErrorHandler:        srv.ErrorHandler,
+		JSON:                srv.JSON,
 		MaxRequestLineBytes: srv.MaxRequestLineBytes,
 		MaxHeaderBytes:      srv.MaxHeaderBytes,
 		MaxFields:           srv.MaxFields,

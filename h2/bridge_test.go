@@ -13,7 +13,7 @@ import (
 // bridgeSkips does not name, so that a field added to brisk.Server must
 // be decided on here.
 func TestBridgeConfig(t *testing.T) {
-	srv := &brisk.Server{Handler: h1Handler}
+	srv := &brisk.Server{Handler: h1Handler, ErrorHandler: func(*brisk.Ctx, int, error) {}, JSON: &brisk.JSONCodec{}}
 	v := reflect.ValueOf(srv).Elem()
 	for i := range v.NumField() {
 		f := v.Type().Field(i)

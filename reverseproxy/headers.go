@@ -152,11 +152,15 @@ func peerIP(a net.Addr) netip.Addr {
 	return ap.Addr().Unmap()
 }
 
-// appendVia appends the Via element for a message of HTTP/1.minor.
+// appendVia appends the Via element (RFC 9110 §7.6.3) for a message
+// received as proto: "1.0", "1.1", or "2" for HTTP/2 (RFC 9113 §3).
 func appendVia(dst []byte, proto string, pseudonym string) []byte {
-	if len(proto) == 8 && proto[:5] == "HTTP/" {
+	switch {
+	case proto == "HTTP/2.0":
+		dst = append(dst, '2')
+	case len(proto) == 8 && proto[:5] == "HTTP/":
 		dst = append(dst, proto[5:]...)
-	} else {
+	default:
 		dst = append(dst, "1.1"...)
 	}
 	dst = append(dst, ' ')

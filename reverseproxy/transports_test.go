@@ -66,8 +66,8 @@ func portOf(a net.Addr) string {
 }
 
 // TestProxyH2: clients over h2c (and so h2, the same bridge) are
-// forwarded over HTTP/1.1 with their body; an upgrade is not possible
-// there.
+// forwarded over HTTP/1.1 with their body, and Via names the version
+// they were received with, "2"; an upgrade is not possible there.
 func TestProxyH2(t *testing.T) {
 	p := &Proxy{Upstreams: []string{backend(t, echoFields)}}
 	t.Cleanup(p.CloseIdleConnections)
@@ -87,7 +87,7 @@ func TestProxyH2(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.ProtoMajor != 2 || resp.StatusCode != 200 || !strings.HasPrefix(string(body), "POST /h2\n") ||
-		!strings.HasSuffix(string(body), "over h2c") || !strings.Contains(string(body), "Via: 1.1 brisk\n") {
+		!strings.HasSuffix(string(body), "over h2c") || !strings.Contains(string(body), "Via: 2 brisk\n") {
 		t.Errorf("%s %d:\n%s", resp.Proto, resp.StatusCode, body)
 	}
 }
