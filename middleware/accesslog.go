@@ -135,7 +135,7 @@ func appendCommonLine(b []byte, in *brisk.RequestInfo, now time.Time, combined b
 		b = appendSafe(b, in.Method)
 		b = append(b, ' ')
 		b = appendSafe(b, in.Target)
-		b = append(b, " HTTP/1.1"...) // RequestInfo does not tell the version
+		b = append(append(b, ' '), in.Proto...)
 	}
 	b = append(b, `" `...)
 	b = strconv.AppendInt(b, int64(in.Status), 10)

@@ -18,7 +18,7 @@ import (
 )
 
 // accessLogLines serves three requests (one with Referer and a hostile
-// User-Agent, one 404, one whose target does not decode) with an
+// User-Agent, one 404, one HTTP/1.0 whose target does not decode) with an
 // AccessLog of format and returns what it wrote.
 func accessLogLines(t *testing.T, l *AccessLog) []string {
 	var out syncbuf.Buffer
@@ -48,7 +48,7 @@ func accessLogLines(t *testing.T, l *AccessLog) []string {
 	for _, req := range []string{
 		"GET /a?q=1 HTTP/1.1\r\nHost: x\r\nReferer: https://r.example/\r\nUser-Agent: evil\"\xc3\xa9\r\n\r\n",
 		"GET /missing HTTP/1.1\r\nHost: x\r\n\r\n",
-		"GET /a\\b HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /a\\b HTTP/1.0\r\nHost: x\r\n\r\n",
 	} {
 		io.WriteString(nc, req)
 		resp, err := http.ReadResponse(br, nil)
@@ -76,12 +76,12 @@ func TestAccessLogCommon(t *testing.T) {
 		{FormatCommon, []string{
 			`^127\.0\.0\.1 - - ` + date + ` "GET /a\?q=1 HTTP/1\.1" 200 \d+$`,
 			`^127\.0\.0\.1 - - ` + date + ` "GET /missing HTTP/1\.1" 404 \d+$`,
-			`^127\.0\.0\.1 - - ` + date + ` "GET /a\\x5cb HTTP/1\.1" 400 \d+$`,
+			`^127\.0\.0\.1 - - ` + date + ` "GET /a\\x5cb HTTP/1\.0" 400 \d+$`,
 		}},
 		{FormatCombined, []string{
 			`^127\.0\.0\.1 - - ` + date + ` "GET /a\?q=1 HTTP/1\.1" 200 \d+ "https://r\.example/" "evil\\x22\\xc3\\xa9"$`,
 			`^127\.0\.0\.1 - - ` + date + ` "GET /missing HTTP/1\.1" 404 \d+ "-" "-"$`,
-			`^127\.0\.0\.1 - - ` + date + ` "GET /a\\x5cb HTTP/1\.1" 400 \d+ "-" "-"$`,
+			`^127\.0\.0\.1 - - ` + date + ` "GET /a\\x5cb HTTP/1\.0" 400 \d+ "-" "-"$`,
 		}},
 	} {
 		lines := accessLogLines(t, &AccessLog{Format: tc.format})

@@ -169,13 +169,14 @@ func methodName(m []byte) string {
 	return "_OTHER"
 }
 
-// protocolVersion returns the HTTP version of c's request, "2" for one
-// the HTTP/2 bridge (package h2) handed over, else "1.1" or "1.0".
+// protocolVersion returns the HTTP version of c's request as the
+// semantic conventions spell network.protocol.version: "2" for HTTP/2
+// (h2 or h2c), else "1.1" or "1.0".
 func protocolVersion(c *brisk.Ctx) string {
-	if st := c.TLS(); st != nil && st.NegotiatedProtocol == "h2" {
+	p := c.Request.Proto()
+	if p == "HTTP/2.0" {
 		return "2"
 	}
-	p := c.Request.Proto()
 	return p[len("HTTP/"):]
 }
 
