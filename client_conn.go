@@ -118,7 +118,7 @@ func (cc *clientConn) run(x *exchange, t *target) error {
 		return err
 	}
 	if !final {
-		if err := cc.readResponse(x.resp, x.req.isHead()); err != nil {
+		if err := cc.readResponse(x.resp, x.req.isHead(), x.req.interim); err != nil {
 			return err
 		}
 	}

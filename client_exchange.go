@@ -14,9 +14,10 @@ type exchange struct {
 	ctx      context.Context
 	req      *Request
 	resp     *Response
-	deadline time.Time // with explicit: the call's deadline (zero: none)
-	explicit bool      // deadline was given (DoTimeout, DoDeadline, a ctx deadline); else Timeout applies
-	stream   bool      // DoStream: the body is left to a BodyStream, no redirect is followed
+	deadline time.Time   // with explicit: the call's deadline (zero: none)
+	explicit bool        // deadline was given (DoTimeout, DoDeadline, a ctx deadline); else Timeout applies
+	stream   bool        // DoStream: the body is left to a BodyStream, no redirect is followed
+	into     *BodyStream // the caller's BodyStream to fill (DoStreamTo); nil: a new one
 
 	maxRedirects int         // redirects to follow; <= 0: none
 	client       *Client     // routes each request to its host (any origin)

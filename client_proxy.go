@@ -173,7 +173,7 @@ func (p *proxyRoute) connect(ctx context.Context, nc net.Conn, target string) er
 	}
 	if h.StatusCode < 200 || h.StatusCode > 299 {
 		return &ProxyError{Proxy: p.name, Target: target, StatusCode: h.StatusCode,
-			Err: fmt.Errorf("CONNECT answered %d %s", h.StatusCode, h.Reason)}
+			Err: fmt.Errorf("CONNECT answered %d %q", h.StatusCode, h.Reason)}
 	}
 	return nil
 }

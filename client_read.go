@@ -47,18 +47,27 @@ func (cc *clientConn) fill(limit int, full wire.Kind) error {
 
 // readResponse reads the response head into resp, skipping up to
 // maxInterimResponses 1xx interim responses (101 Switching Protocols is
-// final), and prepares the body read.
-func (cc *clientConn) readResponse(resp *Response, headRequest bool) error {
+// final), each but 100 (Continue) passed to interim when set (see
+// Request.SetInterimHandler), and prepares the body read.
+func (cc *clientConn) readResponse(resp *Response, headRequest bool, interim func(int, *Header) error) error {
 	resp.resetReceived()
-	for interim := 0; ; interim++ {
+	for n := 0; ; n++ {
 		if err := cc.readHead(); err != nil {
 			return err
 		}
 		if !cc.head.Interim() {
 			break
 		}
-		if interim == maxInterimResponses {
+		if n == maxInterimResponses {
 			return ErrTooManyInterimResponses
+		}
+		if interim != nil && cc.head.StatusCode != 100 {
+			resp.setReceivedHead(&cc.head)
+			err := interim(cc.head.StatusCode, &resp.Header)
+			resp.status = awaitingHead
+			if err != nil {
+				return err
+			}
 		}
 	}
 	cc.acceptHead(resp, headRequest)

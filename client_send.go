@@ -109,7 +109,7 @@ func (cc *clientConn) writeWithBody(x *exchange, b []byte, expect bool) (final b
 // The connection is not reused.
 func (cc *clientConn) earlyResponse(x *exchange, err error) (bool, error) {
 	retriable := cc.retriable
-	if cc.readResponse(x.resp, x.req.isHead()) != nil {
+	if cc.readResponse(x.resp, x.req.isHead(), x.req.interim) != nil {
 		cc.retriable = retriable
 		x.resp.resetReceived()
 		return false, err

@@ -28,6 +28,8 @@ type Ctx struct {
 	ctx context.Context
 
 	route routeState // the route pattern and path parameters a router set, Key values
+
+	inErrorHandler bool // an ErrorHandler runs: Ctx.Error inside it gives the default body (errorhook.go)
 }
 
 // Context returns a context that is cancelled when the server shuts down

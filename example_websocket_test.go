@@ -2,11 +2,7 @@ package brisk_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha1"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -19,97 +15,30 @@ import (
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/router"
+	"github.com/brisk-http/brisk/websocket"
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
 )
 
 // The README's WebSocket example, exactly (TestREADMEWebSocketExample).
 
-// wsEcho echoes WebSocket messages (RFC 6455). A message over 1 MiB is
-// refused with Close 1009 before its payload is read, a protocol error
-// gets 1002, invalid UTF-8 in a text message 1007, and a client that sends
-// no message for a minute 1001 (pings do not count).
-func wsEcho(c *brisk.Ctx) { // routed as "GET /ws"; a HEAD must not upgrade
-	const maxMessage, idle = 1 << 20, time.Minute
-	key, version := c.Request.Header.Get("Sec-WebSocket-Key"), c.Request.Header.Get("Sec-WebSocket-Version")
-	if string(c.Request.Method()) != "GET" || len(key) != 24 || string(version) != "13" {
-		c.Response.Header.Set("Sec-WebSocket-Version", "13") // the version spoken (RFC 6455 §4.2.2)
-		c.Response.SetStatusCode(400)
-		return
+// wsEcho echoes WebSocket messages (RFC 6455) with package websocket's
+// limits: a message over 1 MiB is refused with Close 1009 before its
+// payload is read, a protocol error gets 1002, invalid UTF-8 in a text
+// message 1007, and a client that answers no ping for a minute 1001.
+func wsEcho(conn *websocket.Conn) { // routed as "GET /ws" with websocket.Handler
+	for typ, msg := range conn.Messages() {
+		conn.WriteMessage(typ, msg)
 	}
-	accept := sha1.Sum([]byte(string(key) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-	c.Response.Header.Set("Sec-WebSocket-Accept", base64.StdEncoding.EncodeToString(accept[:]))
-	nc, buffered, err := c.Upgrade("websocket")
-	if err != nil {
-		c.Response.SetStatusCode(426)
-		return
-	}
-	defer nc.Close()
-	control := func(h ws.Header, r io.Reader) error { // answers ping and close
-		err := wsutil.ControlHandler{Src: r, Dst: nc, State: ws.StateServerSide, DisableSrcCiphering: true}.Handle(h)
-		if h.OpCode == ws.OpClose {
-			return wsutil.ClosedError{}
-		}
-		return err
-	}
-	var size int64 // of the message being read: its frames so far
-	rd := wsutil.Reader{Source: io.MultiReader(bytes.NewReader(buffered), nc), State: ws.StateServerSide,
-		CheckUTF8: true, OnIntermediate: control, OnContinuation: func(h ws.Header, _ io.Reader) error {
-			if size += h.Length; size > maxMessage {
-				return wsutil.ErrFrameTooLarge
-			}
-			return nil
-		}}
-	nc.SetDeadline(time.Now().Add(idle))
-	for err == nil {
-		var h ws.Header
-		var msg []byte
-		switch h, err = rd.NextFrame(); {
-		case err != nil:
-		case h.OpCode.IsControl():
-			err = control(h, &rd)
-		case h.Length > maxMessage: // checked before the payload is read
-			err = wsutil.ErrFrameTooLarge
-		default:
-			size = h.Length
-			if msg, err = io.ReadAll(&rd); err == nil {
-				err = wsutil.WriteServerMessage(nc, h.OpCode, msg)
-				nc.SetDeadline(time.Now().Add(idle))
-			}
-		}
-	}
-	wsClose(nc, err)
 }
 
-// wsClose sends the Close frame that err calls for (RFC 6455 §7.4.1), if
-// any, and lets the client read it before the connection is closed.
-func wsClose(nc net.Conn, err error) {
-	code := ws.StatusProtocolError
-	switch {
-	case errors.Is(err, wsutil.ErrFrameTooLarge):
-		code = ws.StatusMessageTooBig
-	case errors.Is(err, wsutil.ErrInvalidUTF8):
-		code = ws.StatusInvalidFramePayloadData
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		code = ws.StatusGoingAway
-	case !errors.As(err, new(ws.ProtocolError)) && !errors.Is(err, ws.ErrHeaderLengthMSB):
-		return // the client's Close was answered, or the connection failed
-	}
-	nc.SetDeadline(time.Now().Add(time.Second))
-	ws.WriteFrame(nc, ws.NewCloseFrame(ws.NewCloseFrameBody(code, "")))
-	if tc, ok := nc.(interface{ CloseWrite() error }); ok {
-		tc.CloseWrite()
-	}
-	io.CopyN(io.Discard, nc, 1<<20) // until the client closes: no reset
-}
-
-// ExampleCtx_Upgrade_webSocket serves the README's WebSocket echo and
-// talks to it with gobwas/ws's client: a message is echoed, and a frame
-// whose header claims 1 GiB is refused with Close 1009 before any of it
-// is sent.
+// ExampleCtx_Upgrade_webSocket serves the README's WebSocket echo
+// (package websocket on Ctx.Upgrade) and talks to it with gobwas/ws's
+// client: a message is echoed, and a frame whose header claims 1 GiB is
+// refused with Close 1009 before any of it is sent.
 func ExampleCtx_Upgrade_webSocket() {
 	r := router.New()
-	r.Handle("GET /ws", wsEcho)
+	r.Handle("GET /ws", websocket.Handler(nil, wsEcho))
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)
@@ -162,11 +91,12 @@ func TestREADMEWebSocketExample(t *testing.T) {
 // TestREADMEWebSocketLengthMSB: the README's echo answers a frame whose
 // 64-bit payload length has its most significant bit set (RFC 6455 §5.2:
 // it must be 0) with Close 1002, as cmd/brisk/internal/site's /ws does. gobwas/ws
-// reports it as ws.ErrHeaderLengthMSB, not a ws.ProtocolError, and the
-// example used to close the connection without a Close frame.
+// reports it as ws.ErrHeaderLengthMSB, not a ws.ProtocolError, and an
+// earlier hand-written example closed the connection without a Close
+// frame.
 func TestREADMEWebSocketLengthMSB(t *testing.T) {
 	r := router.New()
-	r.Handle("GET /ws", wsEcho)
+	r.Handle("GET /ws", websocket.Handler(nil, wsEcho))
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)
@@ -198,11 +128,10 @@ func TestREADMEWebSocketLengthMSB(t *testing.T) {
 // TestREADMEWebSocketVersion: the README's echo refuses a handshake for a
 // WebSocket version other than 13 with an error naming the version it
 // speaks (RFC 6455 §4.2.2: the server MUST abort the handshake and send
-// Sec-WebSocket-Version), as cmd/brisk/internal/site's /ws does; it used to switch
-// protocols for any version.
+// Sec-WebSocket-Version), as cmd/brisk/internal/site's /ws does.
 func TestREADMEWebSocketVersion(t *testing.T) {
 	r := router.New()
-	r.Handle("GET /ws", wsEcho)
+	r.Handle("GET /ws", websocket.Handler(nil, wsEcho))
 	srv := &brisk.Server{Handler: r.Serve}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)

@@ -44,9 +44,19 @@ func (s ConnState) String() string {
 // RequestInfo describes one finished request, for Server.OnRequestDone.
 // The pointer and its slices are owned by the server and valid only
 // during the call: copy what you keep.
+//
+// It is the same record for every protocol: HTTP/1.x over TCP or TLS,
+// and HTTP/2 (h2, h2c) streams served through the h2 package's bridge,
+// one call per stream that reached brisk, with the differences stated
+// per field. A request whose connection a handler took over (Ctx.Hijack,
+// Upgrade, Tunnel) is reported when the handler returns, with what was
+// written before the hand-over.
 type RequestInfo struct {
 	// Method is the request method, as received.
 	Method []byte
+	// Proto is the protocol version, as Ctx.Proto reports it: "HTTP/1.0",
+	// "HTTP/1.1" or "HTTP/2.0".
+	Proto string
 	// Target is the request-target exactly as received (Request.Target;
 	// RFC 9112 §3.2): not decoded, query included.
 	Target []byte
@@ -54,6 +64,11 @@ type RequestInfo struct {
 	// reports it: the source address of the PROXY header the connection
 	// began with, if any, else the connection's peer.
 	RemoteAddr net.Addr
+	// Referer and UserAgent are the request's Referer and User-Agent
+	// field values as received (RFC 9110 §10.1.3, §10.1.5), nil when
+	// absent or when the head did not parse: for access logs in the
+	// combined format. Not escaped: escape them for a log.
+	Referer, UserAgent []byte
 	// Route is the pattern that routed the request (Ctx.Pattern, set by
 	// the router with Ctx.SetRoute); "" when unrouted.
 	Route string
@@ -64,12 +79,20 @@ type RequestInfo struct {
 	// BytesRead is the number of bytes of this request consumed from the
 	// connection: its head, its body as framed on the wire (chunk lines
 	// and trailer section included) and any unread body the server
-	// drained (RFC 9112 §6). PROXY header bytes are not counted.
+	// drained (RFC 9112 §6). PROXY header bytes are not counted. On
+	// HTTP/2, where HPACK compresses the field section and frames carry
+	// the body, it is the head in its HTTP/1.1 form (request line and
+	// fields, uncompressed) plus the body bytes the stream's DATA frames
+	// carried and the handler read; frame headers, padding and the
+	// connection's own frames are not counted.
 	BytesRead int64
 	// BytesWritten is the number of bytes of this response (head, body,
 	// and any interim 1xx response sent before it) that the connection's
 	// Write accepted: all of them, unless the connection failed or closed
-	// first; then it is fewer and Err is set.
+	// first; then it is fewer and Err is set. On HTTP/2 it is the heads
+	// in HTTP/1.1 form (status line and fields, uncompressed) plus the
+	// body bytes given to the stream, as for BytesRead; trailer fields are
+	// not counted.
 	BytesWritten int64
 	// Duration is the time from the parsed request head to the response's
 	// last byte accepted by the connection's Write (or to the failure that
@@ -91,11 +114,11 @@ type RequestInfo struct {
 	// of an absolute-form request-target, else the Host field); nil when
 	// absent.
 	Host []byte
-	// UserAgent, Referer and RequestID are the values of the request's
-	// User-Agent, Referer and X-Request-ID fields (the first line of
-	// each, as received: not validated beyond the field grammar of RFC
-	// 9110 §5.5), nil when absent or empty: what access logs record.
-	UserAgent, Referer, RequestID []byte
+	// RequestID is the value of the request's X-Request-ID field (the
+	// first line, as received: not validated beyond the field grammar of
+	// RFC 9110 §5.5), nil when absent or empty: for access logs. Not
+	// escaped: escape it for a log.
+	RequestID []byte
 	// ClientIP is the client's address as Ctx.ClientIP gives it when
 	// Server.TrustedProxies is set: the forwarding field of a trusted
 	// peer, else RemoteAddr's IP. Without TrustedProxies, where the
@@ -187,6 +210,7 @@ func (c *conn) requestDone() {
 	e := q.push()
 	in := &e.info
 	in.Method, in.Target = c.ctx.Request.Method(), c.ctx.Request.Target()
+	in.Proto = c.ctx.Request.Proto()
 	in.RemoteAddr = c.remoteAddr()
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
@@ -242,6 +266,9 @@ func (c *conn) deliver(err error) {
 		in := &e.info
 		in.BytesWritten = max(min(c.nwritten, e.end)-e.begin, 0)
 		in.Duration = now - e.start
+		if c.http2 {
+			c.streamCounts(in)
+		}
 		if short && in.Err == nil {
 			in.Err = err
 		}
@@ -289,7 +316,7 @@ func (q *doneQueue) push() *completion {
 // outlive, into q.text and points them there; it reports false, and
 // leaves them, when they do not fit in maxPendingText.
 func (q *doneQueue) keep(in *RequestInfo) bool {
-	parts := [...]*[]byte{&in.Method, &in.Target, &in.Host, &in.UserAgent, &in.Referer, &in.RequestID}
+	parts := [...]*[]byte{&in.Method, &in.Target, &in.Host, &in.Referer, &in.UserAgent, &in.RequestID}
 	n := len(q.text)
 	for _, p := range parts {
 		n += len(*p)
@@ -301,14 +328,20 @@ func (q *doneQueue) keep(in *RequestInfo) bool {
 		q.text = make([]byte, 0, maxPendingText) // never grown: earlier copies stay in place
 	}
 	for _, p := range parts {
-		if *p == nil {
-			continue
-		}
-		i := len(q.text)
-		q.text = append(q.text, *p...)
-		*p = q.text[i:len(q.text):len(q.text)]
+		*p = q.copyText(*p)
 	}
 	return true
+}
+
+// copyText appends b to q.text, which has room for it, and returns the
+// copy (nil for a nil b).
+func (q *doneQueue) copyText(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	i := len(q.text)
+	q.text = append(q.text, b...)
+	return q.text[i:len(q.text):len(q.text)]
 }
 
 // completion is a finished request waiting for its response to be

@@ -177,7 +177,11 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 		hc.releaseAt(cc, cc.keep && !canceled, now)
 		return nil, nil
 	}
-	s := &BodyStream{cc: cc, resp: x.resp, ctx: x.ctx, stop: stop}
+	s := x.into
+	if s == nil {
+		s = new(BodyStream)
+	}
+	*s = BodyStream{cc: cc, resp: x.resp, ctx: x.ctx, stop: stop}
 	// The body is bounded by ctx only. Checking ctx after setting the
 	// deadline catches a cancellation whose interrupt the set undid.
 	ctxDeadline, _ := x.ctx.Deadline()

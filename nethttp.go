@@ -50,6 +50,11 @@ import (
 //     logged to Server.Logger with its stack, unless it is
 //     http.ErrAbortHandler.
 //
+// The ResponseWriter's Header starts with the fields already set on
+// Ctx.Response (by brisk middleware around the returned Handler: a
+// request ID, CORS), as net/http middleware would set them before
+// calling h.
+//
 // Request.Context is cancelled when h returns, when the server shuts down
 // and, with Server.CancelOnClientClose, when the client closes the
 // connection; it carries http.LocalAddrContextKey (not

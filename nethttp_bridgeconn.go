@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brisk-http/brisk/proxyproto"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -47,9 +48,13 @@ type bridgeExchange struct {
 	r   *http.Request
 	buf []byte // request bytes still to read are out, in buf's storage
 
-	local net.Addr             // r's local address, looked up when first asked for
-	raddr stringAddr           // r.RemoteAddr, boxed only when asked for
-	tls   *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
+	local          net.Addr             // r's local address, looked up when first asked for
+	raddr          stringAddr           // r.RemoteAddr, boxed only when asked for
+	tls            *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
+	http2          bool                 // r came on HTTP/2 (Ctx.Proto)
+	peer           net.Addr             // the TCP peer of a connection the Server handed over; nil otherwise
+	proxy          *proxyproto.Header   // its PROXY header; nil when none
+	rcount, wcount int64                // on HTTP/2, head and body bytes read; head bytes written (streamCounts)
 
 	// Request side.
 	out   []byte
@@ -121,11 +126,13 @@ func (e *bridgeExchange) reset(w http.ResponseWriter, r *http.Request) {
 	e.w, e.rc, e.r = w, *http.NewResponseController(w), r
 	e.local, e.raddr = nil, stringAddr(r.RemoteAddr)
 	e.tls = r.TLS
+	e.takeFacts(r)
 	e.body, e.left, e.rerr = nil, 0, nil
 	if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 		e.body, e.left = r.Body, r.ContentLength
 	}
 	e.out = e.writeHead(e.buf[:0])
+	e.rcount, e.wcount = int64(len(e.out)), 0
 	e.rsent, e.wdl, e.wsent, e.written = time.Time{}, time.Time{}, time.Time{}, 0
 	e.pend = e.pend[:0]
 	e.state, e.started = bridgeHead, false
@@ -156,11 +163,19 @@ func (e *bridgeExchange) release() bool {
 	}
 	clear(e.keys)
 	e.w, e.rc, e.r, e.body, e.tls = nil, http.ResponseController{}, nil, nil, nil
-	e.local = nil
+	e.local, e.peer, e.proxy = nil, nil, nil
 	return true
 }
 
-func (c bridgedConn) RemoteAddr() net.Addr { return c.raddr }
+// RemoteAddr returns the TCP peer of the connection the request came on
+// when the Server handed it over (the proxy after a PROXY header, which
+// Ctx.RemoteAddr reports), else r.RemoteAddr.
+func (c bridgedConn) RemoteAddr() net.Addr {
+	if c.peer != nil {
+		return c.peer
+	}
+	return c.raddr
+}
 
 // LocalAddr returns the request's http.LocalAddrContextKey, found in
 // its context at the first call (a walk up the context chain that most

@@ -95,6 +95,7 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 	if e.left >= 0 {
 		n, err := e.body.Read(p[:int(min(int64(len(p)), e.left))])
 		e.left -= int64(n)
+		e.rcount += int64(n)
 		if e.left == 0 {
 			e.body, err = nil, nil
 		} else if err != nil {
@@ -104,6 +105,7 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 	}
 	b := e.buf[:cap(e.buf)]
 	n, err := e.body.Read(b[chunkHeadLen : len(b)-2])
+	e.rcount += int64(n)
 	switch {
 	case n > 0:
 		var size [chunkHeadLen]byte

@@ -84,6 +84,7 @@ func (e *bridgeExchange) takeHead(p []byte, kept bool) (int, error) {
 		n, err := parser.ParseResponse(p, &e.head)
 		switch wire.KindOf(err) {
 		case 0:
+			e.wcount += int64(n)
 			return n, e.handHead(p[:n])
 		case wire.ErrNeedMore:
 			e.keep(p, kept)

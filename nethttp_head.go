@@ -76,7 +76,7 @@ func (w *httpResponse) sendHead(p []byte) {
 	st := headState{
 		extra:           extraFields{contentLength: -1},
 		te:              w.get("Transfer-Encoding"),
-		serverKeepAlive: !c.srv.closing.Load() && (c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn),
+		serverKeepAlive: !c.srv.Draining() && (c.lim.maxRequestsPerConn == 0 || c.nreq < c.lim.maxRequestsPerConn),
 	}
 	w.autoLength(&st, p, w.markTrailers())
 	w.decidePersistence(&st)
@@ -92,6 +92,7 @@ func (w *httpResponse) sendHead(p []byte) {
 	bw := &w.x.bw
 	bw.started = true
 	bw.plan = headPlan{status: w.status, framing: framing, length: w.contentLength}
+	w.x.Response.status = w.status // the status sent, for Server.OnRequestDone
 	bw.remaining = w.contentLength
 }
 

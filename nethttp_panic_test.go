@@ -93,7 +93,7 @@ func TestFromHTTPPanicLogged(t *testing.T) {
 	c = ts.connect()
 	c.send(get("/panic"))
 	c.expectClosed()
-	for _, want := range []string{"handler panic", "panic=boom", "target=/panic", "stack=", "TestFromHTTPPanicLogged"} {
+	for _, want := range []string{"handler panic", "panic=boom", "target=/panic", "stack.0=\"github.com/brisk-http/brisk.TestFromHTTPPanicLogged"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q: %s", want, logs.String())
 		}

@@ -17,7 +17,8 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 //
 // Each request goes to s as HTTP/1.1 over an in-memory connection served
 // on the ServeHTTP goroutine: the brisk handler sees the request as brisk
-// parses it (an HTTP/2 request as HTTP/1.1; Expect is removed, net/http
+// parses it (an HTTP/2 request in its HTTP/1.1 form, Request.Proto and
+// Ctx.Proto "HTTP/2.0" as net/http reports it; Expect is removed, net/http
 // sends "100 Continue" itself when the body is read) and its response
 // (status, fields but the connection-specific ones, streamed body,
 // trailers) is written to the ResponseWriter as brisk sends it: the
@@ -30,7 +31,9 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // Ctx.Upgrade or a 2xx from Ctx.Tunnel hijacks the net/http connection
 // (HTTP/1 only; HTTP/2 gets a 500) and joins it to the brisk handler's.
 // Ctx.RemoteAddr is the request's RemoteAddr and Ctx.LocalAddr its
-// http.LocalAddrContextKey (network "tcp"). A request body the brisk
+// http.LocalAddrContextKey (network "tcp"); for a connection a brisk
+// Server handed to HTTP/2 (package h2), Ctx.PeerAddr is the TCP peer and
+// Ctx.Proxy the PROXY header, as on HTTP/1.1. A request body the brisk
 // handler leaves unread is drained as on a brisk listener (up to 256
 // KiB); the rest is net/http's to discard. The cost over the brisk
 // handler's own is a pooled exchange, the request head written and
@@ -52,7 +55,16 @@ type httpBridge struct {
 	pool sync.Pool // *bridgeExchange
 }
 
+// ServeHTTP serves r with the Server's Handler. A request whose context
+// is already done (an HTTP/2 stream the client reset before its handler
+// began, the rapid-reset pattern of CVE-2023-44487) is not served:
+// nothing is written and Server.OnRequestDone is not called, as
+// net/http's HTTP/2 server does not run the handlers of streams reset
+// while they waited.
 func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Context().Err() != nil {
+		return
+	}
 	e := b.pool.Get().(*bridgeExchange)
 	e.reset(w, r)
 	if r.ProtoMajor == 1 { // HTTP/2 is full duplex; asking costs an error's allocations

@@ -64,6 +64,9 @@ func (w *httpResponse) reset(x *Ctx, r *http.Request) {
 		w.header = make(http.Header)
 	}
 	w.x, w.req = x, r
+	for name, value := range x.Response.Header.All() { // set by middleware around FromHTTP
+		w.header.Add(string(name), string(value))
+	}
 	w.status, w.contentLength, w.written = 0, -1, 0
 	w.wroteHeader, w.headSent, w.handlerDone, w.chunking = false, false, false, false
 	w.hijacked, w.fullDuplex, w.writeDeadline, w.bodyLimitHit = false, false, false, false

@@ -140,7 +140,7 @@ func newParker() *parker {
 // of its own), without CancelOnClientClose, whose idle timeout is coarse.
 func (c *conn) mayPark() bool {
 	s := c.srv
-	if !s.ParkIdle || s.CancelOnClientClose || c.raw == nil {
+	if !s.ParkIdle || s.CancelOnClientClose || c.raw == nil || s.draining.Load() {
 		return false
 	}
 	if d := c.lim.idleTimeout; d > 0 && d < coarseTimeout {

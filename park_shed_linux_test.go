@@ -75,9 +75,11 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"proxy": true, "nread": true, "nwritten": true, "readMark": true, "reported": true}
 	renewed := map[string]string{
 		"srv": "per conn object", "lim": "per conn object", "readable": "per conn object",
-		"raw":   "attach",
-		"state": "attach; resume moves it to active",
-		"rbuf":  "nil while parked", "wbuf": "nil while parked",
+		"raw":     "attach",
+		"peekRaw": "attach", "cut": "attach clears it; Close marks active conns only, never parked ones",
+		"idleSince": "attach: a conn taken up again is about to read its request",
+		"state":     "attach; resume moves it to active",
+		"rbuf":      "nil while parked", "wbuf": "nil while parked",
 		"in":       "empty and without storage while parked; attach discards",
 		"tls":      "nil: TLS connections are not parked",
 		"hijacked": "false: a hijacked connection is not parked; attach clears it",

@@ -40,6 +40,8 @@ type Request struct {
 	path  []byte // result of Path: uri.RawPath or pathBuf
 	pbuf  []byte // storage for a decoded path, kept across requests
 	forms forms  // query and form arguments, multipart form, cookies
+
+	interim func(code int, h *Header) error // client side: SetInterimHandler
 }
 
 // Method returns the method token, e.g. "GET" (RFC 9110 §9). Methods are
@@ -110,9 +112,14 @@ func (r *Request) Host() []byte {
 const protoNames = "HTTP/1.0HTTP/1.1HTTP/1.2HTTP/1.3HTTP/1.4HTTP/1.5HTTP/1.6HTTP/1.7HTTP/1.8HTTP/1.9"
 
 // Proto returns the protocol version as received: "HTTP/1.1", "HTTP/1.0",
-// or any other "HTTP/1.x" the parser accepted (RFC 9112 §2.3). It does not
-// allocate.
+// or any other "HTTP/1.x" the parser accepted (RFC 9112 §2.3), and
+// "HTTP/2.0" for a request that came on HTTP/2 (h2 or h2c, handed over to
+// Server.HTTP2, or bridged from net/http by Server.HTTPHandler), as
+// net/http's Request.Proto reports them. It does not allocate.
 func (r *Request) Proto() string {
+	if r.recv != nil && r.recv.c.http2 {
+		return protoHTTP20
+	}
 	m := int(min(r.head.Minor, 9))
 	return protoNames[8*m : 8*m+8]
 }
@@ -160,7 +167,8 @@ func (r *Request) BodyReader() io.Reader {
 // SetMethod sets the method; it is copied.
 func (r *Request) SetMethod(method string) { r.head.Method = copyInto(&r.ownMethod, method) }
 
-// SetTarget sets the request-target (origin-form, e.g. "/a?b"); copied.
+// SetTarget sets the request-target (origin-form, e.g. "/a?b", or "*",
+// the asterisk-form of a server-wide OPTIONS, RFC 9112 §3.2.4); copied.
 func (r *Request) SetTarget(target string) { r.head.Target = copyInto(&r.ownTarget, target) }
 
 // SetHost sets the Host; it is copied. On a client request it sets the
@@ -194,6 +202,7 @@ func (r *Request) Reset() {
 	r.stream = bodySource{}
 	r.uri, r.path = URI{}, nil
 	r.forms.reset()
+	r.interim = nil
 }
 
 // resetReceived prepares r for the head just parsed into r.head.

@@ -87,7 +87,7 @@ func splitURI(uri []byte) (target, error) {
 	case len(uri) == 0:
 		t.origin = rootPath
 		return t, nil
-	case uri[0] == '/':
+	case uri[0] == '/', len(uri) == 1 && uri[0] == '*': // origin-form, asterisk-form (RFC 9112 §3.2.4)
 		t.origin = uri
 		return t, nil
 	case hasPrefixFold(uri, "http://"):

@@ -25,6 +25,14 @@ import (
 // after the request is parsed; Ctx.Tunnel hands the connection over for
 // a tunnel instead. Answer CONNECT with a non-2xx status (e.g. 405) to
 // keep the connection.
+//
+// A Handler that panics is recovered by the server: the panic is logged
+// to Server.Logger at error level with the request's method and target
+// and the stack (one attribute per frame), and, when none of the
+// response has left yet, the response is replaced by a 500 (through
+// Server.ErrorHandler, with ErrHandlerPanic); else it is cut short so the
+// client sees it incomplete. Either way the connection is closed. A
+// panic with http.ErrAbortHandler in a FromHTTP handler is not logged.
 type Handler func(c *Ctx)
 
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
@@ -47,6 +55,18 @@ type Server struct {
 	// connection's goroutine before the response is sent: keep it short,
 	// and do not panic. Nil means such requests are only answered.
 	OnReject func(Rejection)
+
+	// ErrorHandler writes every response the server (and Ctx.Error)
+	// generates itself: 400, 408, 413, 414, 431, 501 and 505 for bad
+	// requests and limits, 500 after a Handler panic, 503 beyond
+	// MaxConns, ... (see ErrorHandler for the list, and what it may
+	// not do). Nil means the default short plain-text body: the reason
+	// phrase and a newline.
+	ErrorHandler ErrorHandler
+
+	// JSON plugs another JSON encoder and decoder into Ctx.JSON and
+	// Ctx.DecodeJSON. Nil means encoding/json.
+	JSON *JSONCodec
 
 	// MaxRequestLineBytes is the largest request line, in bytes, excluding
 	// its CRLF. Zero or negative means DefaultMaxRequestLineBytes (8 KiB). A
@@ -129,7 +149,12 @@ type Server struct {
 	// with ErrBodyTooSlow; unless the response has started the server
 	// answers 408 (RFC 9110 §15.5.9); the connection is closed. This is
 	// what cuts a slow-body attack (one byte every few seconds) by
-	// default; ReadTimeout bounds the whole body only when set.
+	// default; ReadTimeout bounds the whole body only when set. On HTTP/2
+	// (package h2, Config.Handler nil) it applies to each stream's body,
+	// and a slow stream is ended alone (408, or a reset once its response
+	// began), not its connection. It does not apply
+	// to a TLS handshake (TLSHandshakeTimeout bounds it) nor to a
+	// connection a handler took over (Ctx.Hijack clears its deadlines).
 	MinRequestBodyRate int
 
 	// MinRequestBodyRateGrace is how long a request body may keep the
@@ -151,7 +176,11 @@ type Server struct {
 	// bytes take at the rate, or the grace period when longer. A write
 	// blocked on a full socket buffer is only woken once a good part of
 	// the buffer has drained, so a TLS client reading above the rate but
-	// taking longer than that deadline to drain it is cut too.
+	// taking longer than that deadline to drain it is cut too. On HTTP/2
+	// (package h2, Config.Handler nil) it applies to each stream's
+	// writes, which wait for the stream's flow-control window as well as
+	// the socket; the stream is reset. Like MinRequestBodyRate, it does
+	// not apply to a TLS handshake nor to a hijacked connection.
 	MinResponseRate int
 
 	// MinResponseRateGrace is how long a write to the connection may wait
@@ -162,12 +191,19 @@ type Server struct {
 	// IdleTimeout bounds the wait for the next request on a keep-alive
 	// connection (and for the first one on a new connection). Zero means
 	// DefaultIdleTimeout (60 s); negative means no limit. On expiry the
-	// connection is closed.
+	// connection is closed. A TLS connection's wait for its first request
+	// begins after the handshake (TLSHandshakeTimeout bounds that). An
+	// HTTP/2 connection (package h2) is closed once it has had no open
+	// stream for IdleTimeout. It does not apply to a hijacked connection.
 	IdleTimeout time.Duration
 
 	// MaxConns is the largest number of connections served at once. Zero or
 	// negative means no limit. A connection beyond it is answered 503 and
-	// closed.
+	// closed. It counts TCP (or Unix) connections from their accept: a
+	// TLS connection during its handshake counts, an HTTP/2 connection
+	// counts once whatever its streams (package h2's
+	// Config.MaxConcurrentStreams bounds them), and a connection a
+	// handler took over (Ctx.Hijack) no longer counts.
 	MaxConns int
 
 	// MaxRequestsPerConn is the largest number of requests served on one
@@ -181,6 +217,10 @@ type Server struct {
 	// off, Ctx.Context is cancelled only by Shutdown. The watch begins once
 	// the request body was read to its end (at once for a request without
 	// a body) and only when no pipelined request is already buffered.
+	// On TLS it watches the TLS connection alike. On HTTP/2 (package h2,
+	// Config.Handler nil) the client closing the stream (RST_STREAM) or
+	// the connection cancels the stream's context. A connection a handler
+	// took over (Ctx.Hijack) is no longer watched: the handler reads it.
 	CancelOnClientClose bool
 
 	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
@@ -194,7 +234,11 @@ type Server struct {
 	// CancelOnClientClose, and only when IdleTimeout is none or 2 s or
 	// more. A parked connection's IdleTimeout is checked once per second:
 	// it fires up to two seconds late, never early. Off (false) or on
-	// other systems, idle connections wait in their goroutine.
+	// other systems, idle connections wait in their goroutine. TLS
+	// connections are never parked (crypto/tls may hold received bytes
+	// the socket no longer shows), nor HTTP/2 ones (x/net/http2's loop owns
+	// the connection's goroutine and reads it all along), nor hijacked
+	// ones (the handler's).
 	//
 	// Parking trades CPU for memory: a parked connection holds about a
 	// kilobyte, most of it the runtime's, where one waiting in its
@@ -278,8 +322,10 @@ type Server struct {
 	// ConnState, when set, is called on each change of a connection's
 	// state (see ConnState), on the connection's goroutine (StateNew: on
 	// the accepting one): keep it short, and do not panic. Nil costs
-	// nothing. An HTTP/2 connection is reported as one connection, not
-	// per stream.
+	// nothing. A TLS connection is reported new at its accept, before its
+	// handshake. An HTTP/2 connection is reported as one connection, not
+	// per stream: new, active when it is handed over to HTTP/2, closed. A
+	// hijacked connection's last state is StateHijacked.
 	ConnState func(nc net.Conn, state ConnState)
 
 	// OnRequestDone, when set, is called once for each request the
@@ -297,9 +343,12 @@ type Server struct {
 	// response before the call; it precedes the connection's next
 	// StateIdle, StateHijacked or StateClosed. It runs on the
 	// connection's goroutine: keep it short, and do not panic. Nil costs
-	// nothing: no clock read, no allocation. It is not called for HTTP/2
-	// requests (package h2), nor for a request whose handler hijacked
-	// the connection.
+	// nothing: no clock read, no allocation. Every protocol is reported
+	// alike (see RequestInfo): an HTTP/2 stream (package h2, Config.Handler
+	// nil) once it reached the Handler, on the stream's goroutine; a
+	// request whose handler took the connection over (Ctx.Hijack,
+	// Upgrade, Tunnel) when its handler returns. Set it before
+	// h2.Configure, which copies it.
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex
@@ -317,6 +366,8 @@ type Server struct {
 	date      dateCache
 	pools     pools
 	hijacks   hijackSet
+
+	acceptErrs atomic.Uint64 // AcceptErrors (server_accept.go)
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.
@@ -337,6 +388,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	defer s.untrack(ln)
+	var retry acceptRetry // server_accept.go
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -344,11 +396,12 @@ func (s *Server) Serve(ln net.Listener) error {
 				return ErrServerClosed
 			}
 			if isTemporary(err) {
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(retry.failed(s, err))
 				continue
 			}
 			return err
 		}
+		retry.delay = 0
 		s.startConn(nc)
 	}
 }
@@ -357,9 +410,12 @@ func (s *Server) Serve(ln net.Listener) error {
 // every idle connection at once, lets in-flight requests finish (their
 // responses carry "Connection: close") and cancels every Ctx.Context.
 // Connections a handler took over (Ctx.Hijack) are not waited for; see
-// CloseHijacked. It returns nil when all connections are closed, or
+// CloseHijacked. A connection still in its TLS handshake is closed like
+// an idle one. An HTTP/2 connection (Server.HTTP2) gets a GOAWAY (RFC 9113
+// §6.8): its open streams finish, their contexts cancelled, and it closes
+// once they have. It returns nil when all connections are closed, or
 // ctx.Err() when ctx expires first (remaining connections are then left
-// to finish).
+// to finish; Close ends them, logging each response it cuts).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closing.Store(true)
 	s.mu.Lock()

@@ -55,6 +55,9 @@ type conn struct {
 	done       *doneQueue         // requests awaiting OnRequestDone; nil until the hook is used
 
 	state     atomic.Int32
+	idleSince atomic.Int64    // when c last became idle, coarse Unix ns (Drain)
+	cut       atomic.Bool     // Close closed c in the middle of a request (logCut)
+	peekRaw   syscall.RawConn // raw as attach set it: Drain peeks from another goroutine (hasInput)
 	keepAlive bool
 	headTimer bool // ReadHeaderTimeout is armed for the current head
 	waited    bool
@@ -66,6 +69,7 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (server_write.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
+	http2     bool       // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
 }
 
 func newConn(s *Server) *conn {
@@ -90,12 +94,15 @@ func (c *conn) attach(nc net.Conn) {
 			c.raw = rc
 		}
 	}
+	c.peekRaw = c.raw
+	c.markIdle() // a new connection is idle until its first request
 	c.in.Discard()
 	c.body.reading = false // the last request's body: PROXY and TLS read before a request
 	c.nreq, c.werr = 0, nil
 	c.deadline, c.wdeadline = 0, 0
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
+	c.cut.Store(false)
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)
 }
@@ -155,7 +162,8 @@ func (c *conn) serveOne() bool {
 		c.runHandler()
 		c.ctx.Request.afterHandler()
 		if c.hijacked {
-			return false // the connection is the handler's: write nothing
+			c.requestDone() // with what was written before the hand-over
+			return false    // the connection is the handler's: write nothing
 		}
 		c.finishBody()
 	}
@@ -211,8 +219,8 @@ func (c *conn) beginRequest() {
 // table (400) and the connection is closed. It reports whether to go on.
 func (c *conn) checkTarget() bool {
 	if err := c.ctx.Request.splitTarget(); err != nil {
-		c.ctx.Response.setError(statusForError(err).code)
 		c.reject(statusForError(err).code, err)
+		c.answerError(statusForError(err).code, err)
 		c.keepAlive = false
 		return false
 	}
@@ -230,8 +238,8 @@ func (c *conn) checkLimits() bool {
 		return true
 	}
 	if f == wire.FramingLength && c.lim.bodyTooLarge(c.body.dec.Remaining()) {
-		c.ctx.Response.setError(413)
 		c.reject(413, ErrBodyTooLarge)
+		c.answerError(413, ErrBodyTooLarge)
 		c.keepAlive = false
 		return false
 	}
@@ -247,7 +255,7 @@ func (c *conn) runHandler() {
 	if h := c.srv.Handler; h != nil {
 		h(&c.ctx)
 	} else {
-		c.ctx.Response.setError(404)
+		c.answerError(404, ErrNoHandler)
 	}
 }
 
@@ -264,15 +272,14 @@ func (c *conn) recoverHandler() {
 // the error's status (ErrorStatus) when it has not been sent: 408 after a
 // read timeout (RFC 9110 §15.5.9), 400 to a body cut short by the client
 // (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8), 413 or 400 to
-// the wire kinds. Whatever the handler set is replaced: it cannot have
-// answered a request it did not receive.
+// the wire kinds, through Server.ErrorHandler. Whatever the handler set is
+// replaced (it cannot have answered a request it did not receive), unless
+// it answered with that very status (see answerBodyError).
 func (c *conn) finishBody() {
 	b := &c.body
 	if b.err != nil {
 		c.keepAlive = false
-		if !c.ctx.bw.started {
-			c.ctx.Response.setError(ErrorStatus(b.err))
-		}
+		c.answerBodyError(b.err)
 		return
 	}
 	if b.complete() {
@@ -285,6 +292,9 @@ func (c *conn) finishBody() {
 
 // finish closes the connection and recycles c.
 func (c *conn) finish() {
+	if c.cut.Load() {
+		c.logCut()
+	}
 	c.watch.stop()
 	c.state.Store(stateClosed)
 	c.nc.Close()
@@ -298,6 +308,6 @@ func (c *conn) finish() {
 		c.hookState(StateClosed) // before connDone: Shutdown returns after it
 		s.connDone(c)
 	}
-	c.nc, c.raw, c.tls, c.proxy = nil, nil, nil, nil
+	c.nc, c.raw, c.tls, c.proxy, c.peekRaw = nil, nil, nil, nil, nil
 	s.pools.putConn(c)
 }

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"strings"
 )
@@ -12,7 +13,13 @@ import (
 // golang.org/x/net/http2, so that programs without HTTP/2 do not link it.
 // An implementation may also have a Drain() method, which Server.Drain
 // calls every few milliseconds: like Shutdown, but the requests' contexts
-// stay intact.
+// stay intact. And it may have a method ServeConnContext(ctx
+// context.Context, nc net.Conn), which the Server then calls instead of
+// ServeConn: ctx, never cancelled, carries what the Server knows of the
+// connection (its TCP peer, its PROXY header); a request served through
+// Server.HTTPHandler with a context that has ctx's values (those of a
+// context derived from it) reports them in Ctx.PeerAddr and Ctx.Proxy,
+// as a request on HTTP/1.1 does.
 type ConnServer interface {
 	// ServeConn serves nc until the connection ends. The Server calls it
 	// on the connection's goroutine: for TLS after the handshake (nc is
@@ -80,7 +87,7 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
-			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()})
+			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()}, c.nc.RemoteAddr(), nil)
 		}
 		if !timed {
 			c.setReadTimeout(c.lim.readHeaderTimeout)
@@ -91,15 +98,34 @@ func (c *conn) checkPreface() bool {
 	}
 }
 
-// serveHTTP2 hands nc to Server.HTTP2 and returns false (nothing more to
-// serve on it). After Shutdown closed the idle c, or once it has begun,
-// nc is closed unserved.
-func (c *conn) serveHTTP2(nc net.Conn) bool {
+// serveHTTP2 hands nc, whose TCP peer is peer, to Server.HTTP2 and
+// returns false (nothing more to serve on it). After Shutdown closed the
+// idle c, or once it has begun, nc is closed unserved. Under TLS after a
+// PROXY header, rc is the connection below the TLS: its RemoteAddr is
+// the client's while HTTP/2 serves nc (as for h2c), the peer's when
+// ConnState sees it.
+func (c *conn) serveHTTP2(nc net.Conn, peer net.Addr, rc *replayConn) bool {
 	c.state.CompareAndSwap(stateIdle, stateActive)
-	if c.state.Load() == stateActive && !c.srv.closing.Load() {
+	if c.state.Load() != stateActive || c.srv.closing.Load() {
+		return false
+	}
+	c.hookState(StateActive) // the connection's streams are not reported
+	if rc != nil {
+		rc.remote = c.ownRemoteAddr()
+		defer func() { rc.remote = peer }()
+	}
+	if cs, ok := c.srv.HTTP2.(connContextServer); ok {
+		cs.ServeConnContext(c.handoverContext(peer), nc)
+	} else {
 		c.srv.HTTP2.ServeConn(nc)
 	}
 	return false
+}
+
+// connContextServer is a ConnServer that serves a connection's requests
+// under a context carrying the connection's facts (see ConnServer).
+type connContextServer interface {
+	ServeConnContext(ctx context.Context, nc net.Conn)
 }
 
 // shutdownConns asks the handed-over connections to end gracefully

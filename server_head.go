@@ -145,6 +145,7 @@ func (c *conn) appendHead(dst []byte, r *Response, p *headPlan) []byte {
 	case wire.FramingChunked:
 		dst = append(dst, "Transfer-Encoding: chunked\r\n"...)
 	}
+	c.closeIfDraining()
 	switch {
 	case !c.keepAlive:
 		dst = append(dst, "Connection: close\r\n"...)

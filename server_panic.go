@@ -2,21 +2,18 @@ package brisk
 
 import (
 	"net"
-	"runtime"
 
+	"github.com/brisk-http/brisk/internal/stack"
 	"github.com/brisk-http/brisk/wire"
 )
 
 // A handler that panics. Before any byte of its response has left the
-// server, the response is replaced by a 500. After, the response is cut
+// server, the response is replaced by a 500 (through Server.ErrorHandler,
+// with ErrHandlerPanic). After, the response is cut
 // short so that it looks cut short (RFC 9112 §8): no last-chunk for a
 // chunked body, no padding for a Content-Length body, and a reset (RST)
 // instead of a FIN for a body delimited by closing the connection, whose
 // normal end a FIN would mean. Either way the connection is closed.
-
-// maxPanicStack bounds the stack trace logged for a handler panic, in
-// bytes; a deeper stack is truncated.
-const maxPanicStack = 8 << 10
 
 // handlerPanicked handles a panic p recovered from the handler.
 func (c *conn) handlerPanicked(p any) {
@@ -27,17 +24,17 @@ func (c *conn) handlerPanicked(p any) {
 		w.abort()
 		return
 	}
-	c.ctx.Response.setError(500)
+	c.answerError(500, ErrHandlerPanic)
 }
 
 // logPanic logs p with the request's method and target (escaped, see
-// logSafe) and the panicking goroutine's stack, up to maxPanicStack bytes.
+// logSafe) and the panicking goroutine's stack from the function that
+// panicked, one attribute per frame ("stack.0", "stack.1", ...: a group,
+// see internal/stack), so that it is not one line of escaped newlines.
 func (c *conn) logPanic(p any) {
-	stack := make([]byte, maxPanicStack)
-	stack = stack[:runtime.Stack(stack, false)]
 	r := &c.ctx.Request
 	c.srv.logger.Error("brisk: handler panic", "panic", p, "remote", c.nc.RemoteAddr().String(),
-		"method", logSafe(r.Method()), "target", logSafe(r.Target()), "stack", string(stack))
+		"method", logSafe(r.Method()), "target", logSafe(r.Target()), "stack", stack.Capture(0))
 }
 
 // logSafe returns b for a log record, with every byte that is not visible

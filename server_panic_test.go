@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/stack"
 	"github.com/brisk-http/brisk/internal/testsupport/syncbuf"
 )
 
@@ -84,8 +86,9 @@ func TestResponseCutShortCloseDelimited(t *testing.T) {
 }
 
 // TestPanicLogged: a handler panic is logged with the request's method and
-// target and a stack trace naming the panicking function, bounded by
-// maxPanicStack however deep the stack.
+// target and a stack trace starting at the panicking function, one
+// attribute per frame (a JSON object, not one string of escaped
+// newlines), bounded by stack.MaxFrames however deep the stack.
 func TestPanicLogged(t *testing.T) {
 	var logs syncbuf.Buffer
 	ts := startServer(t, "inmemory", &Server{
@@ -96,16 +99,21 @@ func TestPanicLogged(t *testing.T) {
 	if resp, _ := c.roundTrip(get("/p?q=1")); resp.StatusCode != 500 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
-	log := logs.String()
-	for _, want := range []string{`"msg":"brisk: handler panic"`, `"panic":"deep"`, `"method":"GET"`, `"target":"/p?q=1"`,
-		`"stack":"goroutine `, `brisk.deepPanic(`} {
-		if !strings.Contains(log, want) {
-			t.Errorf("log lacks %s: %s", want, log)
-		}
+	var rec struct {
+		Msg, Panic, Method, Target string
+		Stack                      map[string]string
 	}
-	_, stack, _ := strings.Cut(log, `"stack":"`)
-	if n := len(stack); n > maxPanicStack+1024 { // JSON escaping of newlines and tabs adds some
-		t.Errorf("logged stack is %d bytes, want about %d at most", n, maxPanicStack)
+	if err := json.Unmarshal([]byte(logs.String()), &rec); err != nil {
+		t.Fatalf("log %q: %v", logs.String(), err)
+	}
+	if rec.Msg != "brisk: handler panic" || rec.Panic != "deep" || rec.Method != "GET" || rec.Target != "/p?q=1" {
+		t.Errorf("log record %+v", rec)
+	}
+	if n := len(rec.Stack); n == 0 || n > stack.MaxFrames {
+		t.Fatalf("%d stack frames, want 1..%d", n, stack.MaxFrames)
+	}
+	if f := rec.Stack["0"]; !strings.HasPrefix(f, "github.com/brisk-http/brisk.deepPanic ") || strings.Contains(f, "\n") {
+		t.Errorf("innermost frame %q, want brisk.deepPanic", f)
 	}
 }
 

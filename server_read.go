@@ -66,6 +66,7 @@ func (c *conn) awaitRequest() error {
 
 // setIdle marks c idle, unless the server is shutting down.
 func (c *conn) setIdle() bool {
+	c.markIdle()
 	c.state.Store(stateIdle)
 	if c.srv.closing.Load() {
 		c.state.Store(stateClosed)

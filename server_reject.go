@@ -64,7 +64,7 @@ func (c *conn) rejectHead(err error) {
 		err = &wire.Error{Kind: wire.ErrVersionUnsupported, Offset: len("PRI * HTTP/")}
 	}
 	c.reject(code, err)
-	c.writeErrorOnly(code, bytes.HasPrefix(in, methodHead))
+	c.writeErrorOnly(code, err, bytes.HasPrefix(in, methodHead))
 	c.lingerClose() // the rest of the request may be on its way
 }
 
@@ -77,21 +77,22 @@ var methodHead = []byte("HEAD ")
 func (c *conn) rejectBusy() {
 	defer c.finish()
 	c.nc.SetDeadline(time.Now().Add(time.Second)) // a TLS handshake reads too
-	c.writeErrorOnly(503, false)
+	c.writeErrorOnly(503, ErrMaxConns, false)
 	c.nc.Write(c.writeBuf().b) // under the second above, not the data rates
 }
 
-// writeErrorOnly encodes an error response with the given status code to a
-// request that is not served (no head, or none read), with
+// writeErrorOnly encodes an error response with the given status code
+// (through Server.ErrorHandler, with err) to a request that is not served
+// (no head, or none read), with
 // "Connection: close"; for a HEAD request (head), without its body but
 // with the Content-Length it would have, as for any response to HEAD.
-func (c *conn) writeErrorOnly(code int, head bool) {
+func (c *conn) writeErrorOnly(code int, err error, head bool) {
 	c.ctx.Request.head.Reset(nil)
 	if head {
 		c.ctx.Request.head.Method = methodHead[:4]
 	}
 	c.resetExchange()
-	c.ctx.Response.setError(code)
 	c.keepAlive = false
+	c.answerError(code, err)
 	c.writeResponse()
 }

@@ -107,8 +107,12 @@ func (s *Server) tlsConfig(certFile, keyFile string) (*tls.Config, error) {
 // bridged request's connection (Server.HTTPHandler) takes the TLS state
 // of the request it carries.
 func (c *conn) negotiate() bool {
+	c.http2 = false
 	if tc, ok := c.nc.(tlsConn); ok {
 		c.tls = tc.connTLS()
+		if bf, ok := c.nc.(bridgedFacts); ok && c.proxy == nil {
+			c.http2, c.proxy = bf.connFacts()
+		}
 		return true
 	}
 	if tc, ok := c.nc.(*tls.Conn); ok {
@@ -116,10 +120,8 @@ func (c *conn) negotiate() bool {
 			return false
 		}
 		if c.tls.NegotiatedProtocol == protoHTTP2 && c.srv.HTTP2 != nil {
-			if rc, ok := tc.NetConn().(*replayConn); ok { // after a PROXY header (startTLS)
-				rc.remote = c.ownRemoteAddr() // the client's, as for h2c
-			}
-			return c.serveHTTP2(tc)
+			rc, _ := tc.NetConn().(*replayConn) // after a PROXY header (startTLS)
+			return c.serveHTTP2(tc, tc.RemoteAddr(), rc)
 		}
 		return true
 	}
@@ -210,6 +212,7 @@ func (c *conn) startTLS(pc *proxyTLSConn) bool {
 	}
 	rest := bytes.Clone(c.in.Buffered())
 	c.in.Discard()
+	c.readMark = c.consumed() // the handshake's bytes are no request's (OnRequestDone)
 	c.nc = tls.Server(&replayConn{Conn: pc.Conn, pending: rest, remote: pc.Conn.RemoteAddr()}, pc.cfg)
 	c.raw = nil
 	return !wasIdle || c.setIdle()

@@ -76,6 +76,7 @@ func (c *Ctx) switchProtocols(code int, protocol string) (net.Conn, []byte, erro
 	}
 	w := cn.writeBuf()
 	w.b = cn.appendSwitchHead(w.b, code, protocol, r, &fs)
+	r.status = code // for Server.OnRequestDone
 	if err := cn.flush(); err != nil {
 		cn.keepAlive = false
 		return nil, nil, err

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,6 +16,7 @@ type watcher struct {
 	done    chan struct{}
 	err     error
 	running bool
+	halting atomic.Bool // halt's deadline ends the read: not the client's doing
 	got     bool
 	held    bool // b is input for the next read of the connection (source)
 	b       [1]byte
@@ -56,7 +58,9 @@ func (w *watcher) run() {
 		w.got = true
 	} else {
 		w.err = err
-		w.cancel()
+		if !w.halting.Load() {
+			w.cancel()
+		}
 	}
 	w.done <- struct{}{}
 }
@@ -85,8 +89,10 @@ func (w *watcher) halt() bool {
 		return false
 	}
 	c := w.c
+	w.halting.Store(true)
 	c.nc.SetReadDeadline(time.Unix(1, 0))
 	<-w.done
+	w.halting.Store(false)
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
 	c.deadline = 0

@@ -13,7 +13,9 @@ import (
 // writeResponse encodes the response into the write buffer; it is flushed
 // before the next blocking read, so pipelined responses leave in one write.
 func (c *conn) writeResponse() {
-	if c.srv.closing.Load() || c.srv.draining.Load() {
+	// A head encoded from now on says "Connection: close" when draining
+	// (appendHead); one already sent keeps its promise unless Shutdown.
+	if c.srv.closing.Load() {
 		c.keepAlive = false
 	}
 	if c.ctx.bw.started {

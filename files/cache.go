@@ -325,6 +325,9 @@ func describeVariant(v *cachedFile, name string, f fs.File, fi fs.FileInfo) bool
 			return false
 		}
 		v.data = data[:n:n]
+		if st := v.stamp(); !st.holds(f) { // rewritten while read
+			return false
+		}
 	}
 	if rep.hasModTime() {
 		v.etag = sizeModTimeETag(nil, v.size, v.modtime)
@@ -379,6 +382,13 @@ func (s *Server) serveCached(c *brisk.Ctx, e *cacheEntry, own fs.File) bool {
 		if f = s.acquire(e, v); f == nil {
 			return false
 		}
+	}
+	if rep.stamp = v.stamp(); !rep.stamp.holds(f) { // changed since checked
+		if f != own {
+			f.Close()
+		}
+		s.files.remove(e)
+		return false
 	}
 	rep.content = f.(io.ReadSeeker) // acquire and describeVariant checked it
 	serveRepresentation(c, &rep, s.MaxRanges)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"io"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"time"
@@ -39,6 +40,10 @@ import (
 // Content-Length, by sendfile(2) when content is an *os.File on a plain
 // TCP connection (see [brisk.BodyWriter.ReadFromN]). If content ends
 // before its size, the response is cut short and the connection closed;
+// so is it when content has a Stat method (an *os.File) that gives
+// another size, mode or modification time before the last byte of a
+// section goes out than when the response began (the file was rewritten
+// while sent: its bytes are no longer the ones the validators name);
 // a read or seek error before the body starts is answered 500, which
 // keeps the fields the handler set but those describing the
 // representation: ETag, Last-Modified, Content-Encoding, Cache-Control,
@@ -56,6 +61,11 @@ func ServeContent(c *brisk.Ctx, name string, modtime time.Time, content io.ReadS
 		return
 	}
 	rep := representation{name: name, content: content, size: size, modtime: modtime}
+	if f, ok := content.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Size() == size {
+			rep.stamp = stampOf(fi)
+		}
+	}
 	var tag [64]byte
 	if t := c.Response.Header.Get("ETag"); t != nil {
 		rep.etag = append(tag[:0], t...)
@@ -77,6 +87,7 @@ type representation struct {
 	etag    []byte    // quoted entity-tag, nil for none
 	coding  string    // content coding of the bytes, "" for identity
 	ctype   string    // media type, "" to derive it from name or the bytes
+	stamp   fileStamp // what the validators describe, checked as content is sent
 }
 
 // hasModTime reports whether the modification time is known; like
@@ -373,7 +384,13 @@ func sendSection(bw *brisk.BodyWriter, rep *representation, r byteRange) error {
 	if _, err := rep.content.Seek(r.start, io.SeekStart); err != nil {
 		return err
 	}
-	n, err := bw.ReadFromN(rep.content, r.length)
+	var n int64
+	var err error
+	if rep.stamp.ok && r.length > 0 {
+		n, err = sendChecked(bw, rep.content, r.length, &rep.stamp)
+	} else {
+		n, err = bw.ReadFromN(rep.content, r.length)
+	}
 	if err == nil && n < r.length && bw.Err() == nil {
 		err = errShrank
 	}

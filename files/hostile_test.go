@@ -120,8 +120,8 @@ func TestFileSendfile(t *testing.T) {
 	}
 }
 
-// shrinkFS truncates each file to half its size right after its Stat:
-// the file shrinks while it is being served.
+// shrinkFS truncates each file to half its size right after its first
+// Stat: the file shrinks while it is being served.
 type shrinkFS struct{ dir string }
 
 func (s shrinkFS) Open(name string) (fs.File, error) {
@@ -129,14 +129,18 @@ func (s shrinkFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shrinkFile{f}, nil
+	return &shrinkFile{File: f}, nil
 }
 
-type shrinkFile struct{ *os.File }
+type shrinkFile struct {
+	*os.File
+	shrunk bool
+}
 
-func (f shrinkFile) Stat() (fs.FileInfo, error) {
+func (f *shrinkFile) Stat() (fs.FileInfo, error) {
 	fi, err := f.File.Stat()
-	if err == nil && fi.Mode().IsRegular() {
+	if err == nil && fi.Mode().IsRegular() && !f.shrunk {
+		f.shrunk = true
 		err = os.Truncate(f.Name(), fi.Size()/2)
 	}
 	return fi, err

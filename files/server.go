@@ -121,6 +121,14 @@ type Server struct {
 	// one-second resolution (brisk.Ctx.CoarseNow), so the change is
 	// noticed within CacheCheck plus a second. Zero means
 	// DefaultCacheCheck (1 s); negative checks on every request.
+	//
+	// Until a change is noticed the old bytes are served with their own
+	// validators, never the new bytes with the old ones: a file kept
+	// open, or opened anew, is stated before it is sent and again before
+	// the last byte of each section goes out, and a file that changed
+	// meanwhile is not sent (before) or cut short, the connection closed
+	// (during), so the client sees an incomplete response. ServeContent
+	// does the same for content with a Stat method (an *os.File).
 	CacheCheck time.Duration
 
 	hashes    sync.Map // name -> *hashEntry: ETags of files without a modification time
@@ -396,7 +404,7 @@ func (s *Server) describe(c *brisk.Ctx, name string, f fs.File, fi fs.FileInfo, 
 		answerError(&c.Response, 500)
 		return rep, false
 	}
-	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime()}
+	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime(), stamp: stampOf(fi)}
 	if rep.hasModTime() {
 		rep.etag = sizeModTimeETag(tag, rep.size, rep.modtime)
 		return rep, true

@@ -13,7 +13,7 @@ import (
 // bridgeSkips does not name, so that a field added to brisk.Server must
 // be decided on here.
 func TestBridgeConfig(t *testing.T) {
-	srv := &brisk.Server{Handler: h1Handler}
+	srv := &brisk.Server{Handler: h1Handler, ErrorHandler: func(*brisk.Ctx, int, error) {}, JSON: &brisk.JSONCodec{}}
 	v := reflect.ValueOf(srv).Elem()
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
@@ -27,6 +27,17 @@ func TestBridgeConfig(t *testing.T) {
 			fv.SetBool(true)
 		case reflect.String:
 			fv.SetString("x")
+		case reflect.Slice:
+			fv.Set(reflect.MakeSlice(fv.Type(), 1, 1))
+		case reflect.Func:
+			ft := fv.Type()
+			fv.Set(reflect.MakeFunc(ft, func([]reflect.Value) []reflect.Value {
+				out := make([]reflect.Value, ft.NumOut())
+				for i := range out {
+					out[i] = reflect.Zero(ft.Out(i))
+				}
+				return out
+			}))
 		}
 	}
 	b := newBridge(srv)
@@ -37,7 +48,11 @@ func TestBridgeConfig(t *testing.T) {
 			continue
 		}
 		_, skipped := bridgeSkips[f.Name]
-		copied := reflect.DeepEqual(got.Field(i).Interface(), v.Field(i).Interface()) && !got.Field(i).IsZero()
+		gf, vf := got.Field(i), v.Field(i)
+		copied := !gf.IsZero() && reflect.DeepEqual(gf.Interface(), vf.Interface())
+		if gf.Kind() == reflect.Func {
+			copied = !gf.IsZero() && gf.Pointer() == vf.Pointer()
+		}
 		switch {
 		case skipped && copied:
 			t.Errorf("%s is copied and in bridgeSkips", f.Name)

@@ -82,8 +82,17 @@ var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is 
 //
 // MaxRequestLineBytes, MaxFields, ReadHeaderTimeout and
 // MaxRequestsPerConn have no HTTP/2 counterpart; with Config.Handler nil
-// they, and CancelOnClientClose, apply to each request as the brisk
-// handler receives it. x/net/http2's defences
+// they, CancelOnClientClose (a stream's RST_STREAM cancels its context),
+// the data rates, TrustedProxies, ClientIPField and OnRequestDone apply
+// to each request as the brisk handler receives it: the Ctx reports
+// Proto "HTTP/2.0", RemoteAddr and Proxy from the connection's PROXY
+// header, PeerAddr the TCP peer, as on HTTP/1.1, and OnRequestDone is
+// called once per stream that reached the handler (see
+// brisk.RequestInfo for its byte counts). A stream refused before it
+// reaches the handler (REFUSED_STREAM, a field section over
+// MaxHeaderBytes) is not reported. With Config.Handler set, the
+// requests are net/http's: none of these apply and OnRequestDone is not
+// called. x/net/http2's defences
 // against frame floods (SETTINGS, PING, RST_STREAM "rapid reset",
 // CONTINUATION) are on with its defaults. srv.Logger receives x/net's
 // connection errors at warning level.
@@ -101,8 +110,12 @@ func Configure(srv *brisk.Server, conf Config) error {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	h := conf.Handler
+	if s.bridge == nil { // the bridge's Server applies MaxBodyBytes itself
+		h = limitBody(h, limit.Bytes(srv.MaxBodyBytes, brisk.DefaultMaxBodyBytes))
+	}
 	s.h1 = http.Server{
-		Handler:        limitBody(conf.Handler, limit.Bytes(srv.MaxBodyBytes, brisk.DefaultMaxBodyBytes)),
+		Handler:        h,
 		MaxHeaderBytes: limit.Count(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
 		ReadTimeout:    max(srv.ReadTimeout, 0),
 		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -135,7 +148,29 @@ type server struct {
 
 // ServeConn implements brisk.ConnServer.
 func (s *server) ServeConn(nc net.Conn) {
-	serveBelow(0, s, nc)
+	serveBelow(0, s, s.ctx, nc)
+}
+
+// ServeConnContext is called by brisk.Server instead of ServeConn: the
+// requests' contexts have the values of ctx (the connection's facts,
+// which the bridge reports in Ctx.PeerAddr and Ctx.Proxy) and are
+// cancelled by Shutdown.
+func (s *server) ServeConnContext(ctx context.Context, nc net.Conn) {
+	serveBelow(0, s, valuesOf{s.ctx, ctx}, nc)
+}
+
+// valuesOf is a context with the cancellation of its Context and the
+// values of vals first, then of its Context.
+type valuesOf struct {
+	context.Context
+	vals context.Context
+}
+
+func (c valuesOf) Value(key any) any {
+	if v := c.vals.Value(key); v != nil {
+		return v
+	}
+	return c.Context.Value(key)
 }
 
 // connStack is the stack, in bytes, that serveBelow holds under each
@@ -161,9 +196,9 @@ const connStack = 4 << 10
 // being optimized away.
 //
 //go:noinline
-func serveBelow(i int, s *server, nc net.Conn) byte {
+func serveBelow(i int, s *server, ctx context.Context, nc net.Conn) byte {
 	var buf [connStack]byte
-	s.h2.ServeConn(nc, &http2.ServeConnOpts{Context: s.ctx, BaseConfig: &s.h1})
+	s.h2.ServeConn(nc, &http2.ServeConnOpts{Context: ctx, BaseConfig: &s.h1})
 	return buf[uint(i)%uint(len(buf))]
 }
 

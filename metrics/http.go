@@ -28,7 +28,8 @@ import (
 // method names; any other method is "_OTHER"), http_response_status_code
 // (100 to 599; any other code is "_OTHER"), http_route (RequestInfo.Route,
 // the router's pattern, "" when unrouted: never the request's path) and
-// network_protocol_version ("1.1" for HTTP/1.x). The cardinality is
+// network_protocol_version ("1.0", "1.1" or "2", from RequestInfo.Proto;
+// "1.1" for a rejected request, whose version is not known). The cardinality is
 // bounded: at most MaxSeries label sets per histogram; the requests of
 // label sets beyond it are counted with http_route "_OTHER".
 //
@@ -319,5 +320,14 @@ var statusLabels = func() (s [600]string) {
 
 func statusLabel(i int) string { return statusLabels[i] }
 
-// protoVersion returns the network_protocol_version of a request.
-func protoVersion(*brisk.RequestInfo) string { return "1.1" }
+// protoVersion returns the network_protocol_version of a request, as
+// OpenTelemetry spells it: "1.0", "1.1", "2".
+func protoVersion(in *brisk.RequestInfo) string {
+	switch in.Proto {
+	case "HTTP/2.0":
+		return "2"
+	case "HTTP/1.0":
+		return "1.0"
+	}
+	return "1.1"
+}

@@ -12,3 +12,17 @@ var (
 	// match some request and neither is more specific.
 	ErrPatternConflict = errors.New("router: route pattern conflict")
 )
+
+// Errors a Router gives the ErrorHandler (see Router.SetErrorHandler)
+// for the replies of its own.
+var (
+	// ErrNotFound: no pattern matches the request (404).
+	ErrNotFound = errors.New("router: no route matches the request")
+	// ErrMethodNotAllowed: patterns match the path, none the method
+	// (405; the Router sets Allow after the ErrorHandler).
+	ErrMethodNotAllowed = errors.New("router: method not allowed")
+	// ErrRedirect: the path is not in normal form, or matches only with
+	// a "/" appended (307; the Router sets Location after the
+	// ErrorHandler).
+	ErrRedirect = errors.New("router: path redirected")
+)

@@ -152,3 +152,56 @@ func ExampleRouter_Mount() {
 	// GET /t/acme/users/7: 200 tenant acme user 7
 	// GET /t/acme/users: 307 Location: /t/acme/users/
 }
+
+// ExampleRouter_Use wraps everything the Router answers, its own 404
+// included, in a middleware that times the request and names the route
+// (Ctx.Pattern is set once next has routed it).
+func ExampleRouter_Use() {
+	r := router.New()
+	r.Use(func(next brisk.Handler) brisk.Handler {
+		return func(c *brisk.Ctx) {
+			next(c)
+			route := c.Pattern()
+			if route == "" {
+				route = "none"
+			}
+			c.Response.Header.Set("X-Route", route)
+			fmt.Printf("route %s: %d\n", route, c.Response.StatusCode())
+		}
+	})
+	r.Handle("GET /health", func(c *brisk.Ctx) { c.Response.SetBodyString("ok") })
+	serveOnce(r.Serve, "GET /health", "GET /nowhere")
+	// Output:
+	// route GET /health: 200
+	// GET /health: 200 ok
+	// route none: 404
+	// GET /nowhere: 404 Not Found
+}
+
+// ExampleRouter_Mount_debug mounts net/http's pprof-style mux the way
+// ServeMux users write a subtree, with a trailing "/".
+func ExampleRouter_Mount_debug() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/vars", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "vars") })
+	r := router.New()
+	r.Mount("/debug/", brisk.FromHTTP(mux))
+	serveOnce(r.Serve, "GET /debug/vars", "GET /debug")
+	// Output:
+	// GET /debug/vars: 200 vars
+	// GET /debug: 307 Location: /debug/
+}
+
+// ExampleRouter_SetErrorHandler makes the Router's own replies JSON; the
+// Allow field is still set.
+func ExampleRouter_SetErrorHandler() {
+	r := router.New()
+	r.SetErrorHandler(func(c *brisk.Ctx, code int, err error) {
+		c.Response.Header.Set("Content-Type", "application/json")
+		fmt.Fprintf(&c.Response, `{"status":%d,"error":%q}`, code, err.Error())
+	})
+	r.Handle("GET /users/{id}", func(c *brisk.Ctx) {})
+	serveOnce(r.Serve, "GET /nowhere", "PUT /users/1")
+	// Output:
+	// GET /nowhere: 404 {"status":404,"error":"router: no route matches the request"}
+	// PUT /users/1: 405 Allow: GET, HEAD
+}

@@ -7,9 +7,11 @@ import (
 )
 
 // Mount routes the subtree under pattern to h, which sees the rest of the
-// path: pattern is "[METHOD ][HOST]/PATH" not ending in "/" (nor in a
-// "{x...}" or "{$}" wildcard), and Mount registers pattern + "/" (so
-// "/api" is redirected to "/api/", as for any subtree). A Router serving
+// path: pattern is "[METHOD ][HOST]/PATH", not ending in a "{x...}" or
+// "{$}" wildcard, with or without a trailing "/" ("/debug" and "/debug/"
+// are the same mount, as a subtree is written for net/http.ServeMux),
+// and Mount registers it with a "/" (so "/api" is redirected to "/api/",
+// as for any subtree). Mount("/", h) hands every request to h. A Router serving
 // as h (its Serve method) routes the rest of the path, from its "/":
 // mounted at "/api", it matches "/users/1" for "/api/users/1", and its
 // redirects name the whole path. Ctx.Param sees the wildcards of both
@@ -23,13 +25,13 @@ import (
 // with the mount pattern's path in front, or strip it with
 // http.StripPrefix.
 func (r *Router) Mount(pattern string, h brisk.Handler) {
-	if strings.HasSuffix(pattern, "/") {
-		panic(&PatternError{Pattern: pattern, Offset: len(pattern) - 1, Reason: "Mount pattern ends with \"/\""})
-	}
 	if h == nil {
 		panic(&PatternError{Pattern: pattern, Reason: "nil handler"})
 	}
-	if err := r.register(pattern+"/", h, true); err != nil {
+	if !strings.HasSuffix(pattern, "/") {
+		pattern += "/"
+	}
+	if err := r.register(pattern, h, true); err != nil {
 		panic(err)
 	}
 }

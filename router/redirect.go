@@ -59,7 +59,7 @@ func (r *Router) redirect(c *brisk.Ctx, path []byte, slash bool) {
 	if len(q) > 0 {
 		loc.b = append(append(loc.b, '?'), q...)
 	}
-	reply(c, 307)
+	r.reply(c, 307, ErrRedirect)
 	setField(c, loc)
 }
 

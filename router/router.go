@@ -60,8 +60,10 @@ import (
 //   - 404 otherwise, and for the asterisk-form ("OPTIONS *") and
 //     authority-form (CONNECT) request-targets, which no pattern matches.
 //
-// The Location keeps the query. The bodies are the short plain-text ones
-// of the server's own errors.
+// The Location keeps the query. The responses go through the Router's
+// ErrorHandler (SetErrorHandler), else the Server's (brisk.Ctx.Error),
+// by default the short plain-text bodies of the server's own errors; the
+// Allow and Location fields are set after it.
 //
 // # Differences from net/http.ServeMux
 //
@@ -183,3 +185,11 @@ func (r *Router) withPrefix(pattern string) string {
 // itself (see Router). It is a brisk.Handler:
 // brisk.Server{Handler: r.Serve}.
 func (r *Router) Serve(c *brisk.Ctx) { r.serve(c) }
+
+// SetErrorHandler makes h write the Router's own replies (404, 405 and
+// the 307 redirects, see Router), given ErrNotFound, ErrMethodNotAllowed
+// or ErrRedirect, with the guarantees of brisk.ErrorHandler (the status
+// is kept; Allow and Location are set after h). Nil, the default, means
+// the Server's ErrorHandler. It applies to the Router from New and all
+// its groups; set it before serving.
+func (r *Router) SetErrorHandler(h brisk.ErrorHandler) { r.t.onError = h }

@@ -140,7 +140,7 @@ func TestRouterMount(t *testing.T) {
 			t.Errorf("%s %s: got %+v, want %+v", tc.method, tc.target, got, tc.want)
 		}
 	}
-	for _, bad := range []string{"/m/", "/{x...}"} {
+	for _, bad := range []string{"/m//", "/{x...}", "/{$}"} {
 		func() {
 			defer func() {
 				if recover() == nil {

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/brisk-http/brisk"
-	"github.com/brisk-http/brisk/wire"
 )
 
 // dispatch routes c (see Router): the route's handler, or a reply of the
@@ -21,7 +20,7 @@ func (r *Router) dispatch(c *brisk.Ctx) {
 		c.ResetRoute() // what an earlier routing of c set does not show
 	}
 	if len(path) == 0 || path[0] != '/' { // "*" or authority-form
-		reply(c, 404)
+		r.reply(c, 404, ErrNotFound)
 		return
 	}
 	method := c.Request.Method()
@@ -156,10 +155,10 @@ func (r *Router) noRoute(c *brisk.Ctx, host, path []byte, s *state) {
 		}
 	}
 	if allow == nil {
-		reply(c, 404)
+		r.reply(c, 404, ErrNotFound)
 		return
 	}
-	reply(c, 405)
+	r.reply(c, 405, ErrMethodNotAllowed)
 	setField(c, allow)
 }
 
@@ -182,16 +181,17 @@ func setField(c *brisk.Ctx, sc *scratch) {
 	scratchPool.Put(sc)
 }
 
-// reply answers code with the short plain-text body of the server's own
-// errors: the reason phrase, never any client byte. No pattern matched:
+// reply answers code for err through the Router's ErrorHandler, else the
+// Server's (by default the short plain-text body of the server's own
+// errors: the reason phrase, never any client byte). No pattern matched:
 // Ctx.Pattern is "" (under Mount, not the mount pattern).
-func reply(c *brisk.Ctx, code int) {
+func (r *Router) reply(c *brisk.Ctx, code int, err error) {
 	c.SetRoute("")
-	c.Response.Reset()
-	c.Response.SetStatusCode(code)
-	c.Response.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	c.Response.WriteString(wire.StatusText(code))
-	c.Response.WriteString("\n")
+	if h := r.t.onError; h != nil {
+		c.ErrorWith(h, code, err)
+	} else {
+		c.Error(code, err)
+	}
 }
 
 // hostWithoutPort returns host without its ":port", brackets of an

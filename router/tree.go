@@ -297,9 +297,10 @@ func (h *hostRoutes) match(method, path []byte, s *state) (*route, bool) {
 type table struct {
 	hosts    []*hostRoutes // patterns with a host
 	nohost   hostRoutes
-	patterns []*pattern // registered, in order, for conflict checks
-	methods  []string   // the methods of the patterns, sorted, with HEAD if GET
-	allowLen int        // the length of an Allow value listing every method
+	patterns []*pattern         // registered, in order, for conflict checks
+	methods  []string           // the methods of the patterns, sorted, with HEAD if GET
+	allowLen int                // the length of an Allow value listing every method
+	onError  brisk.ErrorHandler // SetErrorHandler; nil: the Server's
 }
 
 // host returns the tree of host, compared ignoring case, or nil.

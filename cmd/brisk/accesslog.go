@@ -168,9 +168,14 @@ func requestAttrs(in *brisk.RequestInfo) []slog.Attr {
 	return attrs
 }
 
-// requestProto returns the protocol of the request as its request line
-// gave it.
-func requestProto(*brisk.RequestInfo) string { return "HTTP/1.1" }
+// requestProto returns the protocol of the request (RequestInfo.Proto:
+// "HTTP/1.0", "HTTP/1.1", "HTTP/2.0"), "HTTP/1.1" when it is not set.
+func requestProto(in *brisk.RequestInfo) string {
+	if in.Proto == "" {
+		return "HTTP/1.1"
+	}
+	return in.Proto
+}
 
 // appendCLF appends to b the line of in in the Common Log Format
 // (Apache's "%h %l %u %t \"%r\" %>s %O", at time now less in.Duration:
@@ -260,4 +265,12 @@ func addrString(a net.Addr) string {
 		return ""
 	}
 	return a.String()
+}
+
+// logRejected returns a brisk.Server.OnReject that logs, as reject does
+// in the text or json format of logger, the requests whose head did not
+// parse: for a server whose completed requests are logged another way
+// (`brisk proxy -log`).
+func logRejected(logger *slog.Logger) func(brisk.Rejection) {
+	return (&accessLog{format: formatText, logger: logger}).reject
 }

@@ -138,10 +138,14 @@ func (d *deployOptions) configure(srv *brisk.Server) {
 }
 
 // listen returns the listeners inherited from the process that handed
-// them over, else opens them on addr.
+// them over, else those systemd passed (socket activation; addr is then
+// not used), else opens them on addr.
 func (d *deployOptions) listen(addr string) ([]net.Listener, error) {
 	if v := os.Getenv(envListenFDs); v != "" {
 		return inheritedListeners(v)
+	}
+	if lns, err := systemdListeners(); err != nil || lns != nil {
+		return lns, err
 	}
 	if d.reusePort > 0 {
 		return reuseport.Listen("tcp", addr, d.reusePort)
@@ -246,6 +250,18 @@ func handOver(lns []net.Listener, admin net.Listener, stderr io.Writer) error {
 	return nil
 }
 
+// restartRefused says why a SIGHUP restart cannot be done here, "" when
+// it can. As PID 1 (a container's init) the new process would be this
+// one's child, and the container would end when this one exits, taking
+// the new process with it.
+func restartRefused() string {
+	if os.Getpid() == 1 {
+		return "running as PID 1 (a container's init), the container would end with this process; " +
+			"in a container, start a new one and stop this one with SIGTERM (it drains)"
+	}
+	return ""
+}
+
 // stopSignals is what ends `brisk serve`: SIGINT shuts down, SIGTERM
 // drains first, SIGHUP hands the sockets to a new process and drains.
 type stopSignals struct {
@@ -279,6 +295,10 @@ func (s *stopSignals) wait(ctx context.Context, lns []net.Listener, admin net.Li
 			case syscall.SIGTERM:
 				return true, false
 			case syscall.SIGHUP:
+				if why := restartRefused(); why != "" {
+					fmt.Fprintf(stderr, "brisk: restart refused: %s; still serving\n", why)
+					continue
+				}
 				if err := handOver(lns, admin, stderr); err != nil {
 					fmt.Fprintf(stderr, "brisk: restart: %v; still serving\n", err)
 					continue

@@ -1,6 +1,7 @@
 // Command brisk is the brisk command-line tool.
 //
 //	brisk serve [-addr 127.0.0.1:8080] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c]
+//	brisk proxy -to URL[,URL...] [-listen 127.0.0.1:8080] [-balance least-pending|round-robin]
 //	brisk version
 //	brisk help [command]
 //
@@ -34,6 +35,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve the default site, a directory or the echo handler over HTTP/1.1", runServe},
+		{"proxy", "forward requests to upstream servers: a reverse proxy with serve's deployment flags", runProxy},
 		{"load", "send requests to a URL and report latency percentiles, throughput and errors", runLoad},
 		{"version", "print the brisk version", runVersion},
 		{"help", "print help about brisk or a command", runHelp},

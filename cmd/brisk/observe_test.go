@@ -217,7 +217,6 @@ func TestServeObserveFlags(t *testing.T) {
 // proto HTTP/2.0, and the request histogram counts them under
 // network_protocol_version "2".
 func TestServeObserveHTTP2(t *testing.T) {
-	t.Skip("needs #29: OnRequestDone for HTTP/2")
 	const n = 3
 	for _, tc := range []struct {
 		name string

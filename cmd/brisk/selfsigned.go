@@ -8,9 +8,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
 	"math/big"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -21,7 +24,8 @@ const selfSignedValidity = 7 * 24 * time.Hour
 
 // selfSigned makes a self-signed server certificate with a new ECDSA
 // P-256 key for hosts (DNS names or IP addresses), its common name the
-// first host. It is meant to be trusted for this process's lifetime only.
+// first host. It is meant to be trusted for a test setup only
+// (keptSelfSigned keeps one across restarts).
 func selfSigned(hosts ...string) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -67,4 +71,63 @@ func fingerprint(cert tls.Certificate) string {
 		parts[i] = fmt.Sprintf("%02X", b)
 	}
 	return strings.Join(parts, ":")
+}
+
+// selfSignedRenewal is the least validity left for a self-signed
+// certificate kept in a file to be used again.
+const selfSignedRenewal = 24 * time.Hour
+
+// keptSelfSigned returns the self-signed certificate for hosts kept in
+// file (PEM: the certificate, then its PKCS #8 key), when it loads,
+// names every host and stays valid for selfSignedRenewal more; else it
+// makes a new one and writes it to file (mode 0600, its directory made
+// 0700 if missing), so that later starts and SIGHUP restarts present the
+// same certificate. made reports a new certificate; a file that cannot
+// be written is an error, the certificate being usable still.
+func keptSelfSigned(file string, hosts ...string) (cert tls.Certificate, made bool, err error) {
+	if b, err := os.ReadFile(file); err == nil {
+		if cert, err := tls.X509KeyPair(b, b); err == nil && coversHosts(cert.Leaf, hosts) &&
+			time.Until(cert.Leaf.NotAfter) > selfSignedRenewal {
+			return cert, false, nil
+		}
+	}
+	cert, err = selfSigned(hosts...)
+	if err != nil {
+		return cert, true, err
+	}
+	key, err := x509.MarshalPKCS8PrivateKey(cert.PrivateKey)
+	if err != nil {
+		return cert, true, err
+	}
+	out := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]})
+	out = append(out, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: key})...)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return cert, true, err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		return cert, true, err
+	}
+	return cert, true, os.Rename(tmp, file)
+}
+
+// coversHosts reports whether leaf names every host.
+func coversHosts(leaf *x509.Certificate, hosts []string) bool {
+	for _, h := range hosts {
+		if leaf.VerifyHostname(h) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// defaultSelfSignedFile is where -tls keeps its certificate unless told:
+// brisk/self-signed.pem in the user's cache directory; "" when there is
+// none.
+func defaultSelfSignedFile() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "brisk", "self-signed.pem")
 }

@@ -12,10 +12,6 @@ import (
 	"github.com/brisk-http/brisk/cmd/brisk/internal/site"
 )
 
-// shutdownTimeout bounds the graceful shutdown after SIGINT or SIGTERM:
-// in-flight requests get this long to finish.
-const shutdownTimeout = 10 * time.Second
-
 // bodyTimeout and writeTimeout bound reading a request body and each write
 // of a response on this server, which faces clients it does not know: the
 // library leaves both unbounded by default (brisk.Server), so that a
@@ -36,8 +32,9 @@ type serveOptions struct {
 	tlsOptions
 	observe observeOptions // -log-format, -log-level (observe.go)
 
-	deploy  deployOptions // load balancers, restarts, metrics (deploy.go)
-	signals *stopSignals  // nil: stop only when the context is done
+	deploy  deployOptions   // load balancers, restarts, metrics (deploy.go)
+	ops     operatorOptions // limits, timeouts, shutdown (serveflags.go)
+	signals *stopSignals    // nil: stop only when the context is done
 }
 
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
@@ -47,8 +44,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
-			"connection) then shuts down; SIGHUP restarts without dropping a connection: a new process\n"+
-			"inherits the listening sockets, then this one drains.\n\n"+
+			"connection) then shuts down; SIGHUP restarts without dropping a request: a new process\n"+
+			"inherits the listening sockets, then this one drains (refused as PID 1, a container's\n"+
+			"init). Under systemd socket activation (LISTEN_FDS) the sockets passed replace -addr.\n\n"+
 			"Profiling (/debug/pprof/) is never served on the public listener: only with -admin ADDR,\n"+
 			"on a separate plain-HTTP listener that also serves /healthz, /readyz and, with -metrics,\n"+
 			"/metrics (then not on the public one). There is no admin listener unless asked.", stderr)
@@ -59,6 +57,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.tlsOptions.register(fs)
 	o.deploy.addFlags(fs)
+	o.ops.addFlags(fs)
 	o.observe.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
@@ -85,6 +84,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	logger := o.observe.logger(stderr)
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
+	o.ops.apply(srv)
 	if o.log {
 		o.observe.installLog(srv, logger, stderr)
 	}
@@ -93,6 +93,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
+	defer o.closeTLS()
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
@@ -141,32 +142,49 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 			if adminLn != nil {
 				adminLn.Close()
 			}
-			srv.DrainDelay = -1 // it is ready already: no one to tell
+			// It is ready already: no one to tell. Drain still closes an
+			// idle connection only once its client has been quiet.
+			srv.DrainDelay = -1
 		}
-		return shutdown(srv, admin, s.drain, stderr)
+		return shutdown(srv, admin, s.drain, o.ops.shutdownDeadline(), stderr)
 	}
 }
 
-// shutdown stops srv gracefully within shutdownTimeout, after draining it
-// when asked (brisk.Server.Drain), then the admin server (nil: none),
-// which serves /readyz meanwhile.
-func shutdown(srv *brisk.Server, admin *brisk.Server, drain bool, stderr io.Writer) int {
+// shutdown stops srv gracefully within timeout (-shutdown-timeout),
+// after draining it when asked (brisk.Server.Drain), then the admin
+// server (nil: none), which serves /readyz meanwhile. Responses still
+// going at the deadline are cut by srv.Close, which logs each.
+func shutdown(srv *brisk.Server, admin *brisk.Server, drain bool, timeout time.Duration, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "brisk: shutting down")
-	timeout, stop := shutdownTimeout, srv.Shutdown
+	stop := srv.Shutdown
 	if drain {
 		stop = srv.Drain
 		if d := cmp.Or(srv.DrainDelay, brisk.DefaultDrainDelay); d > 0 {
-			timeout += d // the connections get shutdownTimeout after it
+			timeout += d // the connections get the timeout after it
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	defer shutdownAdmin(ctx, admin)
 	if err := stop(ctx); err != nil {
-		fmt.Fprintf(stderr, "brisk: shutdown: %v\n", err)
+		fmt.Fprintf(stderr, "brisk: shutdown: %v after %v; cutting the responses still going\n", err, timeout)
+		cutResponses(srv)
 		return exitFail
 	}
 	return exitOK
+}
+
+// cutWait is how long the connections closed by Close get to log the
+// responses they cut (and to write their access-log lines).
+const cutWait = time.Second
+
+// cutResponses closes srv's connections and waits up to cutWait for
+// their goroutines to end.
+func cutResponses(srv *brisk.Server) {
+	srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), cutWait)
+	defer cancel()
+	srv.Shutdown(ctx)
 }
 
 // baseURL returns the http URL of the root of a listener address; an

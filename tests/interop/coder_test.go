@@ -3,6 +3,7 @@ package interop
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,41 @@ func TestWebSocketCoder(t *testing.T) {
 	}
 	if err := c.Close(websocket.StatusNormalClosure, "bye"); err != nil {
 		t.Errorf("close handshake: %v", err)
+	}
+}
+
+// TestWebSocketCoderClient: coder/websocket's client against package
+// websocket's echo, in each of its compression modes (context takeover
+// is declined by the server's response, which the client must accept):
+// a compressible 1.5 MiB message echoed, and Close 1009 for a message
+// over the limit.
+func TestWebSocketCoderClient(t *testing.T) {
+	addr := serve(t, &brisk.Server{Handler: briskEcho})
+	for _, mode := range []websocket.CompressionMode{websocket.CompressionDisabled,
+		websocket.CompressionNoContextTakeover, websocket.CompressionContextTakeover} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{CompressionMode: mode})
+		if err != nil {
+			t.Fatalf("mode %v: dial: %v", mode, err)
+		}
+		defer c.CloseNow()
+		if ext := resp.Header.Get("Sec-WebSocket-Extensions"); (mode == websocket.CompressionDisabled) != (ext == "") {
+			t.Errorf("mode %v: Sec-WebSocket-Extensions %q", mode, ext)
+		}
+		c.SetReadLimit(8 << 20)
+		big := []byte(strings.Repeat("coder ", 1<<18))
+		if err := c.Write(ctx, websocket.MessageBinary, big); err != nil {
+			t.Fatal(err)
+		}
+		if typ, got, err := c.Read(ctx); err != nil || typ != websocket.MessageBinary || string(got) != string(big) {
+			t.Fatalf("mode %v: echo: %v, %d bytes, %v", mode, typ, len(got), err)
+		}
+		if err := c.Write(ctx, websocket.MessageBinary, make([]byte, 5<<20)); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+			t.Errorf("mode %v: over the limit: %v, want Close 1009", mode, err)
+		}
 	}
 }

@@ -57,3 +57,20 @@ func TestWebSocketNode(t *testing.T) {
 		})
 	}
 }
+
+// TestWebSocketNodeLimits runs testdata/wsbrisk.js, Node's ws client,
+// against package websocket's echo: permessage-deflate negotiated and a
+// compressed 1.5 MiB message echoed, Close 1009 for a 5 MiB message and
+// 1007 for invalid UTF-8 in a text message.
+func TestWebSocketNodeLimits(t *testing.T) {
+	node, nodePath := nodeWS(t)
+	addr := serve(t, &brisk.Server{Handler: briskEcho})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "testdata/wsbrisk.js", "ws://"+addr+"/ws")
+	cmd.Env = append(os.Environ(), "NODE_PATH="+nodePath)
+	out, err := cmd.CombinedOutput()
+	if want := "ok deflate\nok 1009\nok 1007\ndone\n"; err != nil || string(out) != want {
+		t.Errorf("node client: %v\n%s", err, out)
+	}
+}

@@ -14,14 +14,15 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/websocket"
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
-	"github.com/gorilla/websocket"
+	gorilla "github.com/gorilla/websocket"
 )
 
 // gorillaEcho is a net/http WebSocket echo handler with gorilla/websocket.
 func gorillaEcho(w http.ResponseWriter, r *http.Request) {
-	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	up := gorilla.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return
@@ -79,10 +80,19 @@ func gobwasEcho(c *brisk.Ctx) {
 	}
 }
 
-// wsServers are the two ways of serving a WebSocket echo on brisk.
+// briskEcho is the echo of package websocket, with compression and room
+// for the clients' 1 MiB messages.
+var briskEcho = websocket.Handler(&websocket.Options{Compression: true, MaxMessageSize: 4 << 20}, func(conn *websocket.Conn) {
+	for typ, msg := range conn.Messages() {
+		conn.WriteMessage(typ, msg)
+	}
+})
+
+// wsServers are the ways of serving a WebSocket echo on brisk.
 var wsServers = map[string]brisk.Handler{
-	"gorilla_fromhttp": brisk.FromHTTP(http.HandlerFunc(gorillaEcho)),
-	"gobwas_upgrade":   gobwasEcho,
+	"gorilla_fromhttp":  brisk.FromHTTP(http.HandlerFunc(gorillaEcho)),
+	"gobwas_upgrade":    gobwasEcho,
+	"package_websocket": briskEcho,
 }
 
 // TestWebSocketGo exchanges text, binary, fragmented and 1 MiB messages,
@@ -91,7 +101,7 @@ func TestWebSocketGo(t *testing.T) {
 	for name, h := range wsServers {
 		t.Run(name, func(t *testing.T) {
 			addr := serve(t, &brisk.Server{Handler: h})
-			conn, resp, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
+			conn, resp, err := gorilla.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
 			if err != nil {
 				t.Fatalf("dial: %v", err)
 			}
@@ -105,7 +115,7 @@ func TestWebSocketGo(t *testing.T) {
 			for _, m := range []struct {
 				typ  int
 				data []byte
-			}{{websocket.TextMessage, []byte("hello")}, {websocket.BinaryMessage, []byte{0, 1, 2, 255}}, {websocket.BinaryMessage, big}} {
+			}{{gorilla.TextMessage, []byte("hello")}, {gorilla.BinaryMessage, []byte{0, 1, 2, 255}}, {gorilla.BinaryMessage, big}} {
 				if err := conn.WriteMessage(m.typ, m.data); err != nil {
 					t.Fatal(err)
 				}
@@ -115,13 +125,13 @@ func TestWebSocketGo(t *testing.T) {
 				}
 			}
 			// A message in three frames: a client whose frames carry 4 bytes.
-			small := websocket.Dialer{WriteBufferSize: 4}
+			small := gorilla.Dialer{WriteBufferSize: 4}
 			fconn, _, err := small.Dial("ws://"+addr+"/ws", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			fconn.SetReadDeadline(time.Now().Add(5 * time.Second))
-			if err := fconn.WriteMessage(websocket.TextMessage, []byte("fragmented")); err != nil {
+			if err := fconn.WriteMessage(gorilla.TextMessage, []byte("fragmented")); err != nil {
 				t.Fatal(err)
 			}
 			if _, got, err := fconn.ReadMessage(); err != nil || string(got) != "fragmented" {
@@ -130,8 +140,8 @@ func TestWebSocketGo(t *testing.T) {
 			fconn.Close()
 			pong := make(chan string, 1)
 			conn.SetPongHandler(func(data string) error { pong <- data; return nil })
-			conn.WriteControl(websocket.PingMessage, []byte("p1"), time.Now().Add(time.Second))
-			conn.WriteMessage(websocket.TextMessage, []byte("after ping"))
+			conn.WriteControl(gorilla.PingMessage, []byte("p1"), time.Now().Add(time.Second))
+			conn.WriteMessage(gorilla.TextMessage, []byte("after ping"))
 			if _, got, err := conn.ReadMessage(); err != nil || string(got) != "after ping" {
 				t.Fatalf("after ping %q, %v", got, err)
 			}
@@ -143,9 +153,9 @@ func TestWebSocketGo(t *testing.T) {
 			default:
 				t.Error("no pong before the next message")
 			}
-			conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"))
+			conn.WriteMessage(gorilla.CloseMessage, gorilla.FormatCloseMessage(gorilla.CloseNormalClosure, "bye"))
 			_, _, err = conn.ReadMessage()
-			if ce, ok := err.(*websocket.CloseError); !ok || ce.Code != websocket.CloseNormalClosure {
+			if ce, ok := err.(*gorilla.CloseError); !ok || ce.Code != gorilla.CloseNormalClosure {
 				t.Errorf("close handshake: %v", err)
 			}
 		})
@@ -201,7 +211,7 @@ func TestWebSocketShutdown(t *testing.T) {
 		s := &brisk.Server{Handler: gobwasEcho, CloseHijacked: closeHijacked}
 		ln, _ := net.Listen("tcp", "127.0.0.1:0")
 		go s.Serve(ln)
-		conn, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws", nil)
+		conn, _, err := gorilla.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +221,7 @@ func TestWebSocketShutdown(t *testing.T) {
 		}
 		cancel()
 		conn.SetReadDeadline(time.Now().Add(3 * time.Second))
-		werr := conn.WriteMessage(websocket.TextMessage, []byte("still there?"))
+		werr := conn.WriteMessage(gorilla.TextMessage, []byte("still there?"))
 		_, got, err := conn.ReadMessage()
 		switch {
 		case closeHijacked && err == nil:

@@ -51,17 +51,16 @@ type Config struct {
 	// MiB); negative means no limit. A frame that would take a message
 	// past it is answered, before its payload is read, with a Close frame
 	// with status 1009 (Message Too Big, RFC 6455 §7.4.1), and the
-	// connection is closed.
+	// connection is closed (package websocket, Options.MaxMessageSize).
 	WebSocketMaxMessage int64
 
-	// WebSocketIdleTimeout is the longest /ws waits for the next message
-	// of the client once the previous one was echoed (or the connection
-	// upgraded), the message read whole included, and for each write of
-	// an echo or a pong. Control frames (ping, pong) do not count as
-	// activity. Zero means DefaultWebSocketIdleTimeout (60 s, as the
+	// WebSocketIdleTimeout is the longest /ws waits for a frame from the
+	// client; the server sends a Ping every half of it, so a client that
+	// answers (a pong counts) stays connected, and one that went silent
+	// is closed. Zero means DefaultWebSocketIdleTimeout (60 s, as the
 	// server's default IdleTimeout); negative means no limit. On expiry
 	// the server sends a Close frame with status 1001 (Going Away) and
-	// closes the connection.
+	// closes the connection (package websocket, Options.IdleTimeout).
 	WebSocketIdleTimeout time.Duration
 }
 

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# proxy.sh: brisk's reverse proxy side by side with nginx (proxy_pass with
+# upstream keepalive), HAProxy, net/http's httputil.ReverseProxy and a
+# fasthttp HostClient proxy, in front of one brisk upstream.
+#
+# Each proxy runs pinned to core 0 (nginx and HAProxy with one worker
+# thread); wrk and the upstream share core 1. For each body (plaintext:
+# 13 bytes; 64k: a 64 KiB response) and each proxy, wrk -t1 -c CONNS runs
+# for SECONDS; the script records requests/s, the p99 latency, and the
+# proxy's CPU time (utime+stime from /proc/PID/stat, before and after),
+# hence requests per CPU-second of the proxy. The proxies take turns
+# within each round (the order rotates every round), so that drift on a
+# shared machine spreads over all of them; the table gives the medians
+# over the rounds. Results: bench/results/proxy.md (and proxy.data, one
+# line per run).
+#
+# Usage: bench/proxy.sh [-d SECONDS] [-r ROUNDS] [-c CONNS]
+#   defaults: -d 5 -r 3 -c 64. Needs nginx and haproxy (apt-get install
+#   nginx-light haproxy); wrk is installed when missing.
+set -euo pipefail
+
+secs=5 rounds=3 conns=64
+while getopts "d:r:c:" o; do
+	case $o in
+	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; c) conns=$OPTARG ;;
+	*) sed -n '2,20p' "$0"; exit 2 ;;
+	esac
+done
+source "$(dirname "$0")/lib.sh"
+for cmd in nginx haproxy; do
+	command -v $cmd >/dev/null || { echo "$cmd not installed (apt-get install nginx-light haproxy)" >&2; exit 1; }
+done
+
+(cd "$bench/.." && go build -o "$tmp/brisk" ./cmd/brisk)
+for p in upstream httputil fasthttp; do
+	(cd "$bench" && go build -o "$tmp/$p" "./proxies/$p")
+done
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+up=$(free_port)
+"${loadpin[@]}" "$tmp/upstream" -addr "127.0.0.1:$up" &
+pid[upstream]=$!
+
+proxies=(brisk nginx haproxy httputil fasthttp)
+for p in "${proxies[@]}"; do port[$p]=$(free_port); done
+
+cat >"$tmp/nginx.conf" <<CFG
+daemon off;
+master_process off;
+worker_processes 1;
+pid $tmp/nginx.pid;
+error_log $tmp/nginx.err warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	upstream up { server 127.0.0.1:$up; keepalive 256; }
+	server {
+		listen 127.0.0.1:${port[nginx]};
+		location / {
+			proxy_pass http://up;
+			proxy_http_version 1.1;
+			proxy_set_header Connection "";
+			proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+			proxy_buffers 16 16k;
+		}
+	}
+}
+CFG
+cat >"$tmp/haproxy.cfg" <<CFG
+global
+	nbthread 1
+	maxconn 4096
+defaults
+	mode http
+	timeout connect 2s
+	timeout client 30s
+	timeout server 30s
+	option forwardfor
+	http-reuse always
+frontend fe
+	bind 127.0.0.1:${port[haproxy]}
+	default_backend be
+backend be
+	server up 127.0.0.1:$up maxconn 1024
+CFG
+
+"${srvpin[@]}" "$tmp/brisk" proxy -listen "127.0.0.1:${port[brisk]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
+pid[brisk]=$!
+"${srvpin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/nginx.err" &
+pid[nginx]=$!
+"${srvpin[@]}" haproxy -db -f "$tmp/haproxy.cfg" >/dev/null 2>&1 &
+pid[haproxy]=$!
+"${srvpin[@]}" "$tmp/httputil" -addr "127.0.0.1:${port[httputil]}" -to "http://127.0.0.1:$up" &
+pid[httputil]=$!
+"${srvpin[@]}" "$tmp/fasthttp" -addr "127.0.0.1:${port[fasthttp]}" -to "127.0.0.1:$up" &
+pid[fasthttp]=$!
+
+for p in "${proxies[@]}"; do
+	for try in $(seq 1 100); do
+		curl -sf -o /dev/null "http://127.0.0.1:${port[$p]}/" && break
+		[ "$try" -lt 100 ] || { echo "$p: no answer" >&2; exit 1; }
+		sleep 0.1
+	done
+done
+
+clk=$(getconf CLK_TCK)
+data=$out/proxy.data
+echo "# proxy body round rps p99_us cpu_s rps_per_cpu (bench/proxy.sh -d $secs -r $rounds -c $conns, $(date -u +%FT%TZ))" >"$data"
+
+# us converts a wrk latency ("812.00us", "1.20ms", "2.00s") to microseconds.
+us() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /ms$/) n *= 1000; else if (v ~ /[0-9]s$/ && v !~ /us$/) n *= 1000000; printf "%.0f", n }'; }
+
+for round in $(seq 1 "$rounds"); do
+	n=${#proxies[@]}
+	for body in plaintext 64k; do
+		path=/
+		[ "$body" = 64k ] && path=/64k
+		for k in $(seq 0 $((n - 1))); do
+			p=${proxies[$(((k + round) % n))]}
+			before=$(cputicks "${pid[$p]}")
+			"${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:${port[$p]}$path" >"$tmp/wrk.out"
+			after=$(cputicks "${pid[$p]}")
+			rps=$(awk '/^Requests\/sec/ {print $2}' "$tmp/wrk.out")
+			p99=$(us "$(awk '$1 == "99%" {print $2}' "$tmp/wrk.out")")
+			errs=$(awk '/Non-2xx|Socket errors/' "$tmp/wrk.out")
+			[ -z "$errs" ] || echo "$p $body: $errs" >&2
+			cpu=$(awk -v t=$((after - before)) -v c="$clk" 'BEGIN { printf "%.2f", t / c }')
+			per=$(awk -v r="$rps" -v s="$secs" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? r * s / c : 0) }')
+			echo "$p $body $round $rps $p99 $cpu $per" | tee -a "$data"
+		done
+	done
+done
+
+# The table: medians over the rounds, and brisk's requests per CPU-second
+# over each proxy's.
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+{
+	echo "# Reverse proxies, one core each"
+	echo
+	echo "\`bench/proxy.sh -d $secs -r $rounds -c $conns\`, $(date -u +%F), $(nproc) cores"
+	echo "($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')). Each proxy pinned to core 0;"
+	echo "wrk (-t1 -c$conns) and the brisk upstream share core 1. The machine is shared with"
+	echo "other engineers' jobs: the proxies take turns within each round (rotating order),"
+	echo "and the figures are medians over the $rounds rounds. req/CPU-s is requests served per"
+	echo "second of the proxy's own CPU time (utime+stime), the figure that does not depend"
+	echo "on how much of core 0 the proxy got."
+	echo
+	for body in plaintext 64k; do
+		echo "## $body"
+		echo
+		echo "| proxy | req/s | p99 (us) | req/CPU-s | brisk's req/CPU-s / this |"
+		echo "|---|---:|---:|---:|---:|"
+		bper=$(awk -v b="$body" '$1 == "brisk" && $2 == b {print $7}' "$data" | median)
+		for p in "${proxies[@]}"; do
+			rps=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $4}' "$data" | median)
+			p99=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $5}' "$data" | median)
+			per=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $7}' "$data" | median)
+			ratio=$(awk -v a="$bper" -v b="$per" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+			printf '| %s | %.0f | %s | %s | %s |\n' "$p" "$rps" "$p99" "$per" "$ratio"
+		done
+		echo
+	done
+	echo "Raw runs: bench/results/proxy.data."
+} >"$out/proxy.md"
+cat "$out/proxy.md"

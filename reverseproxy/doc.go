@@ -1,0 +1,48 @@
+// Package reverseproxy is an HTTP/1.1 reverse proxy (a gateway, RFC 9110
+// §3.7) as a brisk Handler: each request received is forwarded to one of
+// a set of upstream servers, over a pool of keep-alive connections per
+// upstream, and the upstream's response is relayed back.
+//
+//	p := &reverseproxy.Proxy{Upstreams: []string{"http://10.0.0.11:8080", "http://10.0.0.12:8080"}}
+//	srv := &brisk.Server{Handler: p.Serve}
+//
+// Bodies are streamed both ways, never held whole: the request body is read
+// from the client as the upstream takes it, and the response body is
+// written to the client as it arrives, so either side's slowness holds
+// the other back (backpressure) within the server's and the Proxy's
+// timeouts. Framing is decided again on each side: the upstream receives
+// the request framed as brisk read it (Content-Length, chunked, or none),
+// and a response that the upstream cut short is cut short for the client
+// too (no last-chunk, no padding: the connection is closed), so that no
+// side can take a broken message for a complete one.
+//
+// Hop-by-hop fields are removed in both directions (RFC 9110 §7.6.1):
+// Connection and the fields it names, Proxy-Connection, Keep-Alive, TE
+// (but "TE: trailers"), Transfer-Encoding, Upgrade, Proxy-Authenticate and
+// Proxy-Authorization. Via and the forwarding fields (X-Forwarded-For,
+// -Proto, -Host; RFC 7239 Forwarded) are added as Forwarding says, with
+// the client's address as the server's PROXY protocol and TrustedProxies
+// settings establish it (brisk.Ctx.RemoteAddr, ClientIP).
+//
+// Interim responses are relayed: "Expect: 100-continue" is forwarded and
+// the client gets its 100 (Continue) when the upstream sends one (the body
+// is read from the client only then), and 103 Early Hints and other 1xx
+// are forwarded as they come (brisk.Ctx.SendInterim). A request offering
+// a protocol upgrade (WebSocket, RFC 6455) is forwarded with its Upgrade
+// field; when the upstream answers 101 the connection is switched on both
+// sides and bytes are copied both ways until either side closes or is idle
+// for IdleTimeout. CONNECT is refused (405) unless Proxy.Connect is set.
+//
+// Upstreams are chosen by Balance among the healthy ones: an upstream
+// that failed an attempt is left alone for HealthPenalty (passive
+// checking), and with HealthCheck set each is probed every HealthInterval
+// and left alone while its check fails (active checking).
+//
+// On HTTP/1.1 and TLS connections every feature works as described; on
+// h2 and h2c connections (brisk's h2 package) requests are forwarded over
+// HTTP/1.1 likewise, but upgrade and CONNECT are refused (HTTP/2 has no
+// 101, RFC 9113 §8.6) and interim responses other than 100 are dropped by
+// the HTTP/2 bridge, which also presents h2 requests as HTTP/1.1 (their
+// Via element says "1.1"). Behind a PROXY protocol header the client's
+// address is the header's source address.
+package reverseproxy

@@ -1,0 +1,153 @@
+package reverseproxy
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/brisk-http/brisk"
+)
+
+// switchProtocols completes an upgrade the upstream accepted (101): the
+// client's connection is switched to the same protocol with the
+// upstream's fields, and bytes are copied both ways (tunnel).
+func (x *exchange) switchProtocols(s *brisk.BodyStream, u *upstream) {
+	defer s.Close()
+	c := x.c
+	proto := x.resp.Header.Get("Upgrade")
+	if !x.upgrade || len(proto) == 0 {
+		x.fail(&Error{Phase: PhaseUpgrade, Upstream: u.name, Status: http.StatusBadGateway, Err: errUnaskedSwitch})
+		return
+	}
+	x.copyFields(&c.Response.Header, &x.resp.Header)
+	uc, urest, err := s.Hijack()
+	if err != nil {
+		x.fail(&Error{Phase: PhaseUpgrade, Upstream: u.name, Status: http.StatusBadGateway, Err: err})
+		return
+	}
+	dc, drest, err := c.Upgrade(string(proto))
+	if err != nil {
+		uc.Close()
+		c.Response.Header.Reset()
+		x.fail(&Error{Phase: PhaseUpgrade, Upstream: u.name, Status: http.StatusBadGateway, Err: err})
+		return
+	}
+	x.rec.Upgraded = true
+	if err := tunnel(dc, drest, uc, urest, x.p.lim.idle); err != nil {
+		x.rec.Err = &Error{Phase: PhaseUpgrade, Upstream: u.name, Err: err}
+	}
+}
+
+// errUnaskedSwitch: the upstream answered 101 to a request that offered
+// no upgrade, or without naming the protocol.
+var errUnaskedSwitch = errors.New("reverseproxy: upstream switched protocols unasked")
+
+// connect handles a CONNECT request (RFC 9110 §9.3.6) with Proxy.Connect.
+func (x *exchange) connect() {
+	c := x.c
+	if x.p.Connect == nil {
+		c.Response.Header.Set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE")
+		x.fail(&Error{Phase: PhasePick, Status: http.StatusMethodNotAllowed, Err: ErrConnectRefused})
+		return
+	}
+	nc, err := x.p.Connect(c)
+	if err != nil {
+		x.fail(&Error{Phase: PhaseDial, Status: http.StatusBadGateway, Err: err})
+		return
+	}
+	dc, rest, err := c.Tunnel()
+	if err != nil {
+		nc.Close()
+		x.fail(&Error{Phase: PhaseUpgrade, Status: http.StatusBadGateway, Err: err})
+		return
+	}
+	x.rec.Upgraded = true
+	if err := tunnel(dc, rest, nc, nil, x.p.lim.idle); err != nil {
+		x.rec.Err = &Error{Phase: PhaseUpgrade, Err: err}
+	}
+}
+
+// tunnel copies bytes between the client's connection dc and the
+// upstream's uc, both ways, first the bytes each side sent ahead (drest to
+// uc, urest to dc), until both directions end: an EOF is passed on as a
+// half-close (when the connection supports it), an error or a side idle
+// for idle (0: no limit) in either direction closes both. It closes both
+// connections and returns the first error, nil when both ended with EOF.
+func tunnel(dc net.Conn, drest []byte, uc net.Conn, urest []byte, idle time.Duration) error {
+	var wg sync.WaitGroup
+	var upErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		upErr = pipe(dc, uc, urest, idle)
+	}()
+	downErr := pipe(uc, dc, drest, idle)
+	if downErr != nil {
+		dc.Close()
+		uc.Close()
+	}
+	wg.Wait()
+	dc.Close()
+	uc.Close()
+	if downErr != nil {
+		return downErr
+	}
+	return upErr
+}
+
+// pipe writes first, then copies src to dst, each read and write bounded
+// by idle; at src's EOF it half-closes dst. On error it closes both.
+func pipe(dst, src net.Conn, first []byte, idle time.Duration) error {
+	err := pipeCopy(dst, src, first, idle)
+	if err != nil {
+		dst.Close()
+		src.Close()
+		return err
+	}
+	if cw, ok := dst.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	} else {
+		dst.Close()
+	}
+	return nil
+}
+
+func pipeCopy(dst, src net.Conn, first []byte, idle time.Duration) error {
+	if len(first) > 0 {
+		if err := write(dst, first, idle); err != nil {
+			return err
+		}
+	}
+	buf := make([]byte, copyBufSize)
+	for {
+		if idle > 0 {
+			src.SetReadDeadline(time.Now().Add(idle))
+		}
+		n, err := src.Read(buf)
+		if n > 0 {
+			if werr := write(dst, buf[:n], idle); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil // closed by the other direction
+			}
+			return err
+		}
+	}
+}
+
+func write(dst net.Conn, p []byte, idle time.Duration) error {
+	if idle > 0 {
+		dst.SetWriteDeadline(time.Now().Add(idle))
+	}
+	_, err := dst.Write(p)
+	return err
+}
