@@ -162,6 +162,16 @@ func NewHTTPServer(reg prometheus.Registerer) *HTTPServer {
 	return h
 }
 
+// AcceptErrors returns a counter, brisk_server_accept_errors_total, of
+// the times Accept failed on srv's listeners (brisk.Server.AcceptErrors:
+// mostly a process out of file descriptors), to register with the same
+// registry.
+func AcceptErrors(srv *brisk.Server) prometheus.Collector {
+	return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "brisk_server_accept_errors_total",
+		Help: "Times Accept failed with a temporary error (EMFILE, ENFILE) and was retried."},
+		func() float64 { return float64(srv.AcceptErrors()) })
+}
+
 // RequestDone records a finished request.
 func (h *HTTPServer) RequestDone(in *brisk.RequestInfo) {
 	s := h.lookup(seriesKey{methodIndex(in.Method), statusIndex(in.Status), in.Route, protoVersion(in)})

@@ -78,10 +78,11 @@ func (o *observeOptions) installLog(srv *brisk.Server, logger *slog.Logger, stde
 
 // installMetrics registers srv's metrics with reg (metrics.HTTPServer:
 // the OpenTelemetry HTTP server metrics, connections by state, TLS
-// handshakes, rejected requests) with the Go runtime's (go_*) and the
-// process's (process_*: CPU, memory, open file descriptors) and chains
-// them to srv's hooks.
+// handshakes, rejected requests; the failed accepts), the Go runtime's
+// (go_*) and the process's (process_*: CPU, memory, open file
+// descriptors), and chains them to srv's hooks.
 func installMetrics(srv *brisk.Server, reg *prometheus.Registry) {
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		metrics.AcceptErrors(srv))
 	metrics.Install(srv, metrics.NewHTTPServer(reg))
 }

@@ -291,7 +291,7 @@ func TestServeMetricsPromtool(t *testing.T) {
 	}
 	for _, name := range []string{"http_server_request_duration_seconds", "http_server_request_body_size_bytes",
 		"http_server_response_body_size_bytes", "http_server_active_requests", "brisk_server_connections",
-		"brisk_server_rejected_requests_total", "go_goroutines", "process_open_fds"} {
+		"brisk_server_rejected_requests_total", "brisk_server_accept_errors_total", "go_goroutines", "process_open_fds"} {
 		if mfs[name] == nil {
 			t.Errorf("/metrics lacks %s", name)
 		}
