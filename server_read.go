@@ -12,15 +12,15 @@ import (
 // deadlines, and the source every read goes through (a request body's
 // reads are timed by the body reader, server_bodyreader.go).
 
-// readHead waits for a request and parses its head into c.ctx.Request.
-func (c *conn) readHead() error {
+// readHead parses the head of the request whose first bytes are buffered
+// (awaitRequest read them, unless they came with the previous request)
+// into c.ctx.Request; waitErr is awaitRequest's error, returned as is.
+func (c *conn) readHead(waitErr error) error {
+	if waitErr != nil {
+		return waitErr
+	}
 	c.in.Compact() // nothing aliases the buffer between requests
 	c.body.reading = false
-	if c.in.Len() == 0 {
-		if err := c.awaitRequest(); err != nil {
-			return err
-		}
-	}
 	h := &c.ctx.Request.head
 	h.Reset(c.rbuf.fields)
 	c.headTimer = false
@@ -39,13 +39,12 @@ func (c *conn) readHead() error {
 	}
 }
 
-// awaitRequest flushes pending responses, waits (idle, holding no buffer
-// when the connection allows it) for the next request and reads its first
-// bytes.
+// awaitRequest waits (idle, holding no buffer when the connection allows
+// it) for the next request and reads its first bytes. The responses
+// written before must have been flushed.
 func (c *conn) awaitRequest() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
+	c.in.Compact()         // nothing buffered: the next read fills from the start
+	c.body.reading = false // the last request's body
 	if !c.setIdle() {
 		return errConnClosed
 	}
