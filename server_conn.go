@@ -211,6 +211,7 @@ func (c *conn) beginRequest() {
 	c.resetExchange()
 	x := &c.ctx
 	x.ctx = c.srv.baseCtx
+	c.watch.reset()
 	h := &x.Request.head
 	c.nreq++
 	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
