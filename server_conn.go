@@ -66,6 +66,11 @@ type conn struct {
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (server_write.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
+
+	// deferredAt is the read deadline to set before the next read when
+	// deferredRead (deferReadDeadline).
+	deferredAt   int64
+	deferredRead bool
 }
 
 func newConn(s *Server) *conn {
@@ -94,6 +99,7 @@ func (c *conn) attach(nc net.Conn) {
 	c.body.reading = false // the last request's body: PROXY and TLS read before a request
 	c.nreq, c.werr = 0, nil
 	c.deadline, c.wdeadline = 0, 0
+	c.deferredRead = false
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
 	c.connStats = connStats{}

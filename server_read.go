@@ -158,6 +158,7 @@ func (c *conn) setReadTimeout(d time.Duration) {
 // setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
 // unless it is set.
 func (c *conn) setReadDeadlineNs(ns int64) {
+	c.deferredRead = false
 	if ns == c.deadline {
 		return
 	}
@@ -167,6 +168,12 @@ func (c *conn) setReadDeadlineNs(ns int64) {
 	}
 	c.nc.SetReadDeadline(dl)
 	c.deadline = ns
+}
+
+// deferReadDeadline makes ns (Unix ns; 0: none) the read deadline of the
+// next read through source, unless another is set before it.
+func (c *conn) deferReadDeadline(ns int64) {
+	c.deferredRead, c.deferredAt = true, ns
 }
 
 // timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
@@ -212,6 +219,9 @@ func (s *source) read(p []byte) (int, error) {
 	}
 	if err := c.flush(); err != nil {
 		return 0, err
+	}
+	if c.deferredRead {
+		c.setReadDeadlineNs(c.deferredAt)
 	}
 	if c.body.reading {
 		return c.body.netRead(p)

@@ -113,7 +113,7 @@ func (w *watcher) halt() bool {
 	<-w.done
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
-	c.deadline = 0
+	c.deadline, c.deferredRead = 0, false
 	return w.got
 }
 
