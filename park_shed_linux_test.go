@@ -86,6 +86,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"werr":     "nil: park only follows a successful flush",
 		"deadline": "0: park clears the read deadline; attach sets 0",
 		"ctx":      "reset per request (resetExchange, beginRequest)", "body": "reset per request",
+		"deferredRead": "false: park sets the read deadline, which clears it; attach clears it", "deferredAt": "read only when deferredRead",
 		"watch":     "not running: CancelOnClientClose connections are not parked",
 		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
