@@ -83,6 +83,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"in":       "empty and without storage while parked; attach discards",
 		"tls":      "nil: TLS connections are not parked",
 		"hijacked": "false: a hijacked connection is not parked; attach clears it",
+		"http2":    "false: negotiate sets it; only a bridged (in-memory) connection has it, and none is parked",
 		"werr":     "nil: park only follows a successful flush",
 		"deadline": "0: park clears the read deadline; attach sets 0",
 		"ctx":      "reset per request (resetExchange, beginRequest)", "body": "reset per request",
