@@ -35,7 +35,12 @@ type Ctx struct {
 // Context returns a context that is cancelled when the server shuts down
 // and, when Server.CancelOnClientClose is set, when the client closes the
 // connection. Like the Ctx, do not use it after the handler returns.
-func (c *Ctx) Context() context.Context { return c.ctx }
+func (c *Ctx) Context() context.Context {
+	if c.c != nil {
+		c.c.watch.ask()
+	}
+	return c.ctx
+}
 
 // RemoteAddr returns the client's network address: the source address of
 // the connection's PROXY header when it had one (see Server.ProxyProtocol

@@ -100,7 +100,8 @@ type RequestInfo struct {
 	// connection in between (pipelined, arriving together) share the
 	// first one's start, and responses handed over in one write share
 	// their end: the clock is read about once per read and once per
-	// write, not per request.
+	// write, not per request. For a request whose handler took the
+	// connection over, it ends when the handler returns.
 	Duration time.Duration
 	// Err is the first error of the request, nil for a request served
 	// whole: why the server answered it without the Handler (the error

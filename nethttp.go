@@ -119,8 +119,7 @@ func (a *httpAdaptor) serve(x *Ctx) {
 		x.c.keepAlive = false
 		return
 	}
-	x.c.watch.prepareCancel()
-	ctx, cancel := context.WithCancel(x.Context())
+	ctx, cancel := context.WithCancel(x.Context()) // r.Context(): the handler may ask
 	r := e.base.WithContext(localAddrCtx{ctx, x.LocalAddr()})
 	e.w.reset(x, r)
 	defer e.release(cancel)

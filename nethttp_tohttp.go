@@ -65,6 +65,37 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Context().Err() != nil {
 		return
 	}
+	if r.ProtoMajor == 2 {
+		b.serveGrown(0, w, r)
+		return
+	}
+	b.serve(w, r)
+}
+
+// bridgeStack is the stack, in bytes, that serveGrown takes at once
+// before serving an HTTP/2 request. Its handler runs on a goroutine of
+// its own, started by the HTTP/2 server at the runtime's starting stack
+// size (often 2 KiB), which the bridged request's path (the connection
+// loop, the parser, the handler) outgrows: the stack doubled, copied and
+// had every frame adjusted two or three times, deep in the path, per
+// request (runtime.newstack: about a tenth of the CPU of a rapid-reset
+// flood, bench/results/rapidreset.md). One frame of bridgeStack bytes at
+// the top grows it once, with a single frame to adjust, to a size the
+// path then fits in.
+const bridgeStack = 8 << 10
+
+// serveGrown serves r with bridgeStack bytes of stack taken first; i,
+// any value, keeps the frame from being optimized away.
+//
+//go:noinline
+func (b *httpBridge) serveGrown(i int, w http.ResponseWriter, r *http.Request) byte {
+	var buf [bridgeStack]byte
+	b.serve(w, r)
+	return buf[uint(i)%uint(len(buf))]
+}
+
+// serve serves r, whose context is live.
+func (b *httpBridge) serve(w http.ResponseWriter, r *http.Request) {
 	e := b.pool.Get().(*bridgeExchange)
 	e.reset(w, r)
 	if r.ProtoMajor == 1 { // HTTP/2 is full duplex; asking costs an error's allocations

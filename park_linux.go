@@ -172,7 +172,7 @@ func (c *conn) park() bool {
 	if d := c.lim.idleTimeout; d > 0 {
 		idleAt = c.timeoutAtNs(d)
 	}
-	if after := c.srv.parkIdleAfter(); after > 0 && parkWaiting.Load() < parkMaxWaiting {
+	if after := c.srv.parkIdleAfter(); after > 0 && (c.nreq > 1 || parkWaiting.Load() < parkMaxWaiting) {
 		at := c.timeoutAtNs(after)
 		if idleAt != 0 && idleAt <= at {
 			return false // the idle timeout comes first
@@ -181,6 +181,19 @@ func (c *conn) park() bool {
 		parkWaiting.Add(1)
 		err := c.waitReadable()
 		parkWaiting.Add(-1)
+		if err == nil && after >= coarseTimeout {
+			// The request's first bytes are read under the wait's
+			// deadline, seconds away; the idle one is set before the
+			// next read, if any: a busy connection, read whole, changes
+			// its deadline once per tick of the coarse clock, not twice
+			// per request (each a runtime timer moved, a wake-up of the
+			// poller when it moves earlier).
+			if c.readFirst(nil) != nil {
+				return true
+			}
+			c.deferReadDeadline(idleAt)
+			return false
+		}
 		if err == nil || !isTimeout(err) {
 			// A read past the deadline fails even with input there:
 			// bytes that came as the wait ended are read by the idle one.
@@ -198,7 +211,11 @@ func (c *conn) park() bool {
 }
 
 // parkMaxWaiting bounds the connections of the process that wait
-// ParkIdleAfter in their goroutines; more are parked at once. The runtime
+// ParkIdleAfter in their goroutines before their second request; more
+// are parked at once. A connection that has served two requests or more
+// is busy, not one of a burst of new connections, and waits ParkIdleAfter
+// whatever the count: parked at once, each of its requests would pay the
+// hand-off of a parked connection (bench/parke2e.sh c2000). The runtime
 // never frees a goroutine's descriptor (about 0.45 KB), so the most
 // goroutines that ever waited at once stay in memory; with many
 // connections waiting, their events batch and parking at once costs

@@ -466,6 +466,28 @@ func TestParkMaxWaiting(t *testing.T) {
 	}
 }
 
+// TestParkMaxWaitingBusy: with parkMaxWaiting connections already
+// waiting, a connection that has served two requests waits
+// ParkIdleAfter in its goroutine all the same.
+func TestParkMaxWaitingBusy(t *testing.T) {
+	s := &Server{ParkIdleAfter: time.Hour, IdleTimeout: 2 * time.Hour}
+	ts := startParking(t, s)
+	parkWaiting.Add(parkMaxWaiting)
+	defer parkWaiting.Add(-parkMaxWaiting)
+	c := ts.connect()
+	c.roundTrip(get("/"))
+	waitUntil(t, "parked at once", func() bool { return parkedConns(s) == 1 })
+	c.roundTrip(get("/2"))
+	waitUntil(t, "resumed", func() bool { return parkedConns(s) == 0 })
+	if _, body := c.roundTrip(get("/3")); body != "/3" {
+		t.Fatalf("body %q", body)
+	}
+	time.Sleep(50 * time.Millisecond) // a sweep of the parker could run
+	if n := parkedConns(s); n != 0 {
+		t.Fatalf("%d parked after the third request, want 0: busy connections wait", n)
+	}
+}
+
 // TestParkRequestAsWaitEnds: a request that comes as the ParkIdleAfter
 // wait ends is served: its read is not refused for the wait's deadline
 // (the connection was reset, the request lost). With a wait of 1 ms,

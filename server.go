@@ -213,10 +213,13 @@ type Server struct {
 
 	// CancelOnClientClose makes Ctx.Context be cancelled when the client
 	// closes the connection while the handler runs. It costs a goroutine,
-	// a context and a background read per request, so it is off by default;
-	// off, Ctx.Context is cancelled only by Shutdown. The watch begins once
-	// the request body was read to its end (at once for a request without
-	// a body) and only when no pipelined request is already buffered.
+	// a context and a background read per request whose handler asks for
+	// the context (Ctx.Context; every request of a FromHTTP handler, whose
+	// r.Context() is it), and nothing for one that never asks. Off (the
+	// default), Ctx.Context is cancelled only by Shutdown. The watch
+	// begins once the handler asked and the request body was read to its
+	// end (at once for a request without a body), and only when no
+	// pipelined request is already buffered.
 	// On TLS it watches the TLS connection alike. On HTTP/2 (package h2,
 	// Config.Handler nil) the client closing the stream (RST_STREAM) or
 	// the connection cancels the stream's context. A connection a handler

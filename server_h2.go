@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"strings"
+	"time"
 )
 
 // ConnServer serves whole connections in a protocol other than HTTP/1.1,
@@ -87,6 +88,10 @@ func (c *conn) checkPreface() bool {
 		if len(in) >= len(h2Preface) {
 			read := bytes.Clone(in)
 			c.releaseBuffers()
+			// The wait for the preface armed a read deadline; x/net sets
+			// its own (IdleTimeout, ReadTimeout) and clears none it did
+			// not set (CVE-2026-56853's shape).
+			c.nc.SetReadDeadline(time.Time{})
 			return c.serveHTTP2(&replayConn{Conn: c.nc, pending: read, remote: c.ownRemoteAddr()}, c.nc.RemoteAddr(), nil)
 		}
 		if !timed {

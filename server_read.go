@@ -12,15 +12,15 @@ import (
 // deadlines, and the source every read goes through (a request body's
 // reads are timed by the body reader, server_bodyreader.go).
 
-// readHead waits for a request and parses its head into c.ctx.Request.
-func (c *conn) readHead() error {
+// readHead parses the head of the request whose first bytes are buffered
+// (awaitRequest read them, unless they came with the previous request)
+// into c.ctx.Request; waitErr is awaitRequest's error, returned as is.
+func (c *conn) readHead(waitErr error) error {
+	if waitErr != nil {
+		return waitErr
+	}
 	c.in.Compact() // nothing aliases the buffer between requests
 	c.body.reading = false
-	if c.in.Len() == 0 {
-		if err := c.awaitRequest(); err != nil {
-			return err
-		}
-	}
 	h := &c.ctx.Request.head
 	h.Reset(c.rbuf.fields)
 	c.headTimer = false
@@ -39,13 +39,12 @@ func (c *conn) readHead() error {
 	}
 }
 
-// awaitRequest flushes pending responses, waits (idle, holding no buffer
-// when the connection allows it) for the next request and reads its first
-// bytes.
+// awaitRequest waits (idle, holding no buffer when the connection allows
+// it) for the next request and reads its first bytes. The responses
+// written before must have been flushed.
 func (c *conn) awaitRequest() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
+	c.in.Compact()         // nothing buffered: the next read fills from the start
+	c.body.reading = false // the last request's body
 	if !c.setIdle() {
 		return errConnClosed
 	}
@@ -160,6 +159,7 @@ func (c *conn) setReadTimeout(d time.Duration) {
 // setReadDeadlineNs sets the read deadline ns, in Unix ns (0: none),
 // unless it is set.
 func (c *conn) setReadDeadlineNs(ns int64) {
+	c.deferredRead = false
 	if ns == c.deadline {
 		return
 	}
@@ -169,6 +169,12 @@ func (c *conn) setReadDeadlineNs(ns int64) {
 	}
 	c.nc.SetReadDeadline(dl)
 	c.deadline = ns
+}
+
+// deferReadDeadline makes ns (Unix ns; 0: none) the read deadline of the
+// next read through source, unless another is set before it.
+func (c *conn) deferReadDeadline(ns int64) {
+	c.deferredRead, c.deferredAt = true, ns
 }
 
 // timeoutAtNs returns the deadline, in Unix ns, for a timeout d > 0 from
@@ -214,6 +220,9 @@ func (s *source) read(p []byte) (int, error) {
 	}
 	if err := c.flush(); err != nil {
 		return 0, err
+	}
+	if c.deferredRead {
+		c.setReadDeadlineNs(c.deferredAt)
 	}
 	if c.body.reading {
 		return c.body.netRead(p)

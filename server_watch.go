@@ -6,10 +6,13 @@ import (
 	"time"
 )
 
-// watcher implements Server.CancelOnClientClose: while the handler runs
-// (after the body was read), a goroutine reads one byte from the
-// connection. EOF or an error cancels the request's context; a byte (a
-// pipelined request) is kept for the next parse.
+// watcher implements Server.CancelOnClientClose: once the handler asked
+// for the request's context (Ctx.Context, or FromHTTP's handler, which
+// may), and while the handler runs after the body was read, a goroutine
+// reads one byte from the connection. EOF or an error cancels the
+// request's context; a byte (a pipelined request) is kept for the next
+// parse. A handler that never asks costs nothing: no context, no
+// goroutine, no read.
 type watcher struct {
 	c       *conn
 	cancel  context.CancelFunc
@@ -19,15 +22,36 @@ type watcher struct {
 	halting atomic.Bool // halt's deadline ends the read: not the client's doing
 	got     bool
 	held    bool // b is input for the next read of the connection (source)
+	asked   bool // the handler asked for the context (ask)
+	ready   bool // the body was read: the watch may begin (startIfWanted)
 	b       [1]byte
 }
 
-// startIfWanted starts watching when CancelOnClientClose is set, no input
-// is buffered (a buffered request shows the client is there) and the body
-// has been read.
+// reset forgets the previous request's ask and readiness.
+func (w *watcher) reset() { w.asked, w.ready = false, false }
+
+// ask is the handler asking for the request's context: with
+// CancelOnClientClose it gets a cancellable one at once (prepareCancel),
+// and the watch begins now if the body was read already, else when it
+// is (startIfWanted).
+func (w *watcher) ask() {
+	if w.asked || !w.c.srv.CancelOnClientClose {
+		return
+	}
+	w.asked = true
+	w.prepareCancel()
+	if w.ready {
+		w.startIfWanted()
+	}
+}
+
+// startIfWanted marks the body read and starts watching when the handler
+// asked for the context, CancelOnClientClose is set and no input is
+// buffered (a buffered request shows the client is there).
 func (w *watcher) startIfWanted() {
+	w.ready = true
 	c := w.c
-	if !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
+	if !w.asked || !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
 		return
 	}
 	if c.ctx.ctx == c.srv.baseCtx {
@@ -95,7 +119,7 @@ func (w *watcher) halt() bool {
 	w.halting.Store(false)
 	w.running = false
 	c.nc.SetReadDeadline(time.Time{})
-	c.deadline = 0
+	c.deadline, c.deferredRead = 0, false
 	return w.got
 }
 

@@ -75,6 +75,13 @@ func (c *conn) write(p, q []byte) error {
 		return c.writePieces(p, q)
 	}
 	c.armWrite()
+	return c.writeArmed(p, q)
+}
+
+// writeArmed is write once the deadline is armed, in a frame of its own
+// so that arming it (a timer of the runtime's) happens with write's small
+// frame on the stack, not this loop's (see conn.loop on stack depth).
+func (c *conn) writeArmed(p, q []byte) error {
 	for {
 		var n int
 		var err error

@@ -162,8 +162,9 @@ type Proxy struct {
 	// could not be proxied: it gets the error, whose Status says the
 	// status code the Proxy would send (502, 503, 504, or the client's
 	// error such as 400 or 413 for a bad request body); it may set any
-	// response. Nil means a plain-text response with that status and
-	// the phase that failed, never the upstream's bytes. It is not called
+	// response. Nil means c.Error(err.Status, err): the Server's
+	// ErrorHandler (brisk.ErrorHandler) writes it, by default a short
+	// plain-text body; never the upstream's bytes. It is not called
 	// for a response cut short after it started (Status 0): that one is
 	// aborted, and reported to OnComplete.
 	ErrorHandler func(c *brisk.Ctx, err *Error)

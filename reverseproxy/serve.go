@@ -258,14 +258,7 @@ func (x *exchange) fail(e *Error) {
 		x.p.ErrorHandler(c, e)
 		return
 	}
-	r := &c.Response
-	r.Header.Reset()
-	r.SetStatusCode(e.Status)
-	r.Header.Set("Content-Type", "text/plain; charset=utf-8")
-	r.WriteString(http.StatusText(e.Status))
-	r.WriteString(" (")
-	r.WriteString(e.Phase.String())
-	r.WriteString(")\n")
+	c.Error(e.Status, e)
 }
 
 // bstr returns the bytes of b as a string without copying, for the

@@ -8,9 +8,11 @@ replace (
 )
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/brisk-http/brisk v0.0.0-00010101000000-000000000000
 	github.com/brisk-http/brisk/metrics v0.0.0-00010101000000-000000000000
 	github.com/gobwas/ws v1.5.0
+	github.com/klauspost/compress v1.20.4
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/common v0.74.0
 	golang.org/x/net v0.62.0
@@ -22,7 +24,7 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/gobwas/httphead v0.1.0 // indirect
-	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/molecule-man/go-brrr v1.3.1 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pandatix/go-abnf v0.5.5 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect

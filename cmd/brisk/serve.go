@@ -29,6 +29,7 @@ type serveOptions struct {
 	root string // directory served under /static/; "" for the embedded files
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
+	compressOptions
 	tlsOptions
 	observe observeOptions // -log-format, -log-level (observe.go)
 
@@ -55,6 +56,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.root, "root", "", "serve the files of `DIR` under /static/ instead of the embedded ones")
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
+	o.compressOptions.register(fs)
 	o.tlsOptions.register(fs)
 	o.deploy.addFlags(fs)
 	o.ops.addFlags(fs)
@@ -75,7 +77,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // until ctx is done, then shuts the server down gracefully. Errors are one
 // line on stderr.
 func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
-	st, err := site.New(site.Config{Root: o.root, Echo: o.echo})
+	st, err := site.New(site.Config{Root: o.root, Echo: o.echo, Compress: o.compress})
 	if err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail

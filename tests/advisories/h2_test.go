@@ -400,12 +400,6 @@ func settle(ln *counted) {
 	}
 }
 
-// h2cDeadlineCleared is false while brisk's h2c hand-over keeps the read
-// deadline of the preface wait (TestCVE_2026_56853_H2CTimeouts/
-// slow_handler fails then: the connection is closed IdleTimeout after it
-// opened, with a stream open). Set it to true with the fix.
-const h2cDeadlineCleared = false
-
 // TestCVE_2026_56853_H2CTimeouts: net/http mishandled the read deadline
 // of a connection accepted as unencrypted HTTP/2 (its fix clears
 // ReadHeaderTimeout once the connection is HTTP/2). On brisk's h2c
@@ -472,9 +466,6 @@ func TestCVE_2026_56853_H2CTimeouts(t *testing.T) {
 		}
 	})
 	t.Run("slow_handler", func(t *testing.T) {
-		if !h2cDeadlineCleared {
-			t.Skip("known defect (for the HTTP/2 hand-over's owner): the read deadline set while waiting for the preface (IdleTimeout) is not cleared when server_h2.go hands an h2c connection to x/net, so the connection is cut IdleTimeout after it opened, mid-stream, without GOAWAY")
-		}
 		c := dialH2(t, addr)
 		if err := c.get(1, "/"); err != nil {
 			t.Fatal(err)

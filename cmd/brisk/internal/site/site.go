@@ -46,6 +46,17 @@ type Config struct {
 	// format, for conformance probes.
 	Echo bool
 
+	// Compress compresses the home page and the files under /static/
+	// with the coding the request's Accept-Encoding prefers (zstd, br or
+	// gzip; RFC 9110 §12.5.3) when their media type is compressible
+	// (compress.Compressible) and their body is 1 KiB or more, with
+	// "Vary: Accept-Encoding" and a weak ETag (package compress); and
+	// serves a file's "name.zst", "name.br" or "name.gz" sibling, when
+	// the client accepts its coding, instead of compressing "name"
+	// (files.Server.Precompressed). Byte ranges (206) are of the
+	// identity file, never compressed. False sends every body as is.
+	Compress bool
+
 	// WebSocketMaxMessage is the largest message /ws accepts, in bytes,
 	// its fragments added up. Zero means DefaultWebSocketMaxMessage (1
 	// MiB); negative means no limit. A frame that would take a message
@@ -85,25 +96,26 @@ func New(cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := newStaticFiles(cfg.Root)
+	st, err := newStaticFiles(cfg.Root, cfg.Compress)
 	if err != nil {
 		return nil, err
 	}
 	s := &Site{index: bytes.Split(index, []byte(addrMark)), static: st, echo: cfg.Echo, ws: newWSLimits(cfg), router: router.New()}
-	s.routes()
+	s.routes(compressing(cfg))
 	return s, nil
 }
 
-// routes registers the site's routes.
-func (s *Site) routes() {
+// routes registers the site's routes, the home page and the static
+// files through wrap (compressing).
+func (s *Site) routes(wrap func(brisk.Handler) brisk.Handler) {
 	r := s.router
-	r.Handle("GET /{$}", s.home)
+	r.Handle("GET /{$}", wrap(s.home))
 	r.Handle("GET /plaintext", plaintext)
 	r.Handle("GET /json", jsonHello)
 	r.Handle("GET /healthz", healthz)
 	r.Handle("GET /hello/{name}", hello)
 	r.Handle("/echo", serveEcho)
-	r.Handle("GET /static/", s.static.serve)
+	r.Handle("GET /static/", wrap(s.static.serve))
 	r.Handle("GET /ws", s.ws.echo)
 }
 

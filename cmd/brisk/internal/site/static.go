@@ -27,9 +27,10 @@ type staticFiles struct {
 }
 
 // newStaticFiles opens dir with os.Root, or serves the embedded files
-// when dir is "".
-func newStaticFiles(dir string) (staticFiles, error) {
-	st := staticFiles{files: &files.Server{Prefix: "/static/", Nosniff: true}}
+// when dir is "". With precompressed, a file's .zst, .br or .gz sibling
+// is served to a client that accepts its coding.
+func newStaticFiles(dir string, precompressed bool) (staticFiles, error) {
+	st := staticFiles{files: &files.Server{Prefix: "/static/", Nosniff: true, Precompressed: precompressed}}
 	if dir == "" {
 		sub, err := fs.Sub(embedded, "files/static")
 		st.files.FS = sub
