@@ -340,7 +340,8 @@ type Server struct {
 	// (RequestInfo.Err). Responses batched into one write (pipelined
 	// requests) are reported in order after it, so the hook adds no write
 	// (except that more than 32 batched responses, or methods and
-	// request-targets over 4 KiB in all, flush early), and
+	// request-targets with the logged fields of RequestInfo over 4 KiB
+	// in all, flush early), and
 	// later pipelined requests may be served before the call. The client may see the
 	// response before the call; it precedes the connection's next
 	// StateIdle, StateHijacked or StateClosed. It runs on the

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"time"
 
@@ -32,6 +31,7 @@ type serveOptions struct {
 	log  bool   // one access-log line per request
 	compressOptions
 	tlsOptions
+	observe observeOptions // -log-format, -log-level (observe.go)
 
 	deploy  deployOptions   // load balancers, restarts, metrics (deploy.go)
 	ops     operatorOptions // limits, timeouts, shutdown (serveflags.go)
@@ -41,7 +41,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
@@ -60,6 +60,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	o.tlsOptions.register(fs)
 	o.deploy.addFlags(fs)
 	o.ops.addFlags(fs)
+	o.observe.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -82,24 +83,19 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	defer st.Close()
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := o.observe.logger(stderr)
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	o.ops.apply(srv)
 	if o.log {
-		srv.OnRequestDone, srv.OnReject = logRequest(logger), logRejected(logger)
+		o.observe.installLog(srv, logger, stderr)
 	}
 	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
-	h1 := srv.Handler
-	if o.log {
-		srv.Handler = logHTTP2(logger, h1) // copied by h2.Configure only
-	}
 	if err := o.configure(srv); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
 	defer o.closeTLS()
-	srv.Handler = h1 // HTTP/1.1 requests are logged by OnRequestDone
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
