@@ -345,6 +345,8 @@ type Server struct {
 	date      dateCache
 	pools     pools
 	hijacks   hijackSet
+
+	attached []interface{ Shutdown() } // Attach: servers of other transports
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.

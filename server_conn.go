@@ -67,6 +67,7 @@ type conn struct {
 	wclock    writeClock // the write in progress (server_write.go)
 	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
 	http2     bool       // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
+	h3        bool       // with http2: a stream of HTTP/3 (package h3), bridged
 }
 
 func newConn(s *Server) *conn {
