@@ -10,11 +10,10 @@ const protoHTTP30 = "HTTP/3.0"
 // polls, and Drain calls t's Drain method, when it has one (both must be
 // cheap to repeat, see ConnServer). The returned function counts t's
 // connections among s's: call it with +1 when one begins and -1 when it
-// ends; Shutdown and Drain wait for them as for s's own, and they count
-// towards MaxConns (t's connections are not refused by it: t refuses
-// them itself when the function reports false). It reports false, for
-// +1, once Shutdown has begun: t must then not serve the connection
-// (the count is not kept). Call Attach before s serves.
+// ends; Shutdown and Drain wait for them as for s's own. For +1 it
+// reports false, and does not count the connection, once Shutdown has
+// begun or when MaxConns connections are served: t must then refuse
+// it. Call Attach before s serves.
 func (s *Server) Attach(t interface{ Shutdown() }) (count func(delta int) bool) {
 	s.mu.Lock()
 	s.attached = append(s.attached, t)
