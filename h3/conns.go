@@ -17,8 +17,9 @@ const closeIdleAfter = 100 * time.Millisecond
 // qconn is a QUIC connection being served and the number of its requests
 // in their handlers.
 type qconn struct {
-	c      *quic.Conn
-	active int
+	c       *quic.Conn
+	active  int
+	lastEnd time.Time // when the last request left its handler
 }
 
 // qconnKey is the context key of a connection's *qconn.
@@ -57,6 +58,7 @@ func (s *Server) countRequests(h http.Handler) http.Handler {
 		defer func() {
 			s.mu.Lock()
 			q.active--
+			q.lastEnd = time.Now()
 			idle := q.active == 0 && !s.goAwayAt.IsZero()
 			s.mu.Unlock()
 			if idle {
@@ -70,13 +72,14 @@ func (s *Server) countRequests(h http.Handler) http.Handler {
 }
 
 // closeIdle closes, closeIdleAfter after GOAWAY, the connections without
-// requests in their handlers. It is called at each Shutdown and Drain.
+// requests in their handlers for closeIdleAfter (time for the last
+// response to leave). It is called at each Shutdown and Drain.
 func (s *Server) closeIdle() {
 	s.mu.Lock()
 	var idle []*qconn
 	if !s.goAwayAt.IsZero() && time.Since(s.goAwayAt) >= closeIdleAfter {
 		for q := range s.conns {
-			if q.active == 0 {
+			if q.idle() {
 				idle = append(idle, q)
 			}
 		}
@@ -90,9 +93,15 @@ func (s *Server) closeIdle() {
 // closeIfIdle closes q when it has no request in its handlers.
 func (s *Server) closeIfIdle(q *qconn) {
 	s.mu.Lock()
-	idle := q.active == 0
+	idle := q.idle()
 	s.mu.Unlock()
 	if idle {
 		q.c.CloseWithError(quic.ApplicationErrorCode(http3.ErrCodeNoError), "")
 	}
+}
+
+// idle reports whether q has had no request in its handlers for
+// closeIdleAfter; the Server's mu is held.
+func (q *qconn) idle() bool {
+	return q.active == 0 && time.Since(q.lastEnd) >= closeIdleAfter
 }
