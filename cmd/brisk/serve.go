@@ -35,6 +35,7 @@ type serveOptions struct {
 	echo bool   // every path answers in the echo format
 	log  bool   // one access-log line per request
 	tlsOptions
+	h3 h3Options // -h3 (serveh3.go)
 
 	deploy  deployOptions // load balancers, restarts, metrics (deploy.go)
 	signals *stopSignals  // nil: stop only when the context is done
@@ -43,7 +44,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [-h3] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
@@ -58,6 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.echo, "echo", false, "answer every path with the request as parsed, in the JSON echo format")
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.tlsOptions.register(fs)
+	o.h3.register(fs)
 	o.deploy.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
@@ -92,7 +94,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if o.log {
 		srv.Handler = logHTTP2(logger, h1) // copied by h2.Configure only
 	}
-	if err := o.configure(srv); err != nil {
+	if err := cmp.Or(o.h3.check(o.https()), o.configure(srv)); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
@@ -115,7 +117,16 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if note := o.note(); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
-	served := make(chan error, len(lns)+1)
+	served := make(chan error, len(lns)+2)
+	stopH3, err := o.h3.start(srv, lns[0].Addr(), stdout, served)
+	if err != nil {
+		for _, ln := range lns {
+			ln.Close()
+		}
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	}
+	defer stopH3()
 	for _, ln := range lns {
 		go func() { served <- o.serveOn(srv, ln) }()
 	}
