@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/h3"
@@ -51,13 +52,9 @@ func (o *h3Options) start(srv *brisk.Server, tcp net.Addr, stdout io.Writer, ser
 	srv.Handler = s3.AltSvc(srv.Handler)
 	fmt.Fprintf(stdout, "brisk: HTTP/3 on udp %s\n", pc.LocalAddr())
 	go func() {
-		if err := s3.Serve(pc); err != nil && !isServerClosed(err) {
+		if err := s3.Serve(pc); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			served <- fmt.Errorf("HTTP/3: %w", err)
 		}
 	}()
 	return func() { pc.Close() }, nil
 }
-
-// isServerClosed reports whether err is the http.ErrServerClosed of a
-// Serve that ended by Shutdown.
-func isServerClosed(err error) bool { return err != nil && err.Error() == "http: Server closed" }
