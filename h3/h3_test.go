@@ -359,3 +359,11 @@ func TestPanic(t *testing.T) {
 		t.Errorf("/late: status %d proto %q", rec.Status, rec.Proto)
 	}
 }
+
+// cloneTransport returns a new HTTP/3 transport (its own connections)
+// trusting f's certificate, closed when the test ends.
+func cloneTransport(t *testing.T, f *fixture) *http3.Transport {
+	tr := &http3.Transport{TLSClientConfig: f.tr.TLSClientConfig.Clone()}
+	t.Cleanup(func() { tr.Close() })
+	return tr
+}
