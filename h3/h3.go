@@ -108,9 +108,11 @@ var (
 // brisk's defaults for zero values:
 //
 //   - MaxHeaderBytes bounds the request's HEADERS frame
-//     (SETTINGS_MAX_FIELD_SECTION_SIZE, RFC 9114 §7.2.4.1); a larger one
-//     fails the stream (H3_EXCESSIVE_LOAD from quic-go) and is not
-//     reported to OnRequestDone. The bridged head is bounded by it again.
+//     (SETTINGS_MAX_FIELD_SECTION_SIZE, RFC 9114 §7.2.4.1, with
+//     the encoded frame's length); a larger one is answered 431 by
+//     quic-go, its body refused (H3_EXCESSIVE_LOAD), without the Handler
+//     and not reported to OnRequestDone. The bridged head is bounded by
+//     it again.
 //   - MaxBodyBytes bounds each request body: a larger Content-Length is
 //     answered 413 without calling the Handler, a longer body fails its
 //     read, as on HTTP/1.1.
@@ -134,6 +136,14 @@ var (
 //     and CloseHijacked have no HTTP/3 meaning (a QUIC connection is not
 //     a TCP one: no PROXY header precedes it, no state is reported);
 //     Upgrade, Tunnel and Hijack get a 500, as on HTTP/2.
+//
+// Ctx.RemoteAddr and PeerAddr are the client's UDP address (its Network
+// reads "tcp", as for every bridged request), LocalAddr the socket's.
+// A GET, HEAD, OPTIONS, DELETE or TRACE request without Content-Length
+// reaches the Handler once its stream's first DATA frame or its end has
+// come (clients send the end with the HEADERS frame): without content
+// it is a request without a body, as on HTTP/1.1, and
+// CancelOnClientClose watches it at once.
 //
 // Config.MaxConcurrentStreams bounds the streams per connection.
 func Configure(srv *brisk.Server, conf Config) (*Server, error) {
