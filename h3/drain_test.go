@@ -88,3 +88,54 @@ func TestCurl(t *testing.T) {
 		t.Fatalf("record %q %d", rec.Proto, rec.Status)
 	}
 }
+
+// TestShutdownCancels: brisk.Server.Shutdown cancels the context of an
+// HTTP/3 request in flight, as on HTTP/1.1, and returns once its
+// connection closed.
+func TestShutdownCancels(t *testing.T) {
+	inHandler, cancelled := make(chan struct{}), make(chan struct{})
+	f := start(t, func(c *brisk.Ctx) {
+		close(inHandler)
+		select {
+		case <-c.Context().Done():
+			close(cancelled)
+		case <-time.After(5 * time.Second):
+		}
+	}, nil)
+	go func() {
+		if resp, err := f.client.Get(f.url("/held")); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-inHandler
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := f.srv.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	select {
+	case <-cancelled:
+	default:
+		t.Fatal("the request's context was not cancelled by Shutdown")
+	}
+}
+
+// TestGetWithBody: a GET whose stream carries content (no
+// Content-Length) reaches the handler with all of it.
+func TestGetWithBody(t *testing.T) {
+	f := start(t, func(c *brisk.Ctx) {
+		b, _ := c.Request.Body()
+		c.Response.SetBody(b)
+	}, nil)
+	req, _ := http.NewRequest("GET", f.url("/getbody"), io.NopCloser(strings.NewReader("abc")))
+	req.ContentLength = -1
+	resp, err := f.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "abc" {
+		t.Fatalf("body %q", b)
+	}
+}
