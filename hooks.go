@@ -55,7 +55,7 @@ type RequestInfo struct {
 	// Method is the request method, as received.
 	Method []byte
 	// Proto is the protocol version, as Ctx.Proto reports it: "HTTP/1.0",
-	// "HTTP/1.1" or "HTTP/2.0".
+	// "HTTP/1.1", "HTTP/2.0" or "HTTP/3.0".
 	Proto string
 	// Target is the request-target exactly as received (Request.Target;
 	// RFC 9112 §3.2): not decoded, query included.

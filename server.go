@@ -370,7 +370,8 @@ type Server struct {
 	pools     pools
 	hijacks   hijackSet
 
-	acceptErrs atomic.Uint64 // AcceptErrors (server_accept.go)
+	acceptErrs atomic.Uint64             // AcceptErrors (server_accept.go)
+	attached   []interface{ Shutdown() } // Attach: servers of other transports
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.

@@ -75,6 +75,7 @@ type conn struct {
 	// deferredRead (deferReadDeadline).
 	deferredAt   int64
 	deferredRead bool
+	h3           bool // with http2: a stream of HTTP/3 (package h3), bridged
 }
 
 func newConn(s *Server) *conn {

@@ -32,6 +32,7 @@ type serveOptions struct {
 	compressOptions
 	tlsOptions
 	observe observeOptions // -log-format, -log-level (observe.go)
+	h3      h3Options      // -h3 (serveh3.go)
 
 	deploy  deployOptions   // load balancers, restarts, metrics (deploy.go)
 	ops     operatorOptions // limits, timeouts, shutdown (serveflags.go)
@@ -41,7 +42,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [-h3] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
@@ -58,6 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.compressOptions.register(fs)
 	o.tlsOptions.register(fs)
+	o.h3.register(fs)
 	o.deploy.addFlags(fs)
 	o.ops.addFlags(fs)
 	o.observe.addFlags(fs)
@@ -91,7 +93,7 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		o.observe.installLog(srv, logger, stderr)
 	}
 	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
-	if err := o.configure(srv); err != nil {
+	if err := cmp.Or(o.h3.check(o.https()), o.configure(srv)); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
@@ -114,7 +116,16 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if note := o.note(); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
-	served := make(chan error, len(lns)+1)
+	served := make(chan error, len(lns)+2)
+	stopH3, err := o.h3.start(srv, lns[0].Addr(), stdout, served)
+	if err != nil {
+		for _, ln := range lns {
+			ln.Close()
+		}
+		fmt.Fprintf(stderr, "brisk: %v\n", err)
+		return exitFail
+	}
+	defer stopH3()
 	for _, ln := range lns {
 		go func() { served <- o.serveOn(srv, ln) }()
 	}
