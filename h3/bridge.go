@@ -24,6 +24,8 @@ func newBridge(srv *brisk.Server) *brisk.Server {
 		TrustedProxies:      srv.TrustedProxies,
 		ClientIPField:       srv.ClientIPField,
 		OnRequestDone:       srv.OnRequestDone,
+		ErrorHandler:        srv.ErrorHandler,
+		JSON:                srv.JSON,
 
 		MinRequestBodyRate:      srv.MinRequestBodyRate,
 		MinRequestBodyRateGrace: srv.MinRequestBodyRateGrace,

@@ -105,7 +105,7 @@ func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 	go func() { served <- s3.Serve(pc) }()
 	go f.srv.ServeTLS(ln, "", "")
 	f.tr = &http3.Transport{TLSClientConfig: certs.ClientConfig()}
-	f.client = &http.Client{Transport: f.tr, Timeout: 10 * time.Second}
+	f.client = &http.Client{Transport: f.tr, Timeout: 30 * time.Second}
 	t.Cleanup(func() {
 		f.tr.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -114,8 +114,13 @@ func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 			t.Errorf("Shutdown: %v", err)
 		}
 		s3.Close()
-		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
+		select {
+		case err := <-served:
+			if !errors.Is(err, http.ErrServerClosed) {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("Serve did not return within 10 s of Close")
 		}
 		pc.Close()
 	})
