@@ -126,41 +126,9 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	defer stopH3()
-	for _, ln := range lns {
-		go func() { served <- o.serveOn(srv, ln) }()
-	}
-	var admin *brisk.Server
-	if adminLn != nil {
-		admin = o.deploy.adminServer(srv)
-		fmt.Fprintf(stdout, "brisk: admin (pprof, metrics, health) on %s\n", baseURL(adminLn.Addr()))
-		o.deploy.warnEveryInterface(adminLn, stderr)
-		go func() { served <- admin.Serve(adminLn) }()
-	}
-	o.deploy.notifyServing(stderr)
-	type stopped struct{ drain, handedOver bool }
-	stop := make(chan stopped, 1)
-	go func() {
-		drain, handedOver := o.signals.wait(ctx, lns, adminLn, stderr)
-		stop <- stopped{drain, handedOver}
-	}()
-	select {
-	case err := <-served:
-		fmt.Fprintf(stderr, "brisk: %v\n", err)
-		return exitFail
-	case s := <-stop:
-		if s.handedOver {
-			for _, ln := range lns {
-				ln.Close() // the new process accepts from now on
-			}
-			if adminLn != nil {
-				adminLn.Close()
-			}
-			// It is ready already: no one to tell. Drain still closes an
-			// idle connection only once its client has been quiet.
-			srv.DrainDelay = -1
-		}
-		return shutdown(srv, admin, s.drain, o.ops.shutdownDeadline(), stderr)
-	}
+	r := running{srv: srv, lns: lns, adminLn: adminLn, served: served, serveOn: o.serveOn,
+		deploy: &o.deploy, signals: o.signals, timeout: o.ops.shutdownDeadline()}
+	return r.run(ctx, stdout, stderr)
 }
 
 // shutdown stops srv gracefully within timeout (-shutdown-timeout),
