@@ -57,9 +57,13 @@ type Proxy struct {
 	// client's address goes in the forwarding fields). The Proxy sets Dial, DialTimeout
 	// and Timeout itself (from the fields below), KeepContentEncoding
 	// (bodies are relayed as they are) and MaxIdempotentRetries (none: an
-	// idle connection is probed before every reuse, so that bytes an
-	// upstream sent unasked are never taken for the next request's
-	// response; the Proxy retries itself, see MaxRetries); Jar, Proxy and
+	// idle connection is probed before every reuse, and closed when an
+	// upstream sent bytes unasked, which are then never taken for the
+	// next request's response; bytes that arrive after the next request
+	// was sent cannot be told from its response, a limit of HTTP/1.1
+	// keep-alive that every proxy shares: an upstream that answers
+	// unasked can shift its later answers by one until its connection
+	// closes. The Proxy retries itself, see MaxRetries); Jar, Proxy and
 	// MaxRedirects are ignored (no cookies are stored, no forward proxy,
 	// no redirect is followed).
 	Client brisk.ClientConfig
