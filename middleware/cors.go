@@ -56,13 +56,15 @@ type CORSConfig struct {
 // fail the request. Every response carries "Vary: Origin" unless any
 // origin is allowed without credentials (preflights: also the
 // Access-Control-Request-* fields), so caches keep answers per origin.
-// A request without Origin is passed on untouched.
+// A request without Origin is passed on with no other field: its
+// response, which a cache may store, varies with Origin too.
 func CORS(cfg CORSConfig) brisk.Middleware {
 	p := newCORSPolicy(cfg)
 	return func(next brisk.Handler) brisk.Handler {
 		return func(c *brisk.Ctx) {
 			origin := c.Request.Header.Get("Origin")
 			if origin == nil {
+				p.varyOrigin(c)
 				next(c)
 				return
 			}
@@ -130,13 +132,19 @@ func (p *corsPolicy) allowed(origin []byte) bool {
 	return false
 }
 
+// varyOrigin adds "Vary: Origin" unless any origin is allowed without
+// credentials (the answer is then the same for every Origin).
+func (p *corsPolicy) varyOrigin(c *brisk.Ctx) {
+	if !p.anyOrigin || p.credentials {
+		c.Response.Header.Add("Vary", "Origin")
+	}
+}
+
 // allowOrigin sets the fields of an actual request from origin.
 func (p *corsPolicy) allowOrigin(c *brisk.Ctx, origin []byte) bool {
 	h := &c.Response.Header
 	wildcard := p.anyOrigin && !p.credentials
-	if !wildcard {
-		h.Add("Vary", "Origin")
-	}
+	p.varyOrigin(c)
 	if !p.allowed(origin) {
 		return false
 	}

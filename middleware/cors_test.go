@@ -28,7 +28,7 @@ func TestCORS(t *testing.T) {
 					status       int
 					want         map[string]string // "" means absent
 				}{
-					{"no_origin", "GET", nil, 200, map[string]string{"Access-Control-Allow-Origin": "", "Vary": ""}},
+					{"no_origin", "GET", nil, 200, map[string]string{"Access-Control-Allow-Origin": "", "Vary": "Origin"}}, // Fetch: "CORS protocol and HTTP caches"
 					{"allowed", "GET", []string{"Origin: https://app.example"}, 200, map[string]string{
 						"Access-Control-Allow-Origin": "https://app.example", "Access-Control-Expose-Headers": "X-Total", "Vary": "Origin"}},
 					{"other_origin", "GET", []string{"Origin: https://evil.example"}, 200, map[string]string{
