@@ -21,8 +21,12 @@ type CORSConfig struct {
 	// CORS-safelisted GET, HEAD and POST. Empty means those alone.
 	AllowMethods []string
 
-	// AllowHeaders lists the request fields a preflight allows beyond the
-	// CORS-safelisted ones, compared case-insensitively; "*" allows any.
+	// AllowHeaders lists the request fields a preflight allows, compared
+	// case-insensitively; "*" allows any. A browser asks only for fields
+	// that are not CORS-safelisted: any field but Accept,
+	// Accept-Language, Content-Language and Content-Type (and Range), and
+	// these too when their value is not safelisted, such as Content-Type:
+	// application/json, which must then be listed.
 	// The preflight's answer echoes the fields asked for (the Fetch
 	// standard reads a "*" answer as a name with credentials).
 	AllowHeaders []string
@@ -223,11 +227,11 @@ func (p *corsPolicy) fieldsAllowed(list []byte) bool {
 	return true
 }
 
-// fieldAllowed reports whether the field name is allowed.
+// fieldAllowed reports whether the field name is allowed. A browser
+// lists a CORS-safelisted name (Content-Type, Accept, ...) only when its
+// value is not safelisted (Content-Type: application/json), so it too
+// must be in AllowHeaders (Fetch standard, CORS-preflight fetch).
 func (p *corsPolicy) fieldAllowed(name []byte) bool {
-	if isSafelistedField(name) {
-		return true
-	}
 	for _, h := range p.headers {
 		if ascii.EqualFold(name, h) {
 			return true
@@ -279,16 +283,4 @@ func validToken(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// isSafelistedField reports whether name is a CORS-safelisted request
-// field name (Fetch standard; their values' own limits are the
-// browser's to check).
-func isSafelistedField(name []byte) bool {
-	for _, s := range [...]string{"Accept", "Accept-Language", "Content-Language", "Content-Type", "Range"} {
-		if ascii.EqualFold(name, s) {
-			return true
-		}
-	}
-	return false
 }
