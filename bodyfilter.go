@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"errors"
 	"io"
 
 	"github.com/brisk-http/brisk/wire"
@@ -42,13 +43,22 @@ func (w *BodyWriter) SetFilter(f BodyFilter) {
 
 // Unfiltered returns a writer that sends its bytes as the body, bypassing
 // the filter: the filter's output goes there. It is valid until the
-// handler's middleware returns.
+// handler's middleware returns. Once the streamed response is taken back
+// (Ctx.Error before any of it left), which removes the filter, its
+// writes fail and send nothing: the filter's late output (a compressor's
+// last block) must not follow the error response's body.
 func (w *BodyWriter) Unfiltered() io.Writer { return unfiltered{w} }
 
 type unfiltered struct{ w *BodyWriter }
 
+// errFilterRemoved fails the writes of a removed filter (Unfiltered).
+var errFilterRemoved = errors.New("brisk: body filter removed with the response it filtered")
+
 func (u unfiltered) Write(p []byte) (int, error) {
 	w := u.w
+	if w.filter == nil {
+		return 0, errFilterRemoved
+	}
 	saved := w.filtering
 	w.filtering = false
 	n, err := writeBody(w, p)

@@ -111,6 +111,6 @@ func ExampleNewHTTPServer() {
 		}
 	}
 	// Output:
-	// http_request_method="GET" http_response_status_code="200" http_route="GET /users/{id}" network_protocol_version="1.1" 1
+	// http_request_method="GET" http_response_status_code="200" http_route="/users/{id}" network_protocol_version="1.1" 1
 	// http_request_method="GET" http_response_status_code="400" http_route="" network_protocol_version="1.1" 1
 }

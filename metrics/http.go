@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/brisk-http/brisk"
@@ -26,8 +27,9 @@ import (
 //
 // The three histograms have the labels http_request_method (RFC 9110
 // method names; any other method is "_OTHER"), http_response_status_code
-// (100 to 599; any other code is "_OTHER"), http_route (RequestInfo.Route,
-// the router's pattern, "" when unrouted: never the request's path) and
+// (100 to 599; any other code is "_OTHER"), http_route (the path of
+// RequestInfo.Route, the router's pattern, without its method:
+// "/users/{id}"; "" when unrouted: never the request's path) and
 // network_protocol_version ("1.0", "1.1" or "2", from RequestInfo.Proto;
 // "1.1" for a rejected request, whose version is not known). The cardinality is
 // bounded: at most MaxSeries label sets per histogram; the requests of
@@ -174,7 +176,7 @@ func AcceptErrors(srv *brisk.Server) prometheus.Collector {
 
 // RequestDone records a finished request.
 func (h *HTTPServer) RequestDone(in *brisk.RequestInfo) {
-	s := h.lookup(seriesKey{methodIndex(in.Method), statusIndex(in.Status), in.Route, protoVersion(in)})
+	s := h.lookup(seriesKey{methodIndex(in.Method), statusIndex(in.Status), routePath(in.Route), protoVersion(in)})
 	s.duration.Observe(in.Duration.Seconds())
 	s.reqSize.Observe(float64(in.BytesRead))
 	s.respSize.Observe(float64(in.BytesWritten))
@@ -286,6 +288,17 @@ func (h *HTTPServer) lookup(k seriesKey) *series {
 	s = &series{h.duration.WithLabelValues(lv...), h.reqSize.WithLabelValues(lv...), h.respSize.WithLabelValues(lv...)}
 	h.series[k] = s
 	return s
+}
+
+// routePath returns the path template of a router's pattern, without
+// the method a pattern such as "GET /users/{id}" begins with: the
+// http.route of the semantic conventions, the method having a label of
+// its own. A pattern without a path gives "".
+func routePath(pattern string) string {
+	if i := strings.IndexByte(pattern, '/'); i >= 0 {
+		return pattern[i:]
+	}
+	return ""
 }
 
 // methods are the method names of RFC 9110 §9 and PATCH (RFC 5789), the

@@ -21,8 +21,12 @@ type CORSConfig struct {
 	// CORS-safelisted GET, HEAD and POST. Empty means those alone.
 	AllowMethods []string
 
-	// AllowHeaders lists the request fields a preflight allows beyond the
-	// CORS-safelisted ones, compared case-insensitively; "*" allows any.
+	// AllowHeaders lists the request fields a preflight allows, compared
+	// case-insensitively; "*" allows any. A browser asks only for fields
+	// that are not CORS-safelisted: any field but Accept,
+	// Accept-Language, Content-Language and Content-Type (and Range), and
+	// these too when their value is not safelisted, such as Content-Type:
+	// application/json, which must then be listed.
 	// The preflight's answer echoes the fields asked for (the Fetch
 	// standard reads a "*" answer as a name with credentials).
 	AllowHeaders []string
@@ -56,13 +60,15 @@ type CORSConfig struct {
 // fail the request. Every response carries "Vary: Origin" unless any
 // origin is allowed without credentials (preflights: also the
 // Access-Control-Request-* fields), so caches keep answers per origin.
-// A request without Origin is passed on untouched.
+// A request without Origin is passed on with no other field: its
+// response, which a cache may store, varies with Origin too.
 func CORS(cfg CORSConfig) brisk.Middleware {
 	p := newCORSPolicy(cfg)
 	return func(next brisk.Handler) brisk.Handler {
 		return func(c *brisk.Ctx) {
 			origin := c.Request.Header.Get("Origin")
 			if origin == nil {
+				p.varyOrigin(c)
 				next(c)
 				return
 			}
@@ -130,13 +136,19 @@ func (p *corsPolicy) allowed(origin []byte) bool {
 	return false
 }
 
+// varyOrigin adds "Vary: Origin" unless any origin is allowed without
+// credentials (the answer is then the same for every Origin).
+func (p *corsPolicy) varyOrigin(c *brisk.Ctx) {
+	if !p.anyOrigin || p.credentials {
+		c.Response.Header.Add("Vary", "Origin")
+	}
+}
+
 // allowOrigin sets the fields of an actual request from origin.
 func (p *corsPolicy) allowOrigin(c *brisk.Ctx, origin []byte) bool {
 	h := &c.Response.Header
 	wildcard := p.anyOrigin && !p.credentials
-	if !wildcard {
-		h.Add("Vary", "Origin")
-	}
+	p.varyOrigin(c)
 	if !p.allowed(origin) {
 		return false
 	}
@@ -215,11 +227,11 @@ func (p *corsPolicy) fieldsAllowed(list []byte) bool {
 	return true
 }
 
-// fieldAllowed reports whether the field name is allowed.
+// fieldAllowed reports whether the field name is allowed. A browser
+// lists a CORS-safelisted name (Content-Type, Accept, ...) only when its
+// value is not safelisted (Content-Type: application/json), so it too
+// must be in AllowHeaders (Fetch standard, CORS-preflight fetch).
 func (p *corsPolicy) fieldAllowed(name []byte) bool {
-	if isSafelistedField(name) {
-		return true
-	}
 	for _, h := range p.headers {
 		if ascii.EqualFold(name, h) {
 			return true
@@ -271,16 +283,4 @@ func validToken(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// isSafelistedField reports whether name is a CORS-safelisted request
-// field name (Fetch standard; their values' own limits are the
-// browser's to check).
-func isSafelistedField(name []byte) bool {
-	for _, s := range [...]string{"Accept", "Accept-Language", "Content-Language", "Content-Type", "Range"} {
-		if ascii.EqualFold(name, s) {
-			return true
-		}
-	}
-	return false
 }

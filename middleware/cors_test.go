@@ -14,7 +14,7 @@ func TestCORS(t *testing.T) {
 	cfg := CORSConfig{
 		AllowOrigins:  []string{"https://app.example"},
 		AllowMethods:  []string{"PUT", "DELETE"},
-		AllowHeaders:  []string{"X-Token"},
+		AllowHeaders:  []string{"X-Token", "Content-Type"},
 		ExposeHeaders: []string{"X-Total"},
 		MaxAge:        10 * time.Minute,
 	}
@@ -28,7 +28,7 @@ func TestCORS(t *testing.T) {
 					status       int
 					want         map[string]string // "" means absent
 				}{
-					{"no_origin", "GET", nil, 200, map[string]string{"Access-Control-Allow-Origin": "", "Vary": ""}},
+					{"no_origin", "GET", nil, 200, map[string]string{"Access-Control-Allow-Origin": "", "Vary": "Origin"}}, // Fetch: "CORS protocol and HTTP caches"
 					{"allowed", "GET", []string{"Origin: https://app.example"}, 200, map[string]string{
 						"Access-Control-Allow-Origin": "https://app.example", "Access-Control-Expose-Headers": "X-Total", "Vary": "Origin"}},
 					{"other_origin", "GET", []string{"Origin: https://evil.example"}, 200, map[string]string{
@@ -78,4 +78,21 @@ func TestCORSAnyOrigin(t *testing.T) {
 			t.Errorf("credentials %v: ACAO %q Vary %q ACAC %q", cred, h.Get("Access-Control-Allow-Origin"), h.Get("Vary"), h.Get("Access-Control-Allow-Credentials"))
 		}
 	}
+}
+
+// TestCORSPreflightSafelistedName: a browser names a CORS-safelisted
+// field in Access-Control-Request-Headers only when its value is not
+// safelisted (Content-Type: application/json), and then needs the server
+// to allow it (Fetch standard, CORS-preflight fetch): without
+// Content-Type in AllowHeaders the preflight fails.
+func TestCORSPreflightSafelistedName(t *testing.T) {
+	cfg := CORSConfig{AllowOrigins: []string{"https://app.example"}, AllowMethods: []string{"PUT"}, AllowHeaders: []string{"X-Token"}}
+	protocols(t, func() *brisk.Server { return &brisk.Server{Handler: CORS(cfg)(ok)} }, func(t *testing.T, c *http.Client, base string) {
+		resp, _ := send(t, c, "OPTIONS", base+"/", "Origin: https://app.example",
+			"Access-Control-Request-Method: PUT", "Access-Control-Request-Headers: content-type")
+		if resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Allow-Headers") != "" {
+			t.Errorf("%d ACAO %q ACAH %q; want 204 without either", resp.StatusCode,
+				resp.Header.Get("Access-Control-Allow-Origin"), resp.Header.Get("Access-Control-Allow-Headers"))
+		}
+	})
 }

@@ -32,7 +32,8 @@ type RateLimitConfig struct {
 
 	// Key appends the key of the request c to dst and returns it. Nil
 	// means the client's address (Ctx.ClientIP: the peer, or the address
-	// a trusted proxy gave).
+	// a trusted proxy gave): an IPv4 address, or an IPv6 address's /64
+	// prefix, which a single host may hold whole (RFC 7421 §2).
 	Key func(dst []byte, c *brisk.Ctx) []byte
 
 	// MaxKeys bounds the keys tracked, and so the memory (about 100
@@ -109,9 +110,15 @@ func newLimiter(cfg RateLimitConfig) *limiter {
 	return l
 }
 
-// clientIPKey is the default key: the client's address, 16 bytes.
+// clientIPKey is the default key, 16 bytes: the client's IPv4 address,
+// or the /64 prefix of its IPv6 address (a host gets a /64 whole, RFC
+// 7421 §2, and would otherwise get a new bucket per address).
 func clientIPKey(dst []byte, c *brisk.Ctx) []byte {
-	a := c.ClientIP().As16()
+	ip := c.ClientIP().Unmap()
+	a := ip.As16()
+	if ip.Is6() {
+		clear(a[8:])
+	}
 	return append(dst, a[:]...)
 }
 

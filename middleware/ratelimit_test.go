@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"net/http"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -76,4 +77,30 @@ func TestRateLimitKeysBounded(t *testing.T) {
 	if len(l.buckets) > 4 {
 		t.Errorf("%d keys tracked, want at most 4", len(l.buckets))
 	}
+}
+
+// TestRateLimitIPv6Prefix: by default an IPv6 client is limited by its
+// /64, which one host holds whole (RFC 7421 §2): new addresses in it do
+// not buy new buckets; another /64 and IPv4 addresses get their own.
+func TestRateLimitIPv6Prefix(t *testing.T) {
+	trusted := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	protocols(t, func() *brisk.Server {
+		return &brisk.Server{TrustedProxies: trusted, Handler: RateLimit(RateLimitConfig{Rate: 1e-3, Burst: 1})(ok)}
+	}, func(t *testing.T, c *http.Client, base string) {
+		for _, tc := range []struct {
+			client string
+			status int
+		}{
+			{"2001:db8::1", 200},
+			{"2001:db8::2", 429},
+			{"2001:db8::ffff:1:2", 429},
+			{"2001:db8:0:1::1", 200},
+			{"192.0.2.1", 200},
+			{"192.0.2.2", 200},
+		} {
+			if resp, _ := send(t, c, "GET", base+"/", "X-Forwarded-For: "+tc.client); resp.StatusCode != tc.status {
+				t.Errorf("client %s: %d, want %d", tc.client, resp.StatusCode, tc.status)
+			}
+		}
+	})
 }

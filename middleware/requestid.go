@@ -24,7 +24,8 @@ type RequestIDConfig struct {
 
 	// TrustIncoming keeps the ID a request already carries, when it is 1
 	// to 128 bytes of letters, digits and "-._:" (so it is safe in logs
-	// and fields): for a service behind a proxy that sets it. Off (the
+	// and fields) and the only one (else the request gets a new ID): for
+	// a service behind a proxy that sets it. Off (the
 	// default), every request gets a new ID, replacing the client's.
 	TrustIncoming bool
 }
@@ -48,7 +49,7 @@ func RequestID(cfg RequestIDConfig) brisk.Middleware {
 		return func(c *brisk.Ctx) {
 			id := c.Request.Header.Get(field)
 			var buf *[48]byte
-			if !cfg.TrustIncoming || !validRequestID(id) {
+			if !cfg.TrustIncoming || !validRequestID(id) || !single(&c.Request.Header, field) {
 				buf = pool.Get().(*[48]byte)
 				rand.Read(buf[:16])
 				hex.Encode(buf[16:], buf[:16])
@@ -72,6 +73,16 @@ func GetRequestID(c *brisk.Ctx, field string) []byte {
 		field = DefaultRequestIDField
 	}
 	return c.Response.Header.Get(field)
+}
+
+// single reports whether h has at most one field named name: a request
+// with two IDs (one a client's own, unchecked) keeps neither.
+func single(h *brisk.Header, name string) bool {
+	n := 0
+	for range h.Values(name) {
+		n++
+	}
+	return n <= 1
 }
 
 // validRequestID reports whether id may be kept from a request.

@@ -49,3 +49,23 @@ func TestGetRequestID(t *testing.T) {
 		t.Errorf("GetRequestID %q; default field %q", got, GetRequestID(&c, ""))
 	}
 }
+
+// TestRequestIDDuplicate: with TrustIncoming, a request with two IDs
+// (the proxy's and the client's own) gets a new one, and the handler
+// and what it forwards see that one alone, not the unchecked second.
+func TestRequestIDDuplicate(t *testing.T) {
+	hexID := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	protocols(t, func() *brisk.Server {
+		return &brisk.Server{Handler: RequestID(RequestIDConfig{TrustIncoming: true})(func(c *brisk.Ctx) {
+			for v := range c.Request.Header.Values("X-Request-ID") {
+				c.Response.Write(append(v, ';'))
+			}
+		})}
+	}, func(t *testing.T, c *http.Client, base string) {
+		resp, body := send(t, c, "GET", base+"/", "X-Request-ID: edge-42", "X-Request-ID: x\"y")
+		id := resp.Header.Get("X-Request-ID")
+		if !hexID.MatchString(id) || body != id+";" {
+			t.Errorf("answered %q, handler saw %q; want a new ID, alone", id, body)
+		}
+	})
+}

@@ -57,7 +57,10 @@ type Config struct {
 //     version, status code, route and error.type.
 //
 // The duration ends when the handler returns, before the response is
-// written; Server.OnRequestDone has the time to the last byte.
+// written; Server.OnRequestDone has the time to the last byte. A handler
+// that panics is recorded as a 500 with error.type "500" (the answer of
+// the server or of a Recovery outside this middleware), and the panic
+// goes on.
 func Middleware(cfg Config) brisk.Middleware {
 	in := newInstruments(cfg)
 	return func(next brisk.Handler) brisk.Handler {
@@ -121,8 +124,12 @@ func (in *instruments) serve(c *brisk.Ctx, next brisk.Handler) {
 	defer span.End()
 	in.active.Add(ctx, 1, metric.WithAttributes(base...))
 	c.SetContext(ctx)
+	returned := false
 	defer func() {
 		status := c.Response.StatusCode()
+		if !returned {
+			status = 500 // a panic: the server or a Recovery answers 500
+		}
 		attrs := append(base, semconv.HTTPResponseStatusCodeKey.Int(status))
 		if route := routePath(c.Pattern()); route != "" {
 			attrs = append(attrs, semconv.HTTPRouteKey.String(route))
@@ -137,6 +144,7 @@ func (in *instruments) serve(c *brisk.Ctx, next brisk.Handler) {
 		in.duration.Record(context.WithoutCancel(ctx), time.Since(start).Seconds(), metric.WithAttributes(attrs...))
 	}()
 	next(c)
+	returned = true
 }
 
 // requestAttributes are the span attributes of the request that the

@@ -155,3 +155,34 @@ func serve(t *testing.T, srv *brisk.Server, h2on bool) (*http.Client, string) {
 	})
 	return &http.Client{Transport: tr, Timeout: 10 * time.Second}, base
 }
+
+// TestMiddlewarePanic: a handler that panics is answered 500 by the
+// server (or a Recovery outside this middleware); its span and duration
+// say 500 and Error, not the 200 of the response it had not set.
+func TestMiddlewarePanic(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	r := router.New()
+	r.Use(Middleware(Config{TracerProvider: tp, MeterProvider: mp}))
+	r.Handle("GET /panic", func(c *brisk.Ctx) { panic("boom") })
+	client, base := serve(t, &brisk.Server{Handler: r.Serve}, false)
+	resp, err := client.Get(base + "/panic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	ended := spans.Ended()
+	if resp.StatusCode != 500 || len(ended) != 1 {
+		t.Fatalf("status %d, %d spans; want 500 and 1", resp.StatusCode, len(ended))
+	}
+	s := ended[0]
+	got := map[attribute.Key]string{}
+	for _, kv := range s.Attributes() {
+		got[kv.Key] = kv.Value.String()
+	}
+	if s.Status().Code != codes.Error || got["http.response.status_code"] != "500" || got["error.type"] == "" {
+		t.Errorf("span status %v, http.response.status_code %q, error.type %q; want Error, 500, set",
+			s.Status(), got["http.response.status_code"], got["error.type"])
+	}
+}

@@ -252,7 +252,7 @@ func TestServeObserveHTTP2(t *testing.T) {
 			for range n {
 				fetch("plaintext")
 			}
-			series := regexp.MustCompile(`(?m)^http_server_request_duration_seconds_count\{http_request_method="GET",http_response_status_code="200",http_route="GET /plaintext",network_protocol_version="2"\} (\d+)$`)
+			series := regexp.MustCompile(`(?m)^http_server_request_duration_seconds_count\{http_request_method="GET",http_response_status_code="200",http_route="/plaintext",network_protocol_version="2"\} (\d+)$`)
 			m := series.FindStringSubmatch(fetch("metrics"))
 			if m == nil || m[1] != strconv.Itoa(n) {
 				t.Errorf("h2 requests in /metrics: %v, want %d", m, n)
@@ -358,7 +358,7 @@ func TestServeObserveTLS(t *testing.T) {
 	if !strings.Contains(body, "\nbrisk_server_tls_handshakes_total{result=\"ok\",tls_protocol_version=\"1.3\"} 1\n") {
 		t.Errorf("/metrics lacks one TLS 1.3 handshake:\n%.3000s", body)
 	}
-	if !strings.Contains(body, `http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="200",http_route="GET /plaintext",network_protocol_version="1.1"} 1`) {
+	if !strings.Contains(body, `http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="200",http_route="/plaintext",network_protocol_version="1.1"} 1`) {
 		t.Errorf("/metrics lacks the HTTPS request")
 	}
 	waitLog(t, stderr, regexp.MustCompile(`msg=request method=GET target=/plaintext proto=HTTP/1.1 status=200 bytes=\d+ duration_us=\d+ client=127\.0\.0\.1 `))
