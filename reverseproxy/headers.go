@@ -57,14 +57,15 @@ func hopByHop(name []byte) bool {
 	return false
 }
 
-// forwardingField reports the fields a Proxy replaces or appends to:
-// X-Forwarded-For, -Proto, -Host, Forwarded, Via.
+// forwardingField reports the fields a Proxy replaces or appends to
+// (X-Forwarded-For, -Proto, -Host, Forwarded, Via) and X-Real-IP: all
+// say who the client is, so only a trusted proxy's are passed on.
 func forwardingField(name []byte) bool {
 	switch len(name) {
 	case 3:
 		return ascii.EqualFoldLower(name, "via")
 	case 9:
-		return ascii.EqualFoldLower(name, "forwarded")
+		return ascii.EqualFoldLower(name, "forwarded") || ascii.EqualFoldLower(name, "x-real-ip")
 	case 15:
 		return ascii.EqualFoldLower(name, "x-forwarded-for")
 	case 16:

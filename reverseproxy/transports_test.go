@@ -154,3 +154,21 @@ func TestProxyHeaderToUpstream(t *testing.T) {
 		t.Errorf("%q %v", body, err)
 	}
 }
+
+// TestProxyDropsClientXRealIP: a client's own X-Real-IP is a forwarding
+// field like X-Forwarded-For: a backend that trusts the proxy and reads
+// the client's address from X-Real-IP (brisk.FieldXRealIP, nginx's
+// real_ip_header) must see the client's address, not one it made up.
+func TestProxyDropsClientXRealIP(t *testing.T) {
+	be := &brisk.Server{
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		ClientIPField:  brisk.FieldXRealIP,
+		Handler:        func(c *brisk.Ctx) { c.Response.SetBodyString(c.ClientIP().String()) },
+	}
+	p := &Proxy{Upstreams: []string{"http://" + testserver.Start(t, testserver.Quiet(be))}}
+	addr := front(t, p)
+	resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\nX-Real-IP: 6.6.6.6\r\n\r\n")
+	if err != nil || resp.StatusCode != 200 || body != "127.0.0.1" {
+		t.Fatalf("status %d, err %v, backend's ClientIP %q, want \"127.0.0.1\"", resp.StatusCode, err, body)
+	}
+}
