@@ -56,8 +56,8 @@ import (
 // calling h.
 //
 // Request.Context is cancelled when h returns, when the server shuts down
-// and, with Server.CancelOnClientClose, when the client closes the
-// connection; it carries http.LocalAddrContextKey (not
+// and, unless Server.IgnoreClientClose is set, when the client closes
+// the connection; it carries http.LocalAddrContextKey (not
 // http.ServerContextKey: there is no *http.Server).
 //
 // Differences: the *http.Request, its URL, Header and Body, and the

@@ -88,7 +88,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"deadline": "0: park clears the read deadline; attach sets 0",
 		"ctx":      "reset per request (resetExchange, beginRequest)", "body": "reset per request",
 		"deferredRead": "false: park sets the read deadline, which clears it; attach clears it", "deferredAt": "read only when deferredRead",
-		"watch":     "not running: CancelOnClientClose connections are not parked",
+		"watch":     "not running: the watch ends with the handler (runHandler)",
 		"keepAlive": "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
 		"proxyStore": "storage of proxy, which is carried: recycle drops it",

@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// watcher implements Server.CancelOnClientClose: once the handler asked
-// for the request's context (Ctx.Context, or FromHTTP's handler, which
-// may), and while the handler runs after the body was read, a goroutine
-// reads one byte from the connection. EOF or an error cancels the
+// watcher cancels Ctx.Context when the client goes away (unless
+// Server.IgnoreClientClose): once the handler asked for the request's
+// context (Ctx.Context, or FromHTTP's handler, which may), and while the
+// handler runs after the body was read, a goroutine reads one byte from
+// the connection. EOF or an error cancels the
 // request's context; a byte (a pipelined request) is kept for the next
 // parse. A handler that never asks costs nothing: no context, no
 // goroutine, no read.
@@ -30,12 +31,12 @@ type watcher struct {
 // reset forgets the previous request's ask and readiness.
 func (w *watcher) reset() { w.asked, w.ready = false, false }
 
-// ask is the handler asking for the request's context: with
-// CancelOnClientClose it gets a cancellable one at once (prepareCancel),
+// ask is the handler asking for the request's context: unless
+// IgnoreClientClose it gets a cancellable one at once (prepareCancel),
 // and the watch begins now if the body was read already, else when it
 // is (startIfWanted).
 func (w *watcher) ask() {
-	if w.asked || !w.c.srv.CancelOnClientClose {
+	if w.asked || w.c.srv.IgnoreClientClose {
 		return
 	}
 	w.asked = true
@@ -46,12 +47,12 @@ func (w *watcher) ask() {
 }
 
 // startIfWanted marks the body read and starts watching when the handler
-// asked for the context, CancelOnClientClose is set and no input is
+// asked for the context, IgnoreClientClose is not set and no input is
 // buffered (a buffered request shows the client is there).
 func (w *watcher) startIfWanted() {
 	w.ready = true
 	c := w.c
-	if !w.asked || !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
+	if !w.asked || c.srv.IgnoreClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
 		return
 	}
 	if c.ctx.ctx == c.srv.baseCtx {
@@ -65,13 +66,13 @@ func (w *watcher) startIfWanted() {
 	go w.run()
 }
 
-// prepareCancel gives the request its cancellable context at once when
-// CancelOnClientClose is set, so that a context derived before the watch
+// prepareCancel gives the request its cancellable context at once unless
+// IgnoreClientClose is set, so that a context derived before the watch
 // starts (FromHTTP derives one before the handler reads the body) is
 // cancelled by it.
 func (w *watcher) prepareCancel() {
 	c := w.c
-	if c.srv.CancelOnClientClose && c.ctx.ctx == c.srv.baseCtx {
+	if !c.srv.IgnoreClientClose && c.ctx.ctx == c.srv.baseCtx {
 		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
 	}
 }
