@@ -37,7 +37,7 @@ type Ctx struct {
 // connection while the handler runs. Like the Ctx, do not use it after the handler returns.
 func (c *Ctx) Context() context.Context {
 	if c.c != nil {
-		c.c.watch.ask()
+		c.c.askWatch()
 	}
 	return c.ctx
 }

@@ -419,7 +419,7 @@ func (b *httpBody) read(p []byte) (int, error) {
 	n, err := r.Read(p)
 	if n > 0 && err == nil && r.dec.Done() && r.p0 == r.p1 {
 		err = io.EOF
-		b.x.c.watch.startIfWanted() // as r's own io.EOF does
+		b.x.c.bodyRead() // as r's own io.EOF does
 	}
 	switch {
 	case err == io.EOF:
