@@ -88,15 +88,14 @@ func (c *conn) haltWatch() (b byte, got bool) {
 }
 
 // start starts watching unless IgnoreClientClose is set, a watch runs
-// already or input is buffered (a buffered request shows the client is
-// there).
+// already, input is buffered (a buffered request shows the client is
+// there) or there is nothing to cancel: the handler replaced the context
+// (SetContext) before asking for it with one that does not derive from
+// the server's.
 func (w *watcher) start() {
 	c := w.c
-	if c.srv.IgnoreClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
+	if c.srv.IgnoreClientClose || w.running || w.cancel == nil || c.in.Len() > 0 || c.nc == nil {
 		return
-	}
-	if c.ctx.ctx == c.srv.baseCtx {
-		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
 	}
 	if w.done == nil {
 		w.done = make(chan struct{}, 1)

@@ -176,3 +176,32 @@ func TestClientCloseCancelsByDefault(t *testing.T) {
 		}
 	})
 }
+
+// TestClientCloseForeignContext: a context set with SetContext that does
+// not derive from Context(), before the handler asks for it, cannot be
+// cancelled by the watch: the client closing leaves it as it is (and
+// does not crash the server), and the connection's next request is
+// served.
+func TestClientCloseForeignContext(t *testing.T) {
+	type key struct{}
+	started, ended := make(chan struct{}, 1), make(chan error, 1)
+	ts := startServer(t, "tcp", &Server{Handler: func(c *Ctx) {
+		if string(c.Request.Path()) != "/wait" {
+			echoPath(c)
+			return
+		}
+		c.SetContext(context.WithValue(context.Background(), key{}, 1))
+		ignoredClose(started, ended)(c)
+	}})
+	c := ts.connect()
+	c.sendSync(get("/wait"))
+	<-started
+	c.nc.Close()
+	if err := <-ended; err != nil {
+		t.Fatalf("context: %v, want not cancelled", err)
+	}
+	c = ts.connect()
+	if _, body := c.roundTrip(get("/next")); body != "/next" {
+		t.Fatalf("body %q", body)
+	}
+}
