@@ -14,7 +14,8 @@ const protoHTTP20 = "HTTP/2.0"
 
 // Proto returns the protocol version the request came on, as net/http's
 // Request.Proto reports it: "HTTP/1.0" or "HTTP/1.1" (over TCP or TLS),
-// "HTTP/2.0" for h2 and h2c. It is Request.Proto; it does not allocate.
+// "HTTP/2.0" for h2 and h2c, "HTTP/3.0" for HTTP/3 (package h3). It is
+// Request.Proto; it does not allocate.
 func (c *Ctx) Proto() string { return c.Request.Proto() }
 
 // handover is what the Server knows of a connection it handed to
@@ -43,16 +44,16 @@ func (c *conn) handoverContext(peer net.Addr) context.Context {
 // (HTTPHandler), with what it knows of the connection the request came
 // on: whether it is HTTP/2, and the PROXY header that began it.
 type bridgedFacts interface {
-	connFacts() (http2 bool, proxy *proxyproto.Header)
+	connFacts() (http2, h3 bool, proxy *proxyproto.Header)
 }
 
-func (c bridgedConn) connFacts() (bool, *proxyproto.Header) { return c.http2, c.proxy }
+func (c bridgedConn) connFacts() (bool, bool, *proxyproto.Header) { return c.http2, c.h3, c.proxy }
 
 // takeFacts sets e's view of r's connection: HTTP/2 or not and, for a
 // connection the Server handed over, the TCP peer and the PROXY header.
 func (e *bridgeExchange) takeFacts(r *http.Request) {
-	e.http2, e.peer, e.proxy = r.ProtoMajor == 2, nil, nil
-	if !e.http2 {
+	e.http2, e.h3, e.peer, e.proxy = r.ProtoMajor >= 2, r.ProtoMajor == 3, nil, nil
+	if r.ProtoMajor != 2 {
 		return // a Server hands over only HTTP/2
 	}
 	if h, ok := r.Context().Value(handoverKey{}).(*handover); ok {

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"net"
+	"net/netip"
 	"time"
 )
 
@@ -54,7 +55,7 @@ type RequestInfo struct {
 	// Method is the request method, as received.
 	Method []byte
 	// Proto is the protocol version, as Ctx.Proto reports it: "HTTP/1.0",
-	// "HTTP/1.1" or "HTTP/2.0".
+	// "HTTP/1.1", "HTTP/2.0" or "HTTP/3.0".
 	Proto string
 	// Target is the request-target exactly as received (Request.Target;
 	// RFC 9112 §3.2): not decoded, query included.
@@ -110,6 +111,21 @@ type RequestInfo struct {
 	// ErrBodyTooLarge, ...), else the error writing the response (then
 	// the response is cut short).
 	Err error
+	// Host is the host the request is for (Request.Host: the authority
+	// of an absolute-form request-target, else the Host field); nil when
+	// absent.
+	Host []byte
+	// RequestID is the value of the request's X-Request-ID field (the
+	// first line, as received: not validated beyond the field grammar of
+	// RFC 9110 §5.5), nil when absent or empty: for access logs. Not
+	// escaped: escape it for a log.
+	RequestID []byte
+	// ClientIP is the client's address as Ctx.ClientIP gives it when
+	// Server.TrustedProxies is set: the forwarding field of a trusted
+	// peer, else RemoteAddr's IP. Without TrustedProxies, where the
+	// client is always the peer, it is the zero Addr (not computed): take
+	// RemoteAddr's IP.
+	ClientIP netip.Addr
 }
 
 // hookState reports a state change to Server.ConnState, if set.
@@ -196,7 +212,6 @@ func (c *conn) requestDone() {
 	in := &e.info
 	in.Method, in.Target = c.ctx.Request.Method(), c.ctx.Request.Target()
 	in.Proto = c.ctx.Request.Proto()
-	in.Referer, in.UserAgent = c.ctx.Request.Header.Get("Referer"), c.ctx.Request.Header.Get("User-Agent")
 	in.RemoteAddr = c.remoteAddr()
 	in.Route = c.ctx.route.pattern
 	in.Status = c.ctx.Response.StatusCode()
@@ -209,6 +224,7 @@ func (c *conn) requestDone() {
 	if in.Err == nil {
 		in.Err = c.werr // a write failed: this response is cut short
 	}
+	c.loggedFields(in)
 	c.rejected = nil
 	e.begin, e.end = c.respBegin, c.queued()
 	e.start = c.start
@@ -296,21 +312,25 @@ func (q *doneQueue) push() *completion {
 	return &q.e[q.n-1]
 }
 
-// keep copies in.Method, in.Target, in.Referer and in.UserAgent, which
-// the request's storage does not outlive, into q.text and points them there; it reports false, and
+// keep copies the byte slices of in (Method, Target and the logged
+// fields, see loggedFields), which the request's storage does not
+// outlive, into q.text and points them there; it reports false, and
 // leaves them, when they do not fit in maxPendingText.
 func (q *doneQueue) keep(in *RequestInfo) bool {
-	i := len(q.text)
-	if i+len(in.Method)+len(in.Target)+len(in.Referer)+len(in.UserAgent) > maxPendingText {
+	parts := [...]*[]byte{&in.Method, &in.Target, &in.Host, &in.Referer, &in.UserAgent, &in.RequestID}
+	n := len(q.text)
+	for _, p := range parts {
+		n += len(*p)
+	}
+	if n > maxPendingText {
 		return false
 	}
 	if q.text == nil {
 		q.text = make([]byte, 0, maxPendingText) // never grown: earlier copies stay in place
 	}
-	in.Method = q.copyText(in.Method)
-	in.Target = q.copyText(in.Target)
-	in.Referer = q.copyText(in.Referer)
-	in.UserAgent = q.copyText(in.UserAgent)
+	for _, p := range parts {
+		*p = q.copyText(*p)
+	}
 	return true
 }
 

@@ -51,7 +51,8 @@ type bridgeExchange struct {
 	local          net.Addr             // r's local address, looked up when first asked for
 	raddr          stringAddr           // r.RemoteAddr, boxed only when asked for
 	tls            *tls.ConnectionState // r.TLS, for Ctx.TLS (see connTLS)
-	http2          bool                 // r came on HTTP/2 (Ctx.Proto)
+	http2          bool                 // r came on HTTP/2 or HTTP/3 (Ctx.Proto)
+	h3             bool                 // r came on HTTP/3
 	peer           net.Addr             // the TCP peer of a connection the Server handed over; nil otherwise
 	proxy          *proxyproto.Header   // its PROXY header; nil when none
 	rcount, wcount int64                // on HTTP/2, head and body bytes read; head bytes written (streamCounts)

@@ -114,10 +114,14 @@ const protoNames = "HTTP/1.0HTTP/1.1HTTP/1.2HTTP/1.3HTTP/1.4HTTP/1.5HTTP/1.6HTTP
 // Proto returns the protocol version as received: "HTTP/1.1", "HTTP/1.0",
 // or any other "HTTP/1.x" the parser accepted (RFC 9112 §2.3), and
 // "HTTP/2.0" for a request that came on HTTP/2 (h2 or h2c, handed over to
-// Server.HTTP2, or bridged from net/http by Server.HTTPHandler), as
-// net/http's Request.Proto reports them. It does not allocate.
+// Server.HTTP2, or bridged from net/http by Server.HTTPHandler) and
+// "HTTP/3.0" for one that came on HTTP/3 (package h3), as net/http's
+// Request.Proto reports them. It does not allocate.
 func (r *Request) Proto() string {
 	if r.recv != nil && r.recv.c.http2 {
+		if r.recv.c.h3 {
+			return protoHTTP30
+		}
 		return protoHTTP20
 	}
 	m := int(min(r.head.Minor, 9))

@@ -349,7 +349,8 @@ type Server struct {
 	// (RequestInfo.Err). Responses batched into one write (pipelined
 	// requests) are reported in order after it, so the hook adds no write
 	// (except that more than 32 batched responses, or methods and
-	// request-targets over 4 KiB in all, flush early), and
+	// request-targets with the logged fields of RequestInfo over 4 KiB
+	// in all, flush early), and
 	// later pipelined requests may be served before the call. The client may see the
 	// response before the call; it precedes the connection's next
 	// StateIdle, StateHijacked or StateClosed. It runs on the
@@ -378,7 +379,8 @@ type Server struct {
 	pools     pools
 	hijacks   hijackSet
 
-	acceptErrs atomic.Uint64 // AcceptErrors (server_accept.go)
+	acceptErrs atomic.Uint64             // AcceptErrors (server_accept.go)
+	attached   []interface{ Shutdown() } // Attach: servers of other transports
 }
 
 // ListenAndServe listens on the TCP address addr and calls Serve.

@@ -79,6 +79,7 @@ type conn struct {
 	http2        bool // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
 	deferredRead bool
 	watchReady   bool // the request body was read: a watch may begin (bodyRead)
+	h3           bool // with http2: a stream of HTTP/3 (package h3), bridged
 }
 
 func newConn(s *Server) *conn {

@@ -49,6 +49,7 @@ func (s *Server) drainConns() {
 	if d, ok := s.HTTP2.(interface{ Drain() }); ok {
 		d.Drain()
 	}
+	s.drainAttached()
 }
 
 // h2Preface is the client connection preface of HTTP/2 (RFC 9113 §3.4).
@@ -139,6 +140,7 @@ func (s *Server) shutdownConns() {
 	if s.HTTP2 != nil {
 		s.HTTP2.Shutdown()
 	}
+	s.shutdownAttached()
 }
 
 // ownRemoteAddr returns the client's address (remoteAddr) in storage of

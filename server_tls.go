@@ -107,11 +107,11 @@ func (s *Server) tlsConfig(certFile, keyFile string) (*tls.Config, error) {
 // bridged request's connection (Server.HTTPHandler) takes the TLS state
 // of the request it carries.
 func (c *conn) negotiate() bool {
-	c.http2 = false
+	c.http2, c.h3 = false, false
 	if tc, ok := c.nc.(tlsConn); ok {
 		c.tls = tc.connTLS()
 		if bf, ok := c.nc.(bridgedFacts); ok && c.proxy == nil {
-			c.http2, c.proxy = bf.connFacts()
+			c.http2, c.h3, c.proxy = bf.connFacts()
 		}
 		return true
 	}

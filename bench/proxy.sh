@@ -12,18 +12,25 @@
 # within each round (the order rotates every round), so that drift on a
 # shared machine spreads over all of them; the table gives the medians
 # over the rounds. Results: bench/results/proxy.md (and proxy.data, one
-# line per run).
+# line per run, with the proxy's user and kernel CPU time per request).
 #
-# Usage: bench/proxy.sh [-d SECONDS] [-r ROUNDS] [-c CONNS]
-#   defaults: -d 5 -r 3 -c 64. Needs nginx and haproxy (apt-get install
-#   nginx-light haproxy); wrk is installed when missing.
+# The Go proxies (brisk, httputil, fasthttp) run with GOMAXPROCS=PROCS on
+# their one core: with GOMAXPROCS=1 (the default on one core) the
+# runtime's monitor takes the only P away from a thread in a system call
+# after 20 us whenever no P is idle, and hands it to another thread (a
+# futex wake-up and a context switch on the same core), which a proxy
+# copying 64 KiB per system call pays on most requests.
+#
+# Usage: bench/proxy.sh [-d SECONDS] [-r ROUNDS] [-c CONNS] [-g PROCS]
+#   defaults: -d 5 -r 3 -c 64 -g 2. Needs nginx and haproxy (apt-get
+#   install nginx-light haproxy); wrk is installed when missing.
 set -euo pipefail
 
-secs=5 rounds=3 conns=64
-while getopts "d:r:c:" o; do
+secs=5 rounds=3 conns=64 procs=2
+while getopts "d:r:c:g:" o; do
 	case $o in
-	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; c) conns=$OPTARG ;;
-	*) sed -n '2,20p' "$0"; exit 2 ;;
+	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; c) conns=$OPTARG ;; g) procs=$OPTARG ;;
+	*) sed -n '2,27p' "$0"; exit 2 ;;
 	esac
 done
 source "$(dirname "$0")/lib.sh"
@@ -84,15 +91,15 @@ backend be
 	server up 127.0.0.1:$up maxconn 1024
 CFG
 
-"${srvpin[@]}" "$tmp/brisk" proxy -listen "127.0.0.1:${port[brisk]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
+GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/brisk" proxy -listen "127.0.0.1:${port[brisk]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
 pid[brisk]=$!
 "${srvpin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/nginx.err" &
 pid[nginx]=$!
 "${srvpin[@]}" haproxy -db -f "$tmp/haproxy.cfg" >/dev/null 2>&1 &
 pid[haproxy]=$!
-"${srvpin[@]}" "$tmp/httputil" -addr "127.0.0.1:${port[httputil]}" -to "http://127.0.0.1:$up" &
+GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/httputil" -addr "127.0.0.1:${port[httputil]}" -to "http://127.0.0.1:$up" &
 pid[httputil]=$!
-"${srvpin[@]}" "$tmp/fasthttp" -addr "127.0.0.1:${port[fasthttp]}" -to "127.0.0.1:$up" &
+GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/fasthttp" -addr "127.0.0.1:${port[fasthttp]}" -to "127.0.0.1:$up" &
 pid[fasthttp]=$!
 
 for p in "${proxies[@]}"; do
@@ -105,7 +112,10 @@ done
 
 clk=$(getconf CLK_TCK)
 data=$out/proxy.data
-echo "# proxy body round rps p99_us cpu_s rps_per_cpu (bench/proxy.sh -d $secs -r $rounds -c $conns, $(date -u +%FT%TZ))" >"$data"
+echo "# proxy body round rps p99_us cpu_s rps_per_cpu user_us_per_req kernel_us_per_req (bench/proxy.sh -d $secs -r $rounds -c $conns -g $procs, $(date -u +%FT%TZ))" >"$data"
+
+# usersys prints a process's utime and stime in clock ticks.
+usersys() { awk '{print $14, $15}' "/proc/$1/stat"; }
 
 # us converts a wrk latency ("812.00us", "1.20ms", "2.00s") to microseconds.
 us() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /ms$/) n *= 1000; else if (v ~ /[0-9]s$/ && v !~ /us$/) n *= 1000000; printf "%.0f", n }'; }
@@ -117,16 +127,18 @@ for round in $(seq 1 "$rounds"); do
 		[ "$body" = 64k ] && path=/64k
 		for k in $(seq 0 $((n - 1))); do
 			p=${proxies[$(((k + round) % n))]}
-			before=$(cputicks "${pid[$p]}")
+			read -r ub kb < <(usersys "${pid[$p]}")
 			"${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:${port[$p]}$path" >"$tmp/wrk.out"
-			after=$(cputicks "${pid[$p]}")
+			read -r ua ka < <(usersys "${pid[$p]}")
 			rps=$(awk '/^Requests\/sec/ {print $2}' "$tmp/wrk.out")
 			p99=$(us "$(awk '$1 == "99%" {print $2}' "$tmp/wrk.out")")
 			errs=$(awk '/Non-2xx|Socket errors/' "$tmp/wrk.out")
 			[ -z "$errs" ] || echo "$p $body: $errs" >&2
-			cpu=$(awk -v t=$((after - before)) -v c="$clk" 'BEGIN { printf "%.2f", t / c }')
+			cpu=$(awk -v t=$((ua + ka - ub - kb)) -v c="$clk" 'BEGIN { printf "%.2f", t / c }')
 			per=$(awk -v r="$rps" -v s="$secs" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? r * s / c : 0) }')
-			echo "$p $body $round $rps $p99 $cpu $per" | tee -a "$data"
+			split=$(awk -v u=$((ua - ub)) -v k=$((ka - kb)) -v c="$clk" -v r="$rps" -v s="$secs" \
+				'BEGIN { n = r * s; printf "%.1f %.1f", (n > 0 ? u / c / n * 1e6 : 0), (n > 0 ? k / c / n * 1e6 : 0) }')
+			echo "$p $body $round $rps $p99 $cpu $per $split" | tee -a "$data"
 		done
 	done
 done
@@ -137,26 +149,29 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] :
 {
 	echo "# Reverse proxies, one core each"
 	echo
-	echo "\`bench/proxy.sh -d $secs -r $rounds -c $conns\`, $(date -u +%F), $(nproc) cores"
+	echo "\`bench/proxy.sh -d $secs -r $rounds -c $conns -g $procs\`, $(date -u +%F), $(nproc) cores"
 	echo "($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')). Each proxy pinned to core 0;"
 	echo "wrk (-t1 -c$conns) and the brisk upstream share core 1. The machine is shared with"
 	echo "other engineers' jobs: the proxies take turns within each round (rotating order),"
 	echo "and the figures are medians over the $rounds rounds. req/CPU-s is requests served per"
 	echo "second of the proxy's own CPU time (utime+stime), the figure that does not depend"
-	echo "on how much of core 0 the proxy got."
+	echo "on how much of core 0 the proxy got; user and kernel are its CPU time per request,"
+	echo "in microseconds. The Go proxies run with GOMAXPROCS=$procs (see the script)."
 	echo
 	for body in plaintext 64k; do
 		echo "## $body"
 		echo
-		echo "| proxy | req/s | p99 (us) | req/CPU-s | brisk's req/CPU-s / this |"
-		echo "|---|---:|---:|---:|---:|"
+		echo "| proxy | req/s | p99 (us) | req/CPU-s | user (us/req) | kernel (us/req) | brisk's req/CPU-s / this |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
 		bper=$(awk -v b="$body" '$1 == "brisk" && $2 == b {print $7}' "$data" | median)
 		for p in "${proxies[@]}"; do
 			rps=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $4}' "$data" | median)
 			p99=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $5}' "$data" | median)
 			per=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $7}' "$data" | median)
+			usr=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $8}' "$data" | median)
+			sys=$(awk -v p="$p" -v b="$body" '$1 == p && $2 == b {print $9}' "$data" | median)
 			ratio=$(awk -v a="$bper" -v b="$per" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-			printf '| %s | %.0f | %s | %s | %s |\n' "$p" "$rps" "$p99" "$per" "$ratio"
+			printf '| %s | %.0f | %s | %s | %.1f | %.1f | %s |\n' "$p" "$rps" "$p99" "$per" "$usr" "$sys" "$ratio"
 		done
 		echo
 	done

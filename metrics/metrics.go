@@ -1,11 +1,14 @@
 // Package metrics provides ready-made metrics over a brisk.Server's
-// hooks (Server.ConnState, Server.OnRequestDone): request counters and
-// latency histograms by status class, open connections and bytes, as
-// Prometheus collectors (github.com/prometheus/client_golang) or expvar
-// variables. The brisk package itself does not depend on either.
+// hooks (Server.ConnState, Server.OnRequestDone, Server.OnReject):
+// HTTPServer exports the OpenTelemetry HTTP server metrics (request
+// duration and sizes by method, status, route and protocol; active
+// requests) with connections by state, TLS handshakes and rejected
+// requests, as Prometheus collectors (github.com/prometheus/client_golang);
+// Prometheus and Expvar keep simpler counts by status class. The brisk
+// package itself depends on none of them.
 //
-//	p := metrics.NewPrometheus(prometheus.NewRegistry(), "brisk")
-//	metrics.Install(srv, p)
+//	reg := prometheus.NewRegistry()
+//	metrics.Install(srv, metrics.NewHTTPServer(reg))
 //
 // Neither observer allocates per request.
 package metrics
@@ -24,10 +27,20 @@ type Observer interface {
 	ConnState(net.Conn, brisk.ConnState)
 }
 
-// Install sets s.OnRequestDone and s.ConnState to call, in order, the
-// hooks already set and each observer. Call it before s serves.
+// RejectObserver is an Observer that also receives Server.OnReject
+// calls: the requests answered before the Handler (see brisk.Rejection).
+type RejectObserver interface {
+	Observer
+	// Reject is called from Server.OnReject.
+	Reject(brisk.Rejection)
+}
+
+// Install sets s.OnRequestDone and s.ConnState, and s.OnReject when an
+// observer is a RejectObserver, to call, in order, the hooks already set
+// and each observer. Call it before s serves.
 func Install(s *brisk.Server, obs ...Observer) {
 	prevDone, prevState := s.OnRequestDone, s.ConnState
+	installReject(s, obs)
 	s.OnRequestDone = func(in *brisk.RequestInfo) {
 		if prevDone != nil {
 			prevDone(in)
@@ -61,3 +74,26 @@ func classOf(code int) int {
 // LatencyBuckets are the upper bounds, in seconds, of the latency
 // histograms: 100 µs to 10 s.
 var LatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// installReject sets s.OnReject to call the hook already set and each
+// observer that is a RejectObserver, if any is.
+func installReject(s *brisk.Server, obs []Observer) {
+	var rs []RejectObserver
+	for _, o := range obs {
+		if r, ok := o.(RejectObserver); ok {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return
+	}
+	prev := s.OnReject
+	s.OnReject = func(r brisk.Rejection) {
+		if prev != nil {
+			prev(r)
+		}
+		for _, o := range rs {
+			o.Reject(r)
+		}
+	}
+}

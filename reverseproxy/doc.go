@@ -8,9 +8,11 @@
 //
 // Bodies are streamed both ways, never held whole: the request body is read
 // from the client as the upstream takes it, and the response body is
-// written to the client as it arrives, so either side's slowness holds
-// the other back (backpressure) within the server's and the Proxy's
-// timeouts. Framing is decided again on each side: the upstream receives
+// written to the client as it arrives (but for the head of a response
+// with a Content-Length, which waits for the upstream's next bytes after
+// those that came with it, so that they leave together), so either
+// side's slowness holds the other back (backpressure) within the
+// server's and the Proxy's timeouts. Framing is decided again on each side: the upstream receives
 // the request framed as brisk read it (Content-Length, chunked, or none),
 // and a response that the upstream cut short is cut short for the client
 // too (no last-chunk, no padding: the connection is closed), so that no

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brisk-http/brisk"
 )
@@ -149,3 +150,22 @@ func TestProxyCloseDelimited(t *testing.T) {
 }
 
 func slicesEqual(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, ",") }
+
+// TestProxyLengthInParts: a Content-Length body whose first bytes come
+// with the head and the rest after a pause (the head waits for them, to
+// leave in one write) reaches the client whole, once.
+func TestProxyLengthInParts(t *testing.T) {
+	up := rawBackend(t, func(c net.Conn) {
+		readHead(bufio.NewReader(c))
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n0123456789")
+		time.Sleep(50 * time.Millisecond)
+		io.WriteString(c, "abcdefghij")
+		time.Sleep(50 * time.Millisecond)
+		io.WriteString(c, "ABCDEFGHIJ")
+	})
+	addr := front(t, &Proxy{Upstreams: []string{up}})
+	resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	if err != nil || resp.StatusCode != 200 || body != "0123456789abcdefghijABCDEFGHIJ" {
+		t.Fatalf("%d %q %v", resp.StatusCode, body, err)
+	}
+}

@@ -178,8 +178,11 @@ func (x *exchange) relay(s *brisk.BodyStream, u *upstream) {
 	}
 	w := c.BodyWriter()
 	flush := !x.resp.Header.Has("Content-Length")
-	for {
+	for first := true; ; first = false {
 		n, rerr := s.Read(x.copyBuf)
+		if first && !flush && rerr == nil && n > 0 && n < len(x.copyBuf) {
+			n, rerr = x.readMore(s, n)
+		}
 		if n > 0 {
 			if _, werr := w.Write(x.copyBuf[:n]); werr != nil {
 				x.rec.Sent = w.Sent()
@@ -205,6 +208,17 @@ func (x *exchange) relay(s *brisk.BodyStream, u *upstream) {
 		c.Response.Trailer.AddBytes(name, v)
 	}
 	x.rec.Sent = w.Sent()
+}
+
+// readMore reads once more into x.copyBuf after its first n bytes. The
+// first read of a body with a Content-Length returns the bytes that came
+// with the head; when the rest follows, the head and all of it leave in
+// one write (one system call, one wake-up of the client, instead of two).
+// The head waits for the upstream's next bytes, not for the buffer to
+// fill: a read returns what has arrived.
+func (x *exchange) readMore(s *brisk.BodyStream, n int) (int, error) {
+	m, err := s.Read(x.copyBuf[n:])
+	return n + m, err
 }
 
 // errBadStatus: the upstream's final status code is outside 200..599.

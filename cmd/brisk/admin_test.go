@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -42,7 +44,7 @@ func TestServeAdmin(t *testing.T) {
 		for _, tc := range []struct{ path, body string }{
 			{"debug/pprof/", "Types of profiles available"},
 			{"debug/pprof/goroutine?debug=1", "goroutine profile:"},
-			{"metrics", "\nbrisk_requests_total{class=\"2xx\"} "},
+			{"metrics", "\nhttp_server_request_duration_seconds_count{"},
 			{"healthz", "ok\n"},
 			{"readyz", "ready\n"},
 		} {
@@ -122,4 +124,44 @@ func TestServeAdminProfileClientGone(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Errorf("profile after the first one's client left: %d %.100q, want 200", code, body)
+}
+
+// TestServeAdminNotAsked: without -admin and -metrics, neither pprof nor
+// /metrics is served anywhere: the public listener answers 404.
+func TestServeAdminNotAsked(t *testing.T) {
+	url, _, stop := startServe(t, serveOptions{addr: "127.0.0.1:0"})
+	defer stop()
+	for _, path := range []string{"debug/pprof/", "debug/pprof/cmdline", "metrics"} {
+		if code, _ := get(t, url+path); code != 404 {
+			t.Errorf("public GET /%s: %d, want 404", path, code)
+		}
+	}
+}
+
+// TestServeAdminReadyzDrain: once SIGTERM starts the drain, the admin
+// listener's /readyz answers 503 (as the public one does) while
+// /healthz stays 200: the process is alive, not ready.
+func TestServeAdminReadyzDrain(t *testing.T) {
+	o := serveOptions{addr: "127.0.0.1:0", signals: &stopSignals{ch: make(chan os.Signal, 1)}}
+	o.deploy.admin = "127.0.0.1:0"
+	o.deploy.drainWait = 2 * time.Second
+	lines, stop := startServeLines(t, o, 2)
+	defer stop()
+	admin, _ := strings.CutPrefix(lines[1], "brisk: admin (pprof, metrics, health) on ")
+	if code, _ := get(t, admin+"readyz"); code != 200 {
+		t.Fatalf("admin /readyz before the drain: %d, want 200", code)
+	}
+	o.signals.ch <- syscall.SIGTERM
+	var code int
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if code, _ = get(t, admin+"readyz"); code == 503 {
+			break
+		}
+	}
+	if code != 503 {
+		t.Fatalf("admin /readyz while draining: %d, want 503", code)
+	}
+	if code, _ := get(t, admin+"healthz"); code != 200 {
+		t.Errorf("admin /healthz while draining: %d, want 200", code)
+	}
 }

@@ -119,7 +119,7 @@ func (d *deployOptions) configure(srv *brisk.Server) {
 	var metricsHandler brisk.Handler
 	if d.metricsOn {
 		d.registry = prometheus.NewRegistry()
-		metrics.Install(srv, metrics.NewPrometheus(d.registry, "brisk"))
+		installMetrics(srv, d.registry) // observe.go
 		d.metricsHandler = metrics.Handler(d.registry)
 		if d.admin == "" {
 			metricsHandler = d.metricsHandler

@@ -83,7 +83,7 @@ func TestServeDeployFlags(t *testing.T) {
 		t.Fatalf("/readyz: %d %q", code, body)
 	}
 	code, body := get(t, url+"metrics")
-	if code != 200 || !strings.Contains(body, "\nbrisk_requests_total{class=\"2xx\"} ") {
+	if code != 200 || !strings.Contains(body, "\nhttp_server_request_duration_seconds_count{") {
 		t.Fatalf("/metrics: %d %.500q", code, body)
 	}
 }

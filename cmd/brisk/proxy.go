@@ -145,40 +145,9 @@ func runProxyServer(ctx context.Context, o *proxyOptions, stdout, stderr io.Writ
 		return exitFail
 	}
 	fmt.Fprintf(stdout, "brisk: proxying %s to %s\n", o.url(lns[0].Addr()), strings.Join(o.p.Upstreams, ", "))
-	served := make(chan error, len(lns)+1)
-	for _, ln := range lns {
-		go func() { served <- o.serveOn(srv, ln) }()
-	}
-	var admin *brisk.Server
-	if adminLn != nil {
-		admin = o.deploy.adminServer(srv)
-		fmt.Fprintf(stdout, "brisk: admin (pprof, metrics, health) on %s\n", baseURL(adminLn.Addr()))
-		o.deploy.warnEveryInterface(adminLn, stderr)
-		go func() { served <- admin.Serve(adminLn) }()
-	}
-	o.deploy.notifyServing(stderr)
-	type stopped struct{ drain, handedOver bool }
-	stop := make(chan stopped, 1)
-	go func() {
-		drain, handedOver := o.signals.wait(ctx, lns, adminLn, stderr)
-		stop <- stopped{drain, handedOver}
-	}()
-	select {
-	case err := <-served:
-		fmt.Fprintf(stderr, "brisk: %v\n", err)
-		return exitFail
-	case s := <-stop:
-		if s.handedOver {
-			for _, ln := range lns {
-				ln.Close()
-			}
-			if adminLn != nil {
-				adminLn.Close()
-			}
-			srv.DrainDelay = -1
-		}
-		return shutdown(srv, admin, s.drain, o.shutdown.shutdownDeadline(), stderr)
-	}
+	r := running{srv: srv, lns: lns, adminLn: adminLn, served: make(chan error, len(lns)+1), serveOn: o.serveOn,
+		deploy: &o.deploy, signals: o.signals, timeout: o.shutdown.shutdownDeadline()}
+	return r.run(ctx, stdout, stderr)
 }
 
 // logProxied returns the access-log hook of `brisk proxy -log`: one line

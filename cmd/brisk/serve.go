@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"time"
 
@@ -32,6 +31,8 @@ type serveOptions struct {
 	log  bool   // one access-log line per request
 	compressOptions
 	tlsOptions
+	observe observeOptions // -log-format, -log-level (observe.go)
+	h3      h3Options      // -h3 (serveh3.go)
 
 	deploy  deployOptions   // load balancers, restarts, metrics (deploy.go)
 	ops     operatorOptions // limits, timeouts, shutdown (serveflags.go)
@@ -41,7 +42,7 @@ type serveOptions struct {
 // runServe is `brisk serve`: it serves until SIGINT, SIGTERM or a
 // SIGHUP restart.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log] [-tls | -cert FILE -key FILE | -h2c] [deployment flags]",
+	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [-h3] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
 			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
@@ -58,8 +59,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.log, "log", false, "write an access-log line per request to stderr, rejected requests included")
 	o.compressOptions.register(fs)
 	o.tlsOptions.register(fs)
+	o.h3.register(fs)
 	o.deploy.addFlags(fs)
 	o.ops.addFlags(fs)
+	o.observe.addFlags(fs)
 	if code, done := parse(fs, args, stdout); done {
 		return code
 	}
@@ -82,24 +85,19 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	defer st.Close()
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	logger := o.observe.logger(stderr)
 	srv := &brisk.Server{Handler: st.Handle, Name: "brisk", Logger: logger,
 		ReadTimeout: bodyTimeout, WriteTimeout: writeTimeout}
 	o.ops.apply(srv)
 	if o.log {
-		srv.OnRequestDone, srv.OnReject = logRequest(logger), logRejected(logger)
+		o.observe.installLog(srv, logger, stderr)
 	}
 	o.deploy.configure(srv) // before h2.Configure copies srv.Handler
-	h1 := srv.Handler
-	if o.log {
-		srv.Handler = logHTTP2(logger, h1) // copied by h2.Configure only
-	}
-	if err := o.configure(srv); err != nil {
+	if err := cmp.Or(o.h3.check(o.https()), o.configure(srv)); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
 	}
 	defer o.closeTLS()
-	srv.Handler = h1 // HTTP/1.1 requests are logged by OnRequestDone
 
 	lns, err := o.deploy.listen(o.addr)
 	if err != nil {
@@ -118,42 +116,19 @@ func serve(ctx context.Context, o serveOptions, stdout, stderr io.Writer) int {
 	if note := o.note(); note != "" {
 		fmt.Fprintln(stdout, note)
 	}
-	served := make(chan error, len(lns)+1)
-	for _, ln := range lns {
-		go func() { served <- o.serveOn(srv, ln) }()
-	}
-	var admin *brisk.Server
-	if adminLn != nil {
-		admin = o.deploy.adminServer(srv)
-		fmt.Fprintf(stdout, "brisk: admin (pprof, metrics, health) on %s\n", baseURL(adminLn.Addr()))
-		o.deploy.warnEveryInterface(adminLn, stderr)
-		go func() { served <- admin.Serve(adminLn) }()
-	}
-	o.deploy.notifyServing(stderr)
-	type stopped struct{ drain, handedOver bool }
-	stop := make(chan stopped, 1)
-	go func() {
-		drain, handedOver := o.signals.wait(ctx, lns, adminLn, stderr)
-		stop <- stopped{drain, handedOver}
-	}()
-	select {
-	case err := <-served:
+	served := make(chan error, len(lns)+2)
+	stopH3, err := o.h3.start(srv, lns[0].Addr(), stdout, served)
+	if err != nil {
+		for _, ln := range lns {
+			ln.Close()
+		}
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
-	case s := <-stop:
-		if s.handedOver {
-			for _, ln := range lns {
-				ln.Close() // the new process accepts from now on
-			}
-			if adminLn != nil {
-				adminLn.Close()
-			}
-			// It is ready already: no one to tell. Drain still closes an
-			// idle connection only once its client has been quiet.
-			srv.DrainDelay = -1
-		}
-		return shutdown(srv, admin, s.drain, o.ops.shutdownDeadline(), stderr)
 	}
+	defer stopH3()
+	r := running{srv: srv, lns: lns, adminLn: adminLn, served: served, serveOn: o.serveOn,
+		deploy: &o.deploy, signals: o.signals, timeout: o.ops.shutdownDeadline()}
+	return r.run(ctx, stdout, stderr)
 }
 
 // shutdown stops srv gracefully within timeout (-shutdown-timeout),

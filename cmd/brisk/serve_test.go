@@ -95,10 +95,10 @@ func TestServeAccessLog(t *testing.T) {
 	stop()
 	log := stderr.String()
 	for _, want := range []string{
-		`msg=request method=GET target="/plaintext?a=1" status=200 bytes=` + strconv.Itoa(len(ok)),
-		`msg=request method=GET target=/missing status=404 bytes=` + strconv.Itoa(len(missing)),
+		`msg=request method=GET target="/plaintext?a=1" proto=HTTP/1.1 status=200 bytes=` + strconv.Itoa(len(ok)),
+		`msg=request method=GET target=/missing proto=HTTP/1.1 status=404 bytes=` + strconv.Itoa(len(missing)),
 	} {
-		if !regexp.MustCompile(regexp.QuoteMeta(want) + ` duration=\S+ remote=127\.0\.0\.1:\d+\n`).MatchString(log) {
+		if !regexp.MustCompile(regexp.QuoteMeta(want) + ` duration_us=\d+ client=127\.0\.0\.1 remote=127\.0\.0\.1:\d+ host=x\n`).MatchString(log) {
 			t.Errorf("no log line matching %s in:\n%s", want, log)
 		}
 	}

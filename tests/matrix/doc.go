@@ -8,5 +8,7 @@
 // status and byte counts; the request's context cancelled when the
 // client goes away (on HTTP/2, RST_STREAM); and Server.Drain finishing
 // the requests in flight with none failed. A test skips only when its
-// client binary is not on PATH. The package has no API.
+// client binary is not on PATH. The package has no API. HTTP/3 has its
+// cell in h3/matrix_test.go (module h3), so that this module does not
+// link quic-go.
 package matrix
