@@ -84,6 +84,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"tls":      "nil: TLS connections are not parked",
 		"hijacked": "false: a hijacked connection is not parked; attach clears it",
 		"http2":    "false: negotiate sets it; only a bridged (in-memory) connection has it, and none is parked",
+		"h3":       "false: set with http2 on a bridged (in-memory) connection, which is never parked",
 		"werr":     "nil: park only follows a successful flush",
 		"deadline": "0: park clears the read deadline; attach sets 0",
 		"ctx":      "reset per request (resetExchange, beginRequest)", "body": "reset per request",
