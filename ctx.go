@@ -33,11 +33,11 @@ type Ctx struct {
 }
 
 // Context returns a context that is cancelled when the server shuts down
-// and, when Server.CancelOnClientClose is set, when the client closes the
-// connection. Like the Ctx, do not use it after the handler returns.
+// and, unless Server.IgnoreClientClose is set, when the client closes the
+// connection while the handler runs. Like the Ctx, do not use it after the handler returns.
 func (c *Ctx) Context() context.Context {
 	if c.c != nil {
-		c.c.watch.ask()
+		c.c.askWatch()
 	}
 	return c.ctx
 }

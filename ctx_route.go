@@ -1,7 +1,9 @@
 package brisk
 
-// Inline capacities of routeState: more path parameters or per-request
-// values than these are kept in storage grown once per connection.
+// First capacities of routeState's storage, allocated on the first use
+// by a connection (an idle connection that never routed holds none): more
+// path parameters or per-request values than these grow it, once per
+// connection.
 const (
 	inlineParams = 6
 	inlineValues = 4
@@ -13,11 +15,9 @@ const (
 type routeState struct {
 	pattern string
 	path    []byte  // Request.Path: the base of the parameters' offsets
-	params  []param // in the order set; backed by pinline
+	params  []param // in the order set
 	values  []ctxValue
 	buf     []byte // copied parameter values
-	pinline [inlineParams]param
-	vinline [inlineValues]ctxValue
 }
 
 // param is one path parameter's name and value: path[off:end], or, when
@@ -82,7 +82,8 @@ func (c *Ctx) Param(name string) []byte {
 // itself: the caller may reuse its bytes once SetParam returns. Each call
 // takes room until the request ends (or ResetRoute). SetParam does not
 // allocate for the first six parameters of a request that are parts of
-// the path (more, and copies, use storage grown once per connection).
+// the path, past the connection's first (more, and copies, use storage
+// grown once per connection).
 func (c *Ctx) SetParam(name string, value []byte) {
 	s := &c.route
 	path := c.Request.Path()
@@ -96,7 +97,7 @@ func (c *Ctx) SetParam(name string, value []byte) {
 		p.off, p.end = uint32(start)|inBuf, uint32(len(s.buf))
 	}
 	if s.params == nil {
-		s.params = s.pinline[:0]
+		s.params = make([]param, 0, inlineParams)
 	}
 	s.params = append(s.params, p)
 }
@@ -109,12 +110,12 @@ func (c *Ctx) SetParam(name string, value []byte) {
 // request built by hand, Path must have been called); names and bounds
 // have the same length; bounds outside the path panic, as slicing does.
 // Like SetParam, it does not allocate for the first six parameters of a
-// request; it keeps neither slice.
+// request past the connection's first; it keeps neither slice.
 func (c *Ctx) SetPathParams(names []string, bounds [][2]int) {
 	s, path := &c.route, c.Request.path // small enough to be inlined
 	ps := s.params
-	if ps == nil {
-		ps = s.pinline[:0]
+	if ps == nil && len(bounds) > 0 {
+		ps = make([]param, 0, inlineParams)
 	}
 	for i, b := range bounds {
 		_ = path[b[0]:b[1]] // in the path

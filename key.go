@@ -7,8 +7,9 @@ package brisk
 //
 // A value is valid until the handler returns: the server clears every
 // value before the next request on the connection. Set and Get do not
-// allocate for the first four keys set on a request (more are kept in
-// storage grown once per connection); storing v itself allocates as any
+// allocate for the first four keys set on a request, past the first
+// request of the connection that sets one (the storage, and more keys,
+// are grown once per connection); storing v itself allocates as any
 // conversion to an interface does, so it does not when T is a pointer,
 // map, chan or func type.
 type Key[T any] struct{ id keyID }
@@ -38,7 +39,7 @@ func (k *Key[T]) Set(c *Ctx, v T) {
 		}
 	}
 	if s.values == nil {
-		s.values = s.vinline[:0]
+		s.values = make([]ctxValue, 0, inlineValues)
 	}
 	s.values = append(s.values, ctxValue{&k.id, v})
 }

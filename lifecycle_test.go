@@ -158,10 +158,10 @@ func TestShutdownDeadline(t *testing.T) {
 	}
 }
 
-func TestCancelOnClientClose(t *testing.T) {
+func TestClientCloseCancels(t *testing.T) {
 	forTransports(t, func(t *testing.T, tr string) {
 		cancelled := make(chan error, 1)
-		ts := startServer(t, tr, &Server{CancelOnClientClose: true, Handler: func(c *Ctx) {
+		ts := startServer(t, tr, &Server{Handler: func(c *Ctx) {
 			if string(c.Request.Path()) != "/wait" {
 				echoPath(c)
 				return
@@ -189,8 +189,8 @@ func TestCancelOnClientClose(t *testing.T) {
 	})
 }
 
-func TestCancelOnClientClosePipelined(t *testing.T) {
-	ts := startServer(t, "tcp", &Server{CancelOnClientClose: true, Handler: func(c *Ctx) {
+func TestClientCloseCancelsPipelined(t *testing.T) {
+	ts := startServer(t, "tcp", &Server{Handler: func(c *Ctx) {
 		time.Sleep(5 * time.Millisecond) // let the next request arrive during the watch
 		echoPath(c)
 	}})

@@ -56,8 +56,8 @@ import (
 // calling h.
 //
 // Request.Context is cancelled when h returns, when the server shuts down
-// and, with Server.CancelOnClientClose, when the client closes the
-// connection; it carries http.LocalAddrContextKey (not
+// and, unless Server.IgnoreClientClose is set, when the client closes
+// the connection; it carries http.LocalAddrContextKey (not
 // http.ServerContextKey: there is no *http.Server).
 //
 // Differences: the *http.Request, its URL, Header and Body, and the
@@ -419,7 +419,7 @@ func (b *httpBody) read(p []byte) (int, error) {
 	n, err := r.Read(p)
 	if n > 0 && err == nil && r.dec.Done() && r.p0 == r.p1 {
 		err = io.EOF
-		b.x.c.watch.startIfWanted() // as r's own io.EOF does
+		b.x.c.bodyRead() // as r's own io.EOF does
 	}
 	switch {
 	case err == io.EOF:

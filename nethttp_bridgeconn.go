@@ -31,7 +31,7 @@ type bridgedConn struct{ *bridgeExchange }
 // r.Trailer otherwise). Past the request's end a read waits until the
 // response is complete (then EOF: the client closes, its request
 // answered), the request's context ends (EOF: the client went away),
-// the read deadline or Close: so the CancelOnClientClose watch works
+// the read deadline or Close: so the client-close watch works
 // as on a socket.
 //
 // The response side: each write is parsed (head, then body framing);

@@ -104,7 +104,7 @@ func TestFromHTTPBodyLimit(t *testing.T) {
 }
 
 // TestFromHTTPContext checks Request.Context: cancelled once the handler
-// returned, when the client closes (CancelOnClientClose, with a body read
+// returned, when the client closes (the default, with a body read
 // first) and on Shutdown.
 func TestFromHTTPContext(t *testing.T) {
 	t.Run("handler_returned", func(t *testing.T) {
@@ -124,7 +124,7 @@ func TestFromHTTPContext(t *testing.T) {
 	})
 	t.Run("client_closed", func(t *testing.T) {
 		done := make(chan error, 1)
-		ts := startServer(t, "tcp", &Server{CancelOnClientClose: true, Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ts := startServer(t, "tcp", &Server{Handler: FromHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.ReadAll(r.Body)
 			select {
 			case <-r.Context().Done():

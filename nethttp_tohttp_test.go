@@ -220,12 +220,12 @@ func TestToHTTPChunkedBoth(t *testing.T) {
 	}
 }
 
-// TestToHTTPCancelOnClientClose: with Server.CancelOnClientClose, a
+// TestToHTTPClientCloseCancels: by default, a
 // bridged request's context is cancelled when the net/http request's
 // is (the client went away), and not before.
-func TestToHTTPCancelOnClientClose(t *testing.T) {
+func TestToHTTPClientCloseCancels(t *testing.T) {
 	got := make(chan string, 1)
-	s := &Server{CancelOnClientClose: true, Handler: func(c *Ctx) {
+	s := &Server{Handler: func(c *Ctx) {
 		select {
 		case <-c.Context().Done():
 			got <- "cancelled"

@@ -137,10 +137,11 @@ func newParker() *parker {
 
 // mayPark reports whether c may leave its goroutine while it waits: only
 // plain TCP and Unix connections (no TLS or wrapper that could hold input
-// of its own), without CancelOnClientClose, whose idle timeout is coarse.
+// of its own) whose idle timeout is coarse. The client-close watch ended
+// with the handler (conn.runHandler), so an idle connection has none.
 func (c *conn) mayPark() bool {
 	s := c.srv
-	if !s.ParkIdle || s.CancelOnClientClose || c.raw == nil || s.draining.Load() {
+	if !s.ParkIdle || c.raw == nil || s.draining.Load() {
 		return false
 	}
 	if d := c.lim.idleTimeout; d > 0 && d < coarseTimeout {

@@ -149,15 +149,13 @@ func TestParkIdleAfter(t *testing.T) {
 }
 
 // TestParkNotEligible: connections that must keep their goroutine are
-// not parked: CancelOnClientClose, a sub-coarse IdleTimeout, in-memory
-// connections.
+// not parked: a sub-coarse IdleTimeout, in-memory connections.
 func TestParkNotEligible(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		srv       *Server
 		transport string
 	}{
-		{"cancel_on_client_close", &Server{CancelOnClientClose: true}, "tcp"},
 		{"short_idle_timeout", &Server{IdleTimeout: time.Second}, "tcp"},
 		{"inmemory", &Server{}, "inmemory"},
 	} {
@@ -529,5 +527,42 @@ func TestParkRequestAsWaitEnds(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestParkAfterWatch: the client-close watch (on by default) and parking
+// compose. A connection whose handler asked for the context is parked
+// once idle (the watch ended with the handler), is served again from the
+// parker, and its next handler's context is cancelled when the client
+// closes.
+func TestParkAfterWatch(t *testing.T) {
+	cancelled := make(chan error, 1)
+	s := &Server{Handler: func(c *Ctx) {
+		ctx := c.Context()
+		if string(c.Request.Path()) == "/wait" {
+			select {
+			case <-ctx.Done():
+			case <-time.After(3 * time.Second):
+			}
+			cancelled <- ctx.Err()
+			return
+		}
+		echoPath(c)
+	}}
+	ts := startParking(t, s)
+	c := ts.connect()
+	if _, body := c.roundTrip(get("/1")); body != "/1" {
+		t.Fatalf("body %q", body)
+	}
+	waitUntil(t, "the connection parked after a watched request", func() bool { return parkedConns(s) == 1 })
+	if _, body := c.roundTrip(get("/2")); body != "/2" {
+		t.Fatalf("body %q after parking", body)
+	}
+	waitUntil(t, "the connection parked again", func() bool { return parkedConns(s) == 1 })
+	c.sendSync(get("/wait"))
+	time.Sleep(20 * time.Millisecond)
+	c.nc.Close()
+	if err := <-cancelled; err != context.Canceled {
+		t.Fatalf("context after resume: %v, want context.Canceled", err)
 	}
 }

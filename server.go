@@ -211,20 +211,29 @@ type Server struct {
 	// one carries "Connection: close".
 	MaxRequestsPerConn int
 
-	// CancelOnClientClose makes Ctx.Context be cancelled when the client
-	// closes the connection while the handler runs. It costs a goroutine,
-	// a context and a background read per request whose handler asks for
-	// the context (Ctx.Context; every request of a FromHTTP handler, whose
-	// r.Context() is it), and nothing for one that never asks. Off (the
-	// default), Ctx.Context is cancelled only by Shutdown. The watch
-	// begins once the handler asked and the request body was read to its
-	// end (at once for a request without a body), and only when no
-	// pipelined request is already buffered.
-	// On TLS it watches the TLS connection alike. On HTTP/2 (package h2,
-	// Config.Handler nil) the client closing the stream (RST_STREAM) or
-	// the connection cancels the stream's context. A connection a handler
-	// took over (Ctx.Hijack) is no longer watched: the handler reads it.
-	CancelOnClientClose bool
+	// IgnoreClientClose, when true, leaves Ctx.Context uncancelled when
+	// the client goes away: only Shutdown cancels it. False (the default),
+	// as with net/http, Ctx.Context is cancelled when the client closes
+	// (FIN) or resets the connection while the handler runs, at no cost
+	// for a handler that never asks for the context: the connection is
+	// watched (a goroutine, a context and a background read of one byte,
+	// per request) only once the handler asked for it (Ctx.Context,
+	// Ctx.Done; every request of a FromHTTP handler, whose r.Context() is
+	// it) and the request body was read to its end (at once for a request
+	// without a body). The watch ends when the handler returns, so an idle
+	// connection is not watched (and may be parked, see ParkIdle).
+	//
+	// On HTTP/1.1, a pipelined request already buffered when the watch
+	// would begin shows the client is there: that request's handler is not
+	// watched (net/http, which does not read ahead, watches it), and a
+	// byte the watch reads is kept for the next request. On TLS the TLS
+	// connection is watched alike (a close_notify, FIN or reset cancels).
+	// On HTTP/2 (package h2, Config.Handler nil) the stream's context
+	// (x/net/http2's) is the one watched: the client resetting the stream
+	// (RST_STREAM) or closing the connection cancels it. A connection a
+	// handler took over (Ctx.Hijack, Upgrade, Tunnel) is no longer
+	// watched: the handler reads it, and the context stays as it was.
+	IgnoreClientClose bool
 
 	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
 	// for its next (or first) request with nothing buffered give up its
@@ -233,10 +242,10 @@ type Server struct {
 	// ConnState is set, its net.Conn is replaced by its bare fd, made a
 	// net.Conn again (net.FileConn, TCP options kept) when it turns
 	// readable and a goroutine serves it as before. Handlers see no
-	// difference. Only plain TCP and Unix connections are parked, not with
-	// CancelOnClientClose, and only when IdleTimeout is none or 2 s or
-	// more. A parked connection's IdleTimeout is checked once per second:
-	// it fires up to two seconds late, never early. Off (false) or on
+	// difference. Only plain TCP and Unix connections are parked, and only
+	// when IdleTimeout is none or 2 s or more. A parked connection's
+	// IdleTimeout is checked once per second: it fires up to two seconds
+	// late, never early. Off (false) or on
 	// other systems, idle connections wait in their goroutine. TLS
 	// connections are never parked (crypto/tls may hold received bytes
 	// the socket no longer shows), nor HTTP/2 ones (x/net/http2's loop owns

@@ -81,7 +81,7 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 		n, err = b.readLength(p)
 	}
 	if err == io.EOF {
-		b.c.watch.startIfWanted()
+		b.c.bodyRead()
 	} else if err != nil {
 		b.err = err
 	}
@@ -240,7 +240,7 @@ func (b *bodyReader) readInPlace() ([]byte, error) {
 	body := c.in.Buffered()[:size]
 	c.in.Consume(size)
 	b.dec.Decode(body)
-	c.watch.startIfWanted()
+	c.bodyRead()
 	return body, nil
 }
 

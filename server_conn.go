@@ -48,7 +48,7 @@ type conn struct {
 
 	ctx        Ctx
 	body       bodyReader
-	watch      watcher
+	watch      *watcher           // the client-close watch; nil until a handler asks for the context (server_watch.go)
 	proxy      *proxyproto.Header // the connection's PROXY header; nil when none
 	proxyStore *proxyproto.Header // storage for proxy, reused by the next connection
 	connStats                     // byte counts and timing for the hooks (hooks.go)
@@ -56,25 +56,29 @@ type conn struct {
 
 	state     atomic.Int32
 	idleSince atomic.Int64    // when c last became idle, coarse Unix ns (Drain)
-	cut       atomic.Bool     // Close closed c in the middle of a request (logCut)
 	peekRaw   syscall.RawConn // raw as attach set it: Drain peeks from another goroutine (hasInput)
-	keepAlive bool
-	headTimer bool // ReadHeaderTimeout is armed for the current head
-	waited    bool
-	peek      [1]byte
 	nreq      int
 	deadline  int64 // read deadline set on nc, Unix ns; 0 when none
 	wdeadline int64 // write deadline set on nc by write, Unix ns; 0 when none
 	writes    int   // writes to nc, to tell whether a response has left
 	readable  func(fd uintptr) bool
 	wclock    writeClock // the write in progress (server_write.go)
-	hijacked  bool       // the handler took the connection over (Ctx.Hijack)
-	http2     bool       // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
 
 	// deferredAt is the read deadline to set before the next read when
 	// deferredRead (deferReadDeadline).
-	deferredAt   int64
+	deferredAt int64
+
+	// The flags, together so that the struct has no padding between them
+	// (TestConnSize).
+	cut          atomic.Bool // Close closed c in the middle of a request (logCut)
+	keepAlive    bool
+	headTimer    bool // ReadHeaderTimeout is armed for the current head
+	waited       bool
+	peek         [1]byte
+	hijacked     bool // the handler took the connection over (Ctx.Hijack)
+	http2        bool // a stream of an HTTP/2 connection, bridged (ctx_conn.go)
 	deferredRead bool
+	watchReady   bool // the request body was read: a watch may begin (bodyRead)
 	h3           bool // with http2: a stream of HTTP/3 (package h3), bridged
 }
 
@@ -86,7 +90,6 @@ func newConn(s *Server) *conn {
 	c.ctx.Response.stream = &c.ctx.bw
 	c.body.init(c)
 	c.in.Reset((*source)(c), nil)
-	c.watch.c = c
 	c.readable = c.onReadable
 	return c
 }
@@ -226,7 +229,7 @@ func (c *conn) beginRequest() {
 	c.resetExchange()
 	x := &c.ctx
 	x.ctx = c.srv.baseCtx
-	c.watch.reset()
+	c.resetWatch()
 	h := &x.Request.head
 	c.nreq++
 	c.keepAlive = h.KeepAlive() && !c.srv.closing.Load() &&
@@ -254,7 +257,7 @@ func (c *conn) checkTarget() bool {
 func (c *conn) checkLimits() bool {
 	f := c.body.dec.Framing()
 	if f == wire.FramingNone {
-		c.watch.startIfWanted()
+		c.bodyRead()
 		return true
 	}
 	if f == wire.FramingLength && c.lim.bodyTooLarge(c.body.dec.Remaining()) {
@@ -283,7 +286,7 @@ func (c *conn) recoverHandler() {
 	if p := recover(); p != nil {
 		c.handlerPanicked(p)
 	}
-	c.watch.stop()
+	c.stopWatch()
 }
 
 // finishBody makes the connection ready for the next request: a body the
@@ -315,7 +318,7 @@ func (c *conn) finish() {
 	if c.cut.Load() {
 		c.logCut()
 	}
-	c.watch.stop()
+	c.stopWatch()
 	c.state.Store(stateClosed)
 	c.nc.Close()
 	c.releaseBuffers()

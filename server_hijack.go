@@ -33,8 +33,8 @@ func (c *Ctx) Hijack() (net.Conn, []byte, error) {
 		return nil, nil, ErrHijacked
 	}
 	var buffered []byte
-	if cn.watch.halt() {
-		buffered = append(buffered, cn.watch.b[0])
+	if b, got := cn.haltWatch(); got {
+		buffered = append(buffered, b)
 	}
 	if err := cn.flush(); err != nil {
 		return nil, nil, err

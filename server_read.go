@@ -213,7 +213,7 @@ func (s *source) Read(p []byte) (int, error) {
 
 func (s *source) read(p []byte) (int, error) {
 	c := (*conn)(s)
-	if w := &c.watch; w.held && len(p) > 0 {
+	if w := c.watch; w != nil && w.held && len(p) > 0 {
 		w.held = false
 		p[0] = w.b[0]
 		return 1, nil

@@ -497,9 +497,9 @@ func TestTLSMaxConns(t *testing.T) {
 	}
 }
 
-// TestTLSCancelOnClientClose: the watch that reads the connection while
+// TestTLSClientCloseCancels: the watch that reads the connection while
 // the handler runs works over TLS: the client's close cancels Ctx.Context.
-func TestTLSCancelOnClientClose(t *testing.T) {
+func TestTLSClientCloseCancels(t *testing.T) {
 	p := getPKI(t)
 	cancelled := make(chan struct{})
 	h := func(c *Ctx) {
@@ -509,7 +509,7 @@ func TestTLSCancelOnClientClose(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 	}
-	addr := serveTLS(t, &Server{Handler: h, CancelOnClientClose: true,
+	addr := serveTLS(t, &Server{Handler: h,
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{p.server}}}, "", "")
 	tc, err := dialTLS(t, addr, p.clientTLS())
 	if err != nil {

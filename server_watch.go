@@ -6,56 +6,96 @@ import (
 	"time"
 )
 
-// watcher implements Server.CancelOnClientClose: once the handler asked
-// for the request's context (Ctx.Context, or FromHTTP's handler, which
-// may), and while the handler runs after the body was read, a goroutine
-// reads one byte from the connection. EOF or an error cancels the
+// watcher cancels Ctx.Context when the client goes away (unless
+// Server.IgnoreClientClose): once the handler asked for the request's
+// context (Ctx.Context, or FromHTTP's handler, which may), and while the
+// handler runs after the body was read, a goroutine reads one byte from
+// the connection. EOF or an error cancels the
 // request's context; a byte (a pipelined request) is kept for the next
 // parse. A handler that never asks costs nothing: no context, no
 // goroutine, no read.
+//
+// A conn gets its watcher on the first ask and keeps it (it is pooled
+// with it): an idle connection that never served an asking handler holds
+// none (TestConnSize).
 type watcher struct {
 	c       *conn
 	cancel  context.CancelFunc
 	done    chan struct{}
 	err     error
-	running bool
 	halting atomic.Bool // halt's deadline ends the read: not the client's doing
+	running bool
 	got     bool
 	held    bool // b is input for the next read of the connection (source)
-	asked   bool // the handler asked for the context (ask)
-	ready   bool // the body was read: the watch may begin (startIfWanted)
+	asked   bool // the handler asked for the context (askWatch)
 	b       [1]byte
 }
 
-// reset forgets the previous request's ask and readiness.
-func (w *watcher) reset() { w.asked, w.ready = false, false }
+// resetWatch forgets the previous request's ask and readiness.
+func (c *conn) resetWatch() {
+	c.watchReady = false
+	if w := c.watch; w != nil {
+		w.asked = false
+	}
+}
 
-// ask is the handler asking for the request's context: with
-// CancelOnClientClose it gets a cancellable one at once (prepareCancel),
+// askWatch is the handler asking for the request's context: unless
+// IgnoreClientClose it gets a cancellable one at once (prepareCancel),
 // and the watch begins now if the body was read already, else when it
-// is (startIfWanted).
-func (w *watcher) ask() {
-	if w.asked || !w.c.srv.CancelOnClientClose {
+// is (bodyRead).
+func (c *conn) askWatch() {
+	if c.srv.IgnoreClientClose {
+		return
+	}
+	w := c.watch
+	if w == nil {
+		w = &watcher{c: c}
+		c.watch = w
+	}
+	if w.asked {
 		return
 	}
 	w.asked = true
 	w.prepareCancel()
-	if w.ready {
-		w.startIfWanted()
+	if c.watchReady {
+		w.start()
 	}
 }
 
-// startIfWanted marks the body read and starts watching when the handler
-// asked for the context, CancelOnClientClose is set and no input is
-// buffered (a buffered request shows the client is there).
-func (w *watcher) startIfWanted() {
-	w.ready = true
-	c := w.c
-	if !w.asked || !c.srv.CancelOnClientClose || w.running || c.in.Len() > 0 || c.nc == nil {
-		return
+// bodyRead marks the request body read (at once for a request without
+// one) and starts the watch when the handler asked for the context.
+func (c *conn) bodyRead() {
+	c.watchReady = true
+	if w := c.watch; w != nil && w.asked {
+		w.start()
 	}
-	if c.ctx.ctx == c.srv.baseCtx {
-		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
+}
+
+// stopWatch ends the watch, if any, after the handler returned (stop).
+func (c *conn) stopWatch() {
+	if w := c.watch; w != nil {
+		w.stop()
+	}
+}
+
+// haltWatch interrupts the watch, if one runs, and returns the byte it
+// read, if it got one (halt).
+func (c *conn) haltWatch() (b byte, got bool) {
+	if w := c.watch; w != nil && w.halt() {
+		return w.b[0], true
+	}
+	return 0, false
+}
+
+// start starts watching unless IgnoreClientClose is set, a watch runs
+// already, input is buffered (a buffered request shows the client is
+// there) or there is nothing to cancel: the handler replaced the context
+// (SetContext) before asking for it with one that does not derive from
+// the server's.
+func (w *watcher) start() {
+	c := w.c
+	if c.srv.IgnoreClientClose || w.running || w.cancel == nil || c.in.Len() > 0 || c.nc == nil {
+		return
 	}
 	if w.done == nil {
 		w.done = make(chan struct{}, 1)
@@ -65,13 +105,13 @@ func (w *watcher) startIfWanted() {
 	go w.run()
 }
 
-// prepareCancel gives the request its cancellable context at once when
-// CancelOnClientClose is set, so that a context derived before the watch
+// prepareCancel gives the request its cancellable context at once unless
+// IgnoreClientClose is set, so that a context derived before the watch
 // starts (FromHTTP derives one before the handler reads the body) is
 // cancelled by it.
 func (w *watcher) prepareCancel() {
 	c := w.c
-	if c.srv.CancelOnClientClose && c.ctx.ctx == c.srv.baseCtx {
+	if !c.srv.IgnoreClientClose && c.ctx.ctx == c.srv.baseCtx {
 		c.ctx.ctx, w.cancel = context.WithCancel(c.srv.baseCtx)
 	}
 }

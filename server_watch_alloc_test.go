@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestAllocsCancelOnClientCloseNotAsked: with CancelOnClientClose, a
-// handler that never asks for the context allocates nothing per request
-// over TCP (no context, no goroutine), as without it.
-func TestAllocsCancelOnClientCloseNotAsked(t *testing.T) {
-	ts := startServer(t, "tcp", &Server{CancelOnClientClose: true, Handler: helloHandler})
+// TestAllocsClientCloseNotAsked: with client-close cancellation on
+// (the default), a handler that never asks for the context allocates
+// nothing per request over TCP (no context, no goroutine), as with
+// IgnoreClientClose.
+func TestAllocsClientCloseNotAsked(t *testing.T) {
+	ts := startServer(t, "tcp", &Server{Handler: helloHandler})
 	nc, err := ts.dial()
 	if err != nil {
 		t.Fatal(err)

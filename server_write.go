@@ -135,9 +135,9 @@ type writeClock struct {
 	done   int64 // bytes of the write accepted by the connection, at timeouts
 	baseAt int64 // end of the grace period, Unix ns; 0 before it
 	base   int64 // done at baseAt
-	probed bool  // the last deadline was a probe's
 	tick   int64 // coarse clock reading the deadlines were computed at
 	write  int   // conn.writes of the write the fields below describe
+	probed bool  // the last deadline was a probe's
 
 	// The deadline FromHTTP's handler set (SetWriteDeadline), in place
 	// of WriteTimeout's until the handler returns.

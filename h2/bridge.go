@@ -34,7 +34,7 @@ func newBridge(srv *brisk.Server) *bridge {
 		ReadHeaderTimeout:   srv.ReadHeaderTimeout,
 		ReadTimeout:         srv.ReadTimeout,
 		WriteTimeout:        srv.WriteTimeout,
-		CancelOnClientClose: srv.CancelOnClientClose,
+		IgnoreClientClose:   srv.IgnoreClientClose,
 		TrustedProxies:      srv.TrustedProxies,
 		ClientIPField:       srv.ClientIPField,
 		OnRequestDone:       srv.OnRequestDone,

@@ -82,7 +82,7 @@ var errNoHandler = errors.New("h2: neither Config.Handler nor Server.Handler is 
 //
 // MaxRequestLineBytes, MaxFields, ReadHeaderTimeout and
 // MaxRequestsPerConn have no HTTP/2 counterpart; with Config.Handler nil
-// they, CancelOnClientClose (a stream's RST_STREAM cancels its context),
+// they, IgnoreClientClose (unset, a stream's RST_STREAM cancels its context),
 // the data rates, TrustedProxies, ClientIPField and OnRequestDone apply
 // to each request as the brisk handler receives it: the Ctx reports
 // Proto "HTTP/2.0", RemoteAddr and Proxy from the connection's PROXY

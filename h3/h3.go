@@ -127,8 +127,8 @@ var (
 //     not done in twice that, aborts it). 0-RTT is refused, so that no
 //     request can be replayed (RFC 9114 §10.9).
 //   - ReadTimeout, WriteTimeout, ReadHeaderTimeout, MaxFields,
-//     MaxRequestLineBytes, CancelOnClientClose (a stream the client
-//     resets cancels the request's context), the data rates
+//     MaxRequestLineBytes, IgnoreClientClose (unset, a stream the
+//     client resets cancels the request's context), the data rates
 //     (MinRequestBodyRate, MinResponseRate), TrustedProxies,
 //     ClientIPField, Name, Logger and OnRequestDone apply to each request
 //     as the brisk handler receives it, as for HTTP/2.
@@ -142,8 +142,8 @@ var (
 // A GET, HEAD, OPTIONS, DELETE or TRACE request without Content-Length
 // reaches the Handler once its stream's first DATA frame or its end has
 // come (clients send the end with the HEADERS frame): without content
-// it is a request without a body, as on HTTP/1.1, and
-// CancelOnClientClose watches it at once.
+// it is a request without a body, as on HTTP/1.1, and the client-close
+// watch (unless IgnoreClientClose) covers it at once.
 //
 // Config.MaxConcurrentStreams bounds the streams per connection.
 func Configure(srv *brisk.Server, conf Config) (*Server, error) {

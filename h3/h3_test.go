@@ -307,7 +307,7 @@ func TestCancel(t *testing.T) {
 			close(cancelled)
 		case <-time.After(5 * time.Second):
 		}
-	}, func(s *brisk.Server) { s.CancelOnClientClose = true })
+	}, nil) // client-close cancellation is the default
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.url("/cancel"), nil)
 	resp, err := f.client.Do(req)

@@ -15,7 +15,7 @@ var noBodyMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, 
 // ends with its HEADERS frame, as a client sends one without content:
 // quic-go reports its length unknown (-1) until the stream's end is read,
 // and the brisk handler would see a chunked body to read (and
-// CancelOnClientClose would watch only once it was read). It waits for
+// the client-close watch would begin only once it was read). It waits for
 // the request stream's first DATA frame or its end, which such clients
 // send with the HEADERS frame. Other requests go to h unchanged.
 func settleBody(h http.Handler) http.Handler {

@@ -44,7 +44,7 @@ func clock(c *brisk.Ctx) {
 // ExampleStream_Serve serves the README's clock and reads its first
 // event, as a browser's EventSource reconnecting after event 41 would.
 func ExampleStream_Serve() {
-	srv := &brisk.Server{Handler: clock, CancelOnClientClose: true}
+	srv := &brisk.Server{Handler: clock}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())

@@ -17,8 +17,8 @@ import (
 )
 
 // TestHTTP2: over h2 each event is flushed in its own right, and a
-// client resetting the stream ends Serve: with CancelOnClientClose
-// through the context, without it at the next keep-alive's write.
+// client resetting the stream ends Serve: by default through the
+// context, with IgnoreClientClose at the next keep-alive's write.
 func TestHTTP2(t *testing.T) {
 	for _, cancelOnClose := range []bool{true, false} {
 		testHTTP2(t, cancelOnClose)
@@ -28,7 +28,7 @@ func TestHTTP2(t *testing.T) {
 func testHTTP2(t *testing.T, cancelOnClose bool) {
 	ack := make(chan struct{})
 	served := make(chan error, 1)
-	srv := &brisk.Server{CancelOnClientClose: cancelOnClose, Logger: slog.New(slog.DiscardHandler), Handler: func(c *brisk.Ctx) {
+	srv := &brisk.Server{IgnoreClientClose: !cancelOnClose, Logger: slog.New(slog.DiscardHandler), Handler: func(c *brisk.Ctx) {
 		keepAlive := time.Duration(-1)
 		if !cancelOnClose {
 			keepAlive = 10 * time.Millisecond
@@ -83,7 +83,7 @@ func testHTTP2(t *testing.T, cancelOnClose bool) {
 	select {
 	case err := <-served:
 		if cancelOnClose && !errors.Is(err, context.Canceled) || err == nil {
-			t.Errorf("CancelOnClientClose=%v: Serve: %v", cancelOnClose, err)
+			t.Errorf("IgnoreClientClose=%v: Serve: %v", !cancelOnClose, err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return after the client reset the stream")

@@ -8,14 +8,14 @@
 //
 // HTTP/1.1 (and TLS, and behind PROXY): the stream is chunked, each event
 // flushed to the connection as it is sent. Client-close detection goes
-// through brisk.Ctx.Context: with brisk.Server.CancelOnClientClose the
-// context is cancelled as soon as the client closes the connection;
-// without it, only by Shutdown, and a client that left is noticed when a
-// write fails (the next event or keep-alive comment). HTTP/1.0: the
-// stream is delimited by the connection's close. HTTP/2 and h2c (package
-// h2): each flush is a DATA frame; with CancelOnClientClose the context
-// is cancelled when the client resets the stream or the connection ends,
-// without it a write fails then. Upgraded connections do not apply (an event
+// through brisk.Ctx.Context: by default the context is cancelled as
+// soon as the client closes the connection; with
+// brisk.Server.IgnoreClientClose, only by Shutdown, and a client that
+// left is noticed when a write fails (the next event or keep-alive
+// comment). HTTP/1.0: the stream is delimited by the connection's close.
+// HTTP/2 and h2c (package h2): each flush is a DATA frame; by default the
+// context is cancelled when the client resets the stream or the
+// connection ends, with IgnoreClientClose a write fails then. Upgraded connections do not apply (an event
 // stream is a response). brisk.Server.Shutdown and Drain cancel the
 // context: Serve returns, and the response ends cleanly (the client's
 // EventSource reconnects elsewhere, sending Last-Event-ID).

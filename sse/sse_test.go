@@ -176,13 +176,13 @@ func TestLastEventID(t *testing.T) {
 	}
 }
 
-// TestClientClose: with CancelOnClientClose, Serve returns as soon as the
+// TestClientClose: by default (client-close cancellation), Serve returns as soon as the
 // client closes the connection, with no event to send; Shutdown ends it
 // the same way.
 func TestClientClose(t *testing.T) {
 	for _, shutdown := range []bool{false, true} {
 		served := make(chan error, 1)
-		srv := &brisk.Server{CancelOnClientClose: true, Handler: func(c *brisk.Ctx) {
+		srv := &brisk.Server{Handler: func(c *brisk.Ctx) {
 			s, _ := sse.New(c, &sse.Options{KeepAlive: -1})
 			served <- s.Serve(nil)
 		}}

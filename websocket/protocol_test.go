@@ -198,11 +198,11 @@ func TestShutdown(t *testing.T) {
 	}
 }
 
-// TestCancelOnClientClose: with Server.CancelOnClientClose, the request's
-// context is not cancelled by the upgrade itself: the WebSocket stays
-// open.
-func TestCancelOnClientClose(t *testing.T) {
-	srv := &brisk.Server{CancelOnClientClose: true, Handler: websocket.Handler(nil, echo)}
+// TestClientCloseCancels: with client-close cancellation (the default),
+// the request's context is not cancelled by the upgrade itself: the
+// WebSocket stays open.
+func TestClientCloseCancels(t *testing.T) {
+	srv := &brisk.Server{Handler: websocket.Handler(nil, echo)}
 	ln := brisktest.NewListener()
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())

@@ -70,8 +70,7 @@ func (d *deployOptions) adminServer(srv *brisk.Server) *brisk.Server {
 		c.Response.SetBodyString("ok\n")
 	})
 	r.Handle("GET /readyz", srv.ReadinessHandler)
-	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout,
-		CancelOnClientClose: true}
+	return &brisk.Server{Handler: r.Serve, Name: srv.Name, Logger: srv.Logger, ReadTimeout: bodyTimeout}
 }
 
 // pprofMux serves net/http/pprof's pages, profiles and traces.

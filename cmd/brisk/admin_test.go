@@ -93,8 +93,8 @@ func TestServeAdminEveryInterface(t *testing.T) {
 // TestServeAdminProfileClientGone: a CPU profile whose client went away
 // stops, as on net/http (pprof.Profile waits on the request's context),
 // so the next profile can be taken. The admin server did not cancel a
-// request's context when its client closed (brisk.Server's
-// CancelOnClientClose is off by default): "profile?seconds=100000" from
+// request's context when its client closed (client-close cancellation
+// was off by default then): "profile?seconds=100000" from
 // a client that gave up kept the process profiling for 28 hours, and
 // every later profile failed with 500 "cpu profiling already in use".
 func TestServeAdminProfileClientGone(t *testing.T) {

@@ -177,14 +177,13 @@ func startServer(t *testing.T, certs *brisktest.TLSCerts, tlsOn, proxy bool) *se
 	s := &server{tls: tlsOn, proxy: proxy, rec: &recorder{}, conns: &connStates{m: map[string][]string{}},
 		gate: newGate(), done: make(chan error, 1)}
 	s.srv = &brisk.Server{
-		Handler:             handler(s.gate),
-		H2C:                 !tlsOn,
-		CancelOnClientClose: true,
-		OnRequestDone:       s.rec.done,
-		ConnState:           s.conns.record,
-		TrustedProxies:      []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("192.0.2.0/24")},
-		DrainDelay:          20 * time.Millisecond,
-		Logger:              slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Handler:        handler(s.gate),
+		H2C:            !tlsOn,
+		OnRequestDone:  s.rec.done,
+		ConnState:      s.conns.record,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("192.0.2.0/24")},
+		DrainDelay:     20 * time.Millisecond,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	if proxy {
 		s.srv.ProxyProtocol = &brisk.ProxyProtocol{Trusted: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
