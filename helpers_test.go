@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -170,4 +171,14 @@ func tcpPair(tb testing.TB) (client, server net.Conn) {
 	}
 	tb.Cleanup(func() { server.Close() })
 	return client, server
+}
+
+// skipIfNotExecutable skips t when err says the test binary cannot be
+// started as a child process here: CI's arm64 step runs it under
+// qemu-user, which the kernel cannot execute directly (ENOEXEC).
+func skipIfNotExecutable(t *testing.T, err error) {
+	t.Helper()
+	if errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("the test binary cannot run as a child process here: %v", err)
+	}
 }

@@ -37,6 +37,7 @@ func TestIdleConnStack(t *testing.T) {
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestIdleConnStack$", "-test.count=1")
 	cmd.Env = append(os.Environ(), idleStackChild+"=1")
 	out, err := cmd.CombinedOutput()
+	skipIfNotExecutable(t, err)
 	var perConn int
 	if _, serr := fmt.Sscanf(string(out), "stack %d", &perConn); err != nil || serr != nil {
 		t.Fatalf("child: %v %v: %s", err, serr, out)

@@ -38,6 +38,7 @@ func TestAcceptEMFILE(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		skipIfNotExecutable(t, err)
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
