@@ -1,66 +1,12 @@
 package h2
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/brisk-http/brisk"
 )
-
-// TestBridgeConfig: newBridge copies every brisk.Server field that
-// bridgeSkips does not name, so that a field added to brisk.Server must
-// be decided on here.
-func TestBridgeConfig(t *testing.T) {
-	srv := &brisk.Server{Handler: h1Handler, ErrorHandler: func(*brisk.Ctx, int, error) {}, JSON: &brisk.JSONCodec{}}
-	v := reflect.ValueOf(srv).Elem()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if !f.IsExported() || f.Name == "Handler" || f.Name == "Logger" {
-			continue
-		}
-		switch fv := v.Field(i); fv.Kind() {
-		case reflect.Int, reflect.Int64:
-			fv.SetInt(int64(i + 1))
-		case reflect.Bool:
-			fv.SetBool(true)
-		case reflect.String:
-			fv.SetString("x")
-		case reflect.Slice:
-			fv.Set(reflect.MakeSlice(fv.Type(), 1, 1))
-		case reflect.Func:
-			ft := fv.Type()
-			fv.Set(reflect.MakeFunc(ft, func([]reflect.Value) []reflect.Value {
-				out := make([]reflect.Value, ft.NumOut())
-				for i := range out {
-					out[i] = reflect.Zero(ft.Out(i))
-				}
-				return out
-			}))
-		}
-	}
-	b := newBridge(srv)
-	got := reflect.ValueOf(b.srv).Elem()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if !f.IsExported() || f.Name == "Handler" || f.Name == "Logger" {
-			continue
-		}
-		_, skipped := bridgeSkips[f.Name]
-		gf, vf := got.Field(i), v.Field(i)
-		copied := !gf.IsZero() && reflect.DeepEqual(gf.Interface(), vf.Interface())
-		if gf.Kind() == reflect.Func {
-			copied = !gf.IsZero() && gf.Pointer() == vf.Pointer()
-		}
-		switch {
-		case skipped && copied:
-			t.Errorf("%s is copied and in bridgeSkips", f.Name)
-		case !skipped && !copied:
-			t.Errorf("brisk.Server.%s is neither copied by newBridge nor in bridgeSkips", f.Name)
-		}
-	}
-}
 
 // TestBridgedHandler: with Config.Handler nil, HTTP/2 requests reach the
 // brisk Server's own handler, over TLS with Ctx.TLS set, and over h2c.

@@ -160,7 +160,7 @@ func Configure(srv *brisk.Server, conf Config) (*Server, error) {
 	if tlsConf == nil || (len(tlsConf.Certificates) == 0 && tlsConf.GetCertificate == nil && tlsConf.GetConfigForClient == nil) {
 		return nil, errNoTLS
 	}
-	s := &Server{conf: conf, bridge: newBridge(srv), done: make(chan struct{}), conns: make(map[*qconn]struct{})}
+	s := &Server{conf: conf, bridge: srv.ForBridge(), done: make(chan struct{}), conns: make(map[*qconn]struct{})}
 	idle := limit.Timeout(srv.IdleTimeout, brisk.DefaultIdleTimeout)
 	streams := conf.MaxConcurrentStreams
 	if streams == 0 {
