@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,4 +172,137 @@ func jsonFields(t *testing.T, line string) string {
 		out = append(out, fmt.Sprintf("%s=%s", k, val))
 	}
 	return strings.Join(out, " ")
+}
+
+// TestAccessLogReject: a head that does not parse is logged once, from
+// OnReject, with what of its request line parsed; a request refused
+// after its head parsed (413) once, from OnRequestDone.
+func TestAccessLogReject(t *testing.T) {
+	for _, tc := range []struct {
+		format AccessFormat
+		want   []string
+	}{
+		{FormatSlog, []string{
+			`level=INFO msg=rejected method=GET target=/x status=400 error="wire: missing, repeated or invalid Host at byte 17" client=127.0.0.1 remote=127.0.0.1:`,
+			`level=INFO msg=rejected status=400 error="wire: invalid method at byte 3" client=127.0.0.1 remote=127.0.0.1:`,
+			`level=INFO msg=rejected method=GET target="/a\"b" status=505 error="wire: HTTP version not supported at byte 9" client=127.0.0.1 remote=127.0.0.1:`,
+			`level=INFO msg=request method=POST target=/big proto=HTTP/1.1 status=413 bytes=`,
+		}},
+		{FormatCommon, []string{
+			`127.0.0.1 - - [date] "GET /x" 400 0`,
+			`127.0.0.1 - - [date] "-" 400 0`,
+			`127.0.0.1 - - [date] "GET /a\"b" 505 0`,
+			`127.0.0.1 - - [date] "POST /big HTTP/1.1" 413 `,
+		}},
+	} {
+		var out syncbuf.Buffer
+		l := &AccessLog{Format: tc.format, Writer: &out, Logger: slog.New(slog.NewTextHandler(&out, nil))}
+		addr := testserver.Start(t, testserver.Quiet(&brisk.Server{Handler: ok, MaxBodyBytes: 10,
+			OnRequestDone: l.OnRequestDone, OnReject: l.OnReject}))
+		for _, raw := range []string{
+			"GET /x HTTP/1.1\r\n\r\n",               // no Host: 400
+			"BAD\x01 / HTTP/1.1\r\nHost: x\r\n\r\n", // bad method byte: 400, nothing parsed
+			"GET /a\"b HTTP/2.0\r\nHost: x\r\n\r\n", // 505
+			"POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n",
+		} {
+			nc, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nc.SetDeadline(time.Now().Add(5 * time.Second))
+			io.WriteString(nc, raw)
+			io.ReadAll(nc)
+			nc.Close()
+		}
+		var lines []string
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if lines = strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); len(lines) >= len(tc.want) {
+				break
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // a second record of one would come now
+		lines = strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(lines) != len(tc.want) {
+			t.Fatalf("format %d: %d lines, want %d:\n%s", tc.format, len(lines), len(tc.want), out.String())
+		}
+		dates := regexp.MustCompile(`\[[^]]+\]`)
+		for i, w := range tc.want {
+			if got := dates.ReplaceAllString(lines[i], "[date]"); !strings.Contains(got, w) {
+				t.Errorf("format %d line %d: %q, want it to contain %q", tc.format, i, got, w)
+			}
+		}
+	}
+}
+
+// TestAccessLogClientErrors: with ClientErrorLevel below the Logger's
+// level, requests cut short by their clients are not logged but summed
+// up, at once and then at most every ClientErrorSummary; other errors
+// are logged at Level; negative ClientErrorSummary drops the summary.
+func TestAccessLogClientErrors(t *testing.T) {
+	reset := &brisk.RequestInfo{Method: []byte("GET"), Target: []byte("/"), Proto: "HTTP/1.1", Status: 200,
+		Err: &net.OpError{Op: "write", Err: syscall.ECONNRESET}}
+	closed := &brisk.RequestInfo{Method: []byte("POST"), Target: []byte("/"), Proto: "HTTP/1.1", Status: 400,
+		Err: io.ErrUnexpectedEOF}
+	bad := &brisk.RequestInfo{Method: []byte("GET"), Target: []byte("/a%zz"), Proto: "HTTP/1.1", Status: 400,
+		Err: brisk.ErrPathEscape}
+	for _, format := range []AccessFormat{FormatSlog, FormatCommon} {
+		var out syncbuf.Buffer
+		l := &AccessLog{Format: format, Writer: &out, Logger: slog.New(slog.NewTextHandler(&out, nil)),
+			ClientErrorLevel: slog.LevelDebug, ClientErrorSummary: time.Hour}
+		l.OnRequestDone(reset) // summed up at once: the first
+		l.OnRequestDone(reset)
+		l.OnRequestDone(closed)
+		l.OnRequestDone(bad) // logged
+		l.mu.Lock()
+		l.lastSum = time.Now().Add(-time.Hour) // an hour passes
+		l.mu.Unlock()
+		l.OnRequestDone(reset) // summed up with the two before it
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		want := []string{ // suffixes
+			`level=INFO msg="requests cut short by their clients, not logged one by one" reset=1`,
+			`/a%zz` + map[AccessFormat]string{FormatSlog: ` proto=HTTP/1.1 status=400 bytes=0 duration_us=0 client=- remote="" error="brisk: invalid percent-encoding in path"`,
+				FormatCommon: ` HTTP/1.1" 400 0`}[format],
+			`level=INFO msg="requests cut short by their clients, not logged one by one" reset=2 closed=1`,
+		}
+		if len(lines) != len(want) {
+			t.Fatalf("format %d: %d lines, want %d:\n%s", format, len(lines), len(want), out.String())
+		}
+		for i, w := range want {
+			if !strings.HasSuffix(lines[i], w) {
+				t.Errorf("format %d line %d: %q, want %q", format, i, lines[i], w)
+			}
+		}
+	}
+
+	var out syncbuf.Buffer
+	l := &AccessLog{Logger: slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		ClientErrorLevel: slog.LevelDebug}
+	l.OnRequestDone(reset)
+	if got := out.String(); !strings.Contains(got, "level=DEBUG msg=request method=GET") || !strings.Contains(got, "connection reset") {
+		t.Errorf("at level debug: %q, want the request at DEBUG with its error", got)
+	}
+	var none syncbuf.Buffer
+	l = &AccessLog{Logger: slog.New(slog.NewTextHandler(&none, nil)), ClientErrorLevel: slog.LevelDebug, ClientErrorSummary: -1}
+	l.OnRequestDone(reset)
+	if got := none.String(); got != "" {
+		t.Errorf("ClientErrorSummary -1: %q, want nothing", got)
+	}
+}
+
+// TestAccessLogLevel: the Logger's level decides for the writer formats
+// too; a Level above it logs.
+func TestAccessLogLevel(t *testing.T) {
+	in := &brisk.RequestInfo{Method: []byte("GET"), Target: []byte("/"), Proto: "HTTP/1.1", Status: 200}
+	warn := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	for _, tc := range []struct {
+		level slog.Level
+		lines int
+	}{{slog.LevelInfo, 0}, {slog.LevelWarn, 1}} {
+		var out syncbuf.Buffer
+		l := &AccessLog{Format: FormatCommon, Writer: &out, Logger: warn, Level: tc.level}
+		l.OnRequestDone(in)
+		if n := strings.Count(out.String(), "\n"); n != tc.lines {
+			t.Errorf("Level %v, Logger at WARN: %d lines, want %d", tc.level, n, tc.lines)
+		}
+	}
 }
