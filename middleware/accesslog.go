@@ -75,7 +75,9 @@ const DefaultClientErrorSummary = 10 * time.Second
 // otherwise); and for a connection a handler took over (101 Switching
 // Protocols, Ctx.Upgrade, Hijack, Tunnel): one record when the handler
 // returns, with status 101 (or the Tunnel's 2xx) and the bytes written
-// before the hand-over, not the bytes of the new protocol.
+// before the hand-over, not the bytes of the new protocol. A connection
+// with no request (a failed TLS handshake, one refused at MaxConns, a
+// head cut short by the client) has no record.
 //
 // The fields, in order (FormatSlog and FormatJSON name them; Common and
 // Combined place them):
@@ -103,7 +105,7 @@ const DefaultClientErrorSummary = 10 * time.Second
 //     (brisk.RequestInfo.Err), only then.
 //
 // A rejected head's record ("rejected") has method and target when they
-// parsed, status, error, client (the peer's IP: no field was read) and
+// parsed, status, error, client (remote's IP: no field was read) and
 // remote; in Common and Combined, bytes and duration_us are 0 (its
 // response is written after the hook).
 //
@@ -136,9 +138,10 @@ type AccessLog struct {
 
 	// ClientErrorSummary is the least time between two summaries of the
 	// requests cut short by their clients that were not logged because
-	// Logger is not enabled for ClientErrorLevel: they are counted by
-	// class and, when one comes at least ClientErrorSummary after the
-	// last summary, summed up in one record to Logger at Level, with the
+	// Logger is not enabled for ClientErrorLevel (when it differs from
+	// Level; else none are summed up): they are counted by class and,
+	// when one comes at least ClientErrorSummary after the last
+	// summary, summed up in one record to Logger at Level, with the
 	// message "requests cut short by their clients, not logged one by
 	// one" and the counts as attributes (reset=3 timeout=1, the names of
 	// brisk.ErrorClass). The first one is summed up at once. Zero means
@@ -146,8 +149,8 @@ type AccessLog struct {
 	ClientErrorSummary time.Duration
 
 	// Writer receives the lines of FormatCommon, FormatCombined and
-	// FormatJSON, each in one Write call, one call at a time. Nil means
-	// the lines are dropped.
+	// FormatJSON, each in one Write call, one call at a time; its errors
+	// are ignored. Nil means the lines are dropped.
 	Writer io.Writer
 
 	mu      sync.Mutex // line, fields, client, remote, unseen, lastSum, and Writer's calls
