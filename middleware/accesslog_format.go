@@ -73,7 +73,8 @@ func appendJSONLine(b []byte, now time.Time, level slog.Level, msg string, field
 }
 
 // appendJSONString appends v as a JSON string (RFC 8259 §7) as
-// log/slog's JSONHandler does: control characters, '"' and '\' escaped,
+// log/slog's JSONHandler does: '"', '\', \n, \r and \t escaped as such,
+// other control characters and DEL as \u00hh,
 // valid UTF-8 kept but for U+2028 and U+2029 (escaped), and each byte
 // of invalid UTF-8 replaced by \ufffd.
 func appendJSONString[T string | []byte](b []byte, v T) []byte {
@@ -82,10 +83,19 @@ func appendJSONString[T string | []byte](b []byte, v T) []byte {
 	for i := 0; i < len(v); {
 		ch := v[i]
 		if ch < utf8.RuneSelf {
-			if ch >= ' ' && ch != 0x7f && ch != '\\' && ch != '"' {
-				b = append(b, ch)
-			} else {
+			switch {
+			case ch == '"' || ch == '\\':
+				b = append(b, '\\', ch)
+			case ch == '\n':
+				b = append(b, `\n`...)
+			case ch == '\r':
+				b = append(b, `\r`...)
+			case ch == '\t':
+				b = append(b, `\t`...)
+			case ch < ' ' || ch == 0x7f:
 				b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&15])
+			default:
+				b = append(b, ch)
 			}
 			i++
 			continue

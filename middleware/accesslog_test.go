@@ -188,6 +188,12 @@ func TestAccessLogReject(t *testing.T) {
 			`level=INFO msg=rejected method=GET target="/a\"b" status=505 error="wire: HTTP version not supported at byte 9" client=127.0.0.1 remote=127.0.0.1:`,
 			`level=INFO msg=request method=POST target=/big proto=HTTP/1.1 status=413 bytes=`,
 		}},
+		{FormatJSON, []string{
+			`"level":"INFO","msg":"rejected","method":"GET","target":"/x","status":400,"error":"wire: missing, repeated or invalid Host at byte 17","client":"127.0.0.1","remote":"127.0.0.1:`,
+			`"level":"INFO","msg":"rejected","status":400,"error":"wire: invalid method at byte 3","client":"127.0.0.1","remote":"127.0.0.1:`,
+			`"level":"INFO","msg":"rejected","method":"GET","target":"/a\"b","status":505,"error":"wire: HTTP version not supported at byte 9","client":"127.0.0.1","remote":"127.0.0.1:`,
+			`"level":"INFO","msg":"request","method":"POST","target":"/big","proto":"HTTP/1.1","status":413,"bytes":`,
+		}},
 		{FormatCommon, []string{
 			`127.0.0.1 - - [date] "GET /x" 400 0`,
 			`127.0.0.1 - - [date] "-" 400 0`,
@@ -303,6 +309,27 @@ func TestAccessLogLevel(t *testing.T) {
 		l.OnRequestDone(in)
 		if n := strings.Count(out.String(), "\n"); n != tc.lines {
 			t.Errorf("Level %v, Logger at WARN: %d lines, want %d", tc.level, n, tc.lines)
+		}
+	}
+}
+
+// TestAccessLogJSONString: hostile strings come out of FormatJSON as
+// valid JSON that decodes to what slog's JSONHandler gives.
+func TestAccessLogJSONString(t *testing.T) {
+	for _, in := range []string{"", "plain", "a\"b\\c", "\x00\x01\t\n\r\x1b[31m\x7f", "\xff\xfe", "é\xc3", "\u2028\u2029", "<&>", "\U0001F600"} {
+		got := appendJSONString(nil, in)
+		var fromSlog strings.Builder
+		slog.New(slog.NewJSONHandler(&fromSlog, nil)).Info("", "v", in)
+		var want struct{ V string }
+		if err := json.Unmarshal([]byte(fromSlog.String()), &want); err != nil {
+			t.Fatal(err)
+		}
+		var v string
+		if err := json.Unmarshal(got, &v); err != nil || v != want.V {
+			t.Errorf("%q: %s decodes to %q, %v; want %q", in, got, v, err, want.V)
+		}
+		if strings.ContainsAny(string(got), "\n\r\u2028\u2029") {
+			t.Errorf("%q: %q holds a line terminator", in, got)
 		}
 	}
 }
