@@ -41,6 +41,13 @@ var (
 	// → 415 (RFC 9110 §15.5.16).
 	ErrNotJSON = errors.New("brisk: request content is not JSON")
 
+	// ErrUnsupportedEncoding: the request body has a content coding, a
+	// Content-Encoding other than identity (RFC 9110 §8.4), which
+	// DecodeJSON does not decode. → 415 (RFC 9110 §15.5.16), with
+	// "Accept-Encoding: identity" (§12.5.3), before any read. Package
+	// compress decodes such bodies (compress.BodyReader).
+	ErrUnsupportedEncoding = errors.New("brisk: request Content-Encoding not supported")
+
 	// ErrInvalidJSON: the body is not one JSON value, or does not decode
 	// into the value given (the decoder's error is wrapped too:
 	// errors.As finds a *json.SyntaxError or *json.UnmarshalTypeError
@@ -98,7 +105,9 @@ func (c *Ctx) jsonStream(v any) error {
 // Server.MaxBodyBytes alone, which also bounds a larger limit. On
 // failure it answers through Server.ErrorHandler and returns the error
 // (the Handler should then return): 415 with ErrNotJSON for a
-// Content-Type other than JSON's, checked before any read; 413 with
+// Content-Type other than JSON's, checked before any read; 415 with
+// ErrUnsupportedEncoding and "Accept-Encoding: identity" for a body with
+// a content coding (gzip, ...), also before any read; 413 with
 // ErrBodyTooLarge for a body larger than limit (a Content-Length above
 // it is refused without reading the body, a chunked body once it grows
 // past it), and the connection is closed; 400 with ErrInvalidJSON for a
@@ -110,6 +119,11 @@ func (c *Ctx) DecodeJSON(v any, limit int64) error {
 	if !isJSONType(c.Request.Header.Get("Content-Type")) {
 		c.Error(415, ErrNotJSON)
 		return ErrNotJSON
+	}
+	if hasContentCoding(&c.Request.Header) {
+		c.Response.Header.Set("Accept-Encoding", "identity")
+		c.Error(415, ErrUnsupportedEncoding)
+		return ErrUnsupportedEncoding
 	}
 	if limit > 0 && c.Request.ContentLength() > limit {
 		c.Error(413, ErrBodyTooLarge)
@@ -152,6 +166,20 @@ func (c *Ctx) jsonCodec() *JSONCodec {
 		return nil
 	}
 	return c.c.srv.JSON
+}
+
+// hasContentCoding reports whether h has a Content-Encoding naming a
+// coding other than identity (RFC 9110 §8.4: a list, over one or more
+// field lines).
+func hasContentCoding(h *Header) bool {
+	for v := range h.Values("Content-Encoding") {
+		for coding := range bytes.SplitSeq(v, []byte(",")) {
+			if c := bytes.TrimSpace(coding); len(c) > 0 && !ascii.EqualFold(c, "identity") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isJSONType reports whether the media type of the Content-Type value ct

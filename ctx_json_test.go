@@ -109,6 +109,9 @@ func TestDecodeJSON(t *testing.T) {
 		{"plus_json_alone", "application/+json", length(`{}`), 415, ErrNotJSON, true},
 		{"length_over_limit", "application/json", length(`{"name":"` + strings.Repeat("a", 40) + `"}`), 413, ErrBodyTooLarge, true},
 		{"chunked_over_limit", "application/json", chunked(`{"name":"` + strings.Repeat("a", 40) + `"}`), 413, ErrBodyTooLarge, false},
+		{"gzip", "application/json", "Content-Encoding: gzip\r\n" + length("\x1f\x8b\x08\x00"), 415, ErrUnsupportedEncoding, true},
+		{"identity_then_br", "application/json", "Content-Encoding: identity\r\nContent-Encoding: br\r\n" + length(`{}`), 415, ErrUnsupportedEncoding, true},
+		{"ok_identity", "application/json", "Content-Encoding: Identity, \r\n" + length(`{"id":1}`), 200, nil, true},
 		{"syntax", "application/json", length(`{"id":`), 400, ErrInvalidJSON, true},
 		{"empty", "application/json", length(``), 400, ErrInvalidJSON, true},
 		{"type", "application/json", length(`{"id":"x"}`), 400, ErrInvalidJSON, true},
@@ -141,6 +144,11 @@ func TestDecodeJSON(t *testing.T) {
 			}
 			if err := <-got; tc.is == nil && err != nil || tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("error %v, want %v", err, tc.is)
+			}
+			// RFC 9110 §12.5.3: Accept-Encoding in a 415 for a content
+			// coding, and only then.
+			if ae := resp.Header.Get("Accept-Encoding"); (ae == "identity") != errors.Is(tc.is, ErrUnsupportedEncoding) || ae != "" && ae != "identity" {
+				t.Errorf("Accept-Encoding %q", ae)
 			}
 			if tc.status != 200 && body != `{"error":"shaped"}`+"\n" {
 				t.Errorf("body %q, want the ErrorHandler's", body)

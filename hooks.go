@@ -46,8 +46,8 @@ func (s ConnState) String() string {
 // during the call: copy what you keep.
 //
 // It is the same record for every protocol: HTTP/1.x over TCP or TLS,
-// and HTTP/2 (h2, h2c) streams served through the h2 package's bridge,
-// one call per stream that reached brisk, with the differences stated
+// and HTTP/2 (h2, h2c) and HTTP/3 streams served through the bridges of
+// packages h2 and h3, one call per stream that reached brisk, with the differences stated
 // per field. A request whose connection a handler took over (Ctx.Hijack,
 // Upgrade, Tunnel) is reported when the handler returns, with what was
 // written before the hand-over.

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"testing"
 
@@ -50,6 +51,7 @@ func exchange(nc net.Conn, req, buf []byte) int {
 // connection (whose own part allocates nothing).
 func TestMiddlewareAllocs(t *testing.T) {
 	access := &AccessLog{Format: FormatCombined, Writer: io.Discard}
+	accessCommon := &AccessLog{Format: FormatCommon, Writer: io.Discard, ClientErrorLevel: slog.LevelDebug}
 	accessJSON := &AccessLog{Format: FormatJSON, Writer: io.Discard}
 	for _, tc := range []struct {
 		name   string
@@ -67,7 +69,8 @@ func TestMiddlewareAllocs(t *testing.T) {
 		{"rate_limit", RateLimit(RateLimitConfig{Rate: 1e9, Burst: 1e9}), "", nil},
 		{"basic_auth", BasicAuth("r", map[string]string{"Aladdin": "open sesame"}), "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==\r\n", nil},
 		{"access_log_combined", nil, "User-Agent: test\r\n", access.OnRequestDone},
-		{"access_log_json", nil, "User-Agent: test\r\n", accessJSON.OnRequestDone},
+		{"access_log_common", nil, "", accessCommon.OnRequestDone},
+		{"access_log_json", nil, "User-Agent: test\r\nReferer: https://r.example/\r\nX-Request-ID: abc\r\n", accessJSON.OnRequestDone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := brisk.Handler(ok)

@@ -2,7 +2,7 @@
 // IDs (RequestID), recovery with a logged stack (Recovery), CORS with
 // preflight (CORS), rate limiting by a token bucket per client (RateLimit),
 // a deadline per request (Timeout), Basic authentication (BasicAuth), and
-// an access log for Server.OnRequestDone (AccessLog).
+// an access log for Server.OnRequestDone and OnReject (AccessLog).
 //
 // Each wraps a brisk.Handler, so it works with router.Router.Use and
 // Group, by hand (mw(h)), and around brisk.FromHTTP handlers. It sees

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -75,22 +76,24 @@ func Example() {
 	// 429 Too Many Requests | X-Request-Id: r3 | {"request_id":"r3","status":429}
 }
 
-// ExampleAccessLog writes the combined log format from the completion
-// hook (here to a buffer, printed once the server has shut down, with
-// "[date]" for the date).
+// ExampleAccessLog writes the combined log format from the server's
+// hooks (here to a buffer, printed once the server has shut down, with
+// "[date]" for the date and "[µs]" for the duration).
 func ExampleAccessLog() {
 	var lines strings.Builder
 	log := &middleware.AccessLog{Format: middleware.FormatCombined, Writer: &lines}
 	srv := &brisk.Server{
 		Handler:       func(c *brisk.Ctx) { c.Response.SetBodyString("hi") },
 		OnRequestDone: log.OnRequestDone,
+		OnReject:      log.OnReject,
 	}
 	serve(srv, nil, "GET /a?b HTTP/1.1\nHost: h\nReferer: https://r.example/\nUser-Agent: curl/8")
 	line := lines.String()
-	fmt.Print(line[:strings.IndexByte(line, '[')] + "[date]" + line[strings.IndexByte(line, ']')+1:])
+	line = line[:strings.IndexByte(line, '[')] + "[date]" + line[strings.IndexByte(line, ']')+1:]
+	fmt.Print(regexp.MustCompile(`" \d+ "h"`).ReplaceAllString(line, `" [µs] "h"`))
 	// Output:
 	// 200 OK | hi
-	// inmemory - - [date] "GET /a?b HTTP/1.1" 200 77 "https://r.example/" "curl/8"
+	// inmemory - - [date] "GET /a?b HTTP/1.1" 200 77 "https://r.example/" "curl/8" [µs] "h" "-"
 }
 
 // ExampleRecovery logs a panic with its stack, one attribute per frame,

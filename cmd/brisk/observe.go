@@ -9,8 +9,17 @@ import (
 
 	"github.com/brisk-http/brisk"
 	"github.com/brisk-http/brisk/metrics"
+	"github.com/brisk-http/brisk/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// The access-log formats of -log-format.
+const (
+	formatText     = "text"     // key=value, through the server's slog logger
+	formatJSON     = "json"     // JSON lines, through the server's slog logger
+	formatCommon   = "common"   // Apache/nginx Common Log Format
+	formatCombined = "combined" // NCSA combined, then duration, host and request ID
 )
 
 // observeOptions are the flags of `brisk serve` for its logs: the
@@ -65,15 +74,20 @@ func (o *observeOptions) logger(stderr io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(stderr, opts))
 }
 
-// installLog sets srv's OnRequestDone and OnReject to write the access
-// log in o.format: common and combined lines to stderr, text and json
-// ones through logger.
+// installLog sets srv's OnRequestDone and OnReject to a
+// middleware.AccessLog in o.format: common and combined lines to stderr,
+// text and json records through logger, which also decides the level:
+// requests cut short by their clients are at level debug, summed up at
+// level info when not logged.
 func (o *observeOptions) installLog(srv *brisk.Server, logger *slog.Logger, stderr io.Writer) {
-	l := &accessLog{format: o.format, logger: logger, out: stderr}
-	if l.format == "" {
-		l.format = formatText
+	l := &middleware.AccessLog{Logger: logger, Writer: stderr, ClientErrorLevel: slog.LevelDebug}
+	switch o.format {
+	case formatCommon:
+		l.Format = middleware.FormatCommon
+	case formatCombined:
+		l.Format = middleware.FormatCombined
 	}
-	srv.OnRequestDone, srv.OnReject = l.requestDone, l.reject
+	srv.OnRequestDone, srv.OnReject = l.OnRequestDone, l.OnReject
 }
 
 // installMetrics registers srv's metrics with reg (metrics.HTTPServer:

@@ -46,7 +46,7 @@ func newServer(logger *slog.Logger) *brisk.Server {
 	r.Handle("PUT /items/{id}", s.update)
 	r.Handle("DELETE /items/{id}", s.remove)
 	access := &middleware.AccessLog{Logger: logger}
-	return &brisk.Server{Handler: r.Serve, Logger: logger, OnRequestDone: access.OnRequestDone,
+	return &brisk.Server{Handler: r.Serve, Logger: logger, OnRequestDone: access.OnRequestDone, OnReject: access.OnReject,
 		MaxBodyBytes: maxBody, ErrorHandler: jsonError}
 }
 
