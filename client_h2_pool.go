@@ -84,13 +84,16 @@ func (p *h2Pool) acquire(hc *HostClient, ctx context.Context, deadline time.Time
 	for {
 		p.mu.Lock()
 		c, stale := p.reserveLocked(hc.lim.lifetime)
-		if c != nil || p.http1 && hc.openConns() > 0 {
+		if c != nil {
+			reused := c.streams > 1
 			p.mu.Unlock()
 			closeH2(stale)
-			if c == nil {
-				return nil, false, true, nil
-			}
-			return c, c.streams > 1, false, nil
+			return c, reused, false, nil
+		}
+		if p.http1 && hc.openConns() > 0 {
+			p.mu.Unlock()
+			closeH2(stale)
+			return nil, false, true, nil
 		}
 		if d := p.dialing; d != nil {
 			p.mu.Unlock()
