@@ -1,0 +1,138 @@
+package h2
+
+import (
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/brisk-http/brisk"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// TestClientH2FallbackHTTP1: a server that chooses HTTP/1.1 by ALPN gets
+// HTTP/1.1 requests from a client with HTTP2 set, on connections pooled
+// as HTTP/1.1 ones: the first connection, dialled offering h2, is reused.
+func TestClientH2FallbackHTTP1(t *testing.T) {
+	addr := serve(t, &brisk.Server{Handler: h1Handler}, true) // no HTTP2: ALPN chooses http/1.1
+	c, dials := h2BriskClient(t)
+	var wg sync.WaitGroup
+	for range 10 { // first contact from several requests at once
+		wg.Go(func() {
+			if resp := get(t, c, "https://"+addr+"/"); string(resp.Body()) != "h1" || resp.Proto() != "HTTP/1.1" {
+				t.Errorf("body %q, Proto %q; want h1, HTTP/1.1", resp.Body(), resp.Proto())
+			}
+		})
+	}
+	wg.Wait()
+	before := dials.n.Load()
+	for range 3 {
+		resp := get(t, c, "https://"+addr+"/")
+		if p := resp.TLS().NegotiatedProtocol; p == "h2" {
+			t.Errorf("NegotiatedProtocol %q; want none (the server has no ALPN)", p)
+		}
+	}
+	if n := dials.n.Load(); n != before || n > 10 {
+		t.Errorf("%d dials, then %d for 3 sequential requests; want the connections reused", before, n-before)
+	}
+	// A TLSConfig whose NextProtos leaves h2 out offers no h2.
+	_, a := testCert(t)
+	c2 := &brisk.Client{ClientConfig: brisk.ClientConfig{HTTP2: &Transport{},
+		TLSConfig: &tls.Config{RootCAs: a.Pool, NextProtos: []string{"http/1.1"}}}}
+	h2addr := start(t, &brisk.Server{}, Config{}, true)
+	if resp := get(t, c2, "https://"+h2addr+"/"); resp.Proto() != "HTTP/1.1" || string(resp.Body()) != "h1" {
+		t.Errorf("NextProtos http/1.1: Proto %q, body %q; want HTTP/1.1, h1", resp.Proto(), resp.Body())
+	}
+}
+
+// refusingServer is an HTTP/2 server written with x/net's Framer: on its
+// first connection it answers the first request with GOAWAY (last stream
+// 0: nothing processed, RFC 9113 §6.8) and closes; on the others it
+// answers each request 200 "second".
+func refusingServer(t *testing.T) string {
+	c, _ := testCert(t)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{c}, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for i := 0; ; i++ {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveRefusing(nc, i == 0)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func serveRefusing(nc net.Conn, refuse bool) {
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(nc, make([]byte, len(http2.ClientPreface))); err != nil {
+		return
+	}
+	fr := http2.NewFramer(nc, nc)
+	fr.WriteSettings()
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				fr.WriteSettingsAck()
+			}
+		case *http2.HeadersFrame:
+			if refuse {
+				fr.WriteGoAway(0, http2.ErrCodeNo, nil)
+				return
+			}
+			var hb bytes.Buffer
+			enc := hpack.NewEncoder(&hb)
+			enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+			fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: hb.Bytes(), EndHeaders: true})
+			fr.WriteData(f.StreamID, true, []byte("second"))
+		}
+	}
+}
+
+// TestClientH2NotProcessed: a request the server did not process (a
+// GOAWAY naming no stream) is sent again on a new connection, a POST
+// too; with retries off the error is ErrNotProcessed.
+func TestClientH2NotProcessed(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		retries int
+		dials   int64
+	}{{"retried", 0, 2}, {"retries_off", -1, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := refusingServer(t)
+			c, dials := h2BriskClient(t)
+			c.MaxIdempotentRetries = tc.retries
+			var req brisk.Request
+			var resp brisk.Response
+			req.SetMethod("POST")
+			req.SetURI("https://" + addr + "/")
+			req.SetBodyString("x")
+			err := c.Do(&req, &resp)
+			switch {
+			case tc.retries < 0 && !errors.Is(err, brisk.ErrNotProcessed):
+				t.Errorf("err %v; want ErrNotProcessed", err)
+			case tc.retries >= 0 && (err != nil || string(resp.Body()) != "second"):
+				t.Errorf("err %v, body %q; want second", err, resp.Body())
+			}
+			if n := dials.n.Load(); n != tc.dials {
+				t.Errorf("%d dials; want %d", n, tc.dials)
+			}
+		})
+	}
+}
