@@ -7,7 +7,9 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/brisk-http/brisk/wire"
@@ -66,12 +68,13 @@ type HTTP2Conn interface {
 	// for a stream to end. req.Body, when set, is closed once the stream
 	// no longer needs it, possibly after RoundTrip returned.
 	//
-	// An error of RoundTrip, or of a read of the body, satisfies
-	// errors.Is with ErrNotProcessed when the server did not process
-	// the request (RFC 9113 §8.7: REFUSED_STREAM, or a GOAWAY whose last
-	// stream is below the request's), with wire.ErrHeaderTooLarge when a
-	// field section was over HTTP2ConnConfig.MaxHeaderBytes; any other
-	// failure of the stream or connection is taken as ErrConnectionClosed.
+	// An error of RoundTrip satisfies errors.Is with ErrNotProcessed
+	// when the server did not process the request (RFC 9113 §8.7:
+	// REFUSED_STREAM, or a GOAWAY whose last stream is below the
+	// request's), with wire.ErrHeaderTooLarge when the response's field
+	// section was over HTTP2ConnConfig.MaxHeaderBytes; the client takes
+	// any other failure of RoundTrip, or of a read of the body, as
+	// ErrConnectionClosed.
 	RoundTrip(req *http.Request) (*http.Response, error)
 
 	// ReserveNewRequest reports whether the connection can take a new
@@ -83,10 +86,6 @@ type HTTP2Conn interface {
 	// Close closes the connection at once; its streams fail.
 	Close() error
 }
-
-// h2Deadline is the cause of the cancellation of an HTTP/2 stream's
-// context by its exchange's deadline (Timeout, DoTimeout, DoDeadline).
-var h2Deadline = fmt.Errorf("%w: HTTP/2 stream", os.ErrDeadlineExceeded)
 
 // h2Config returns the HTTP2ConnConfig of hc's limits.
 func (hc *HostClient) h2Config() HTTP2ConnConfig {
@@ -111,7 +110,7 @@ func (hc *HostClient) sendH2(x *exchange, t *target) (*BodyStream, bool, error) 
 	now := time.Now()
 	s := newH2Stream(hc, x.ctx, x.deadlineAt(now, hc.lim.timeout))
 	for attempt := 0; ; attempt++ {
-		c, reused, http1, err := hc.h2.acquire(hc, s.ctx, s.deadline)
+		c, reused, http1, err := hc.h2.acquire(hc, s, s.deadline)
 		if http1 {
 			s.stop()
 			return nil, false, nil
@@ -134,7 +133,7 @@ func (hc *HostClient) sendH2(x *exchange, t *target) (*BodyStream, bool, error) 
 				retries = x.retries(hc)
 			}
 		}
-		if attempt < retries && x.req.stream.resendable() && s.ctx.Err() == nil {
+		if attempt < retries && x.req.stream.resendable() && s.Err() == nil {
 			s.reset()
 			continue
 		}
@@ -154,19 +153,26 @@ func (hc *HostClient) sendH2(x *exchange, t *target) (*BodyStream, bool, error) 
 }
 
 // h2Stream is one exchange on an HTTP/2 stream, for as long as its
-// response body is being read.
+// response body is being read. It is the stream's context too: done
+// when the exchange's context is, or at the exchange's deadline.
 type h2Stream struct {
-	hc       *HostClient
-	user     context.Context // the exchange's (x.ctx)
-	ctx      context.Context // the stream's: user's, cancelled at deadline too
-	cancel   context.CancelCauseFunc
-	timer    *time.Timer // cancels ctx at deadline; nil: none
-	deadline time.Time
+	hc         *HostClient
+	user       context.Context // the exchange's (x.ctx)
+	deadline   time.Time       // zero: none
+	timer      *time.Timer     // ends the context at deadline; nil: none
+	stopParent func() bool     // stops following user's cancellation; nil: none
+
+	mu      sync.Mutex
+	done    chan struct{} // made on first use; nil with no deadline and user never done
+	err     error         // the context's Err once done
+	expired bool          // done at the deadline
 
 	conn   *h2Conn        // the connection, while the stream holds it
 	resp   *http.Response // the response received
 	body   *h2Body        // the request body being sent; nil: none
 	decode bool           // the client added Accept-Encoding (see ClientConfig.Decoders)
+	url    url.URL        // the request's
+	req    http.Request   // the request, before its context is set
 
 	interim interimState // interim responses (client_h2_request.go)
 }
@@ -175,11 +181,67 @@ type h2Stream struct {
 // none).
 func newH2Stream(hc *HostClient, user context.Context, deadline time.Time) *h2Stream {
 	s := &h2Stream{hc: hc, user: user, deadline: deadline}
-	s.ctx, s.cancel = context.WithCancelCause(user)
+	if user.Done() != nil {
+		s.stopParent = context.AfterFunc(user, func() { s.cancel(user.Err(), false) })
+	}
 	if !deadline.IsZero() {
-		s.timer = time.AfterFunc(time.Until(deadline), func() { s.cancel(h2Deadline) })
+		s.timer = time.AfterFunc(time.Until(deadline), func() { s.cancel(context.DeadlineExceeded, true) })
 	}
 	return s
+}
+
+// Deadline implements context.Context.
+func (s *h2Stream) Deadline() (time.Time, bool) {
+	if t, ok := s.user.Deadline(); ok && (s.deadline.IsZero() || t.Before(s.deadline)) {
+		return t, true
+	}
+	return s.deadline, !s.deadline.IsZero()
+}
+
+// Done implements context.Context.
+func (s *h2Stream) Done() <-chan struct{} {
+	if s.timer == nil && s.stopParent == nil {
+		return nil // never done
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done == nil {
+		s.done = make(chan struct{})
+		if s.err != nil {
+			close(s.done)
+		}
+	}
+	return s.done
+}
+
+// Err implements context.Context.
+func (s *h2Stream) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Value implements context.Context: the exchange context's values.
+func (s *h2Stream) Value(key any) any { return s.user.Value(key) }
+
+// cancel ends the context with err; expired says it is the deadline's.
+func (s *h2Stream) cancel(err error, expired bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	s.err, s.expired = err, expired
+	if s.done != nil {
+		close(s.done)
+	}
+}
+
+// timedOut reports whether the deadline ended the context.
+func (s *h2Stream) timedOut() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.expired
 }
 
 // reset prepares s for another attempt after a failed one.
@@ -211,7 +273,7 @@ func (s *h2Stream) fail(err error) error {
 	if s.user.Err() != nil {
 		return ctxError(s.user)
 	}
-	if context.Cause(s.ctx) == h2Deadline {
+	if s.timedOut() {
 		return wrapTimeout(os.ErrDeadlineExceeded)
 	}
 	if s.body != nil {
@@ -250,12 +312,14 @@ func (s *h2Stream) release() {
 	}
 }
 
-// stop ends the exchange's deadline and context.
+// stop ends the exchange's deadline and the following of its context.
 func (s *h2Stream) stop() {
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-	s.cancel(nil)
+	if s.stopParent != nil {
+		s.stopParent()
+	}
 }
 
 // end ends the exchange: the connection back to the pool, the deadline

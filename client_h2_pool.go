@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,8 +21,10 @@ type h2Pool struct {
 	tr      HTTP2Transport
 	conf    HTTP2ConnConfig
 	tlsConf *tls.Config // offers "h2" (see h2TLSConfig)
-	accept  string      // the Accept-Encoding the client adds, as a string
+	accept  []string    // the Accept-Encoding the client adds, as a field value; read-only
 	decs    sync.Pool   // of *h2Decoders (client_h2_response.go)
+
+	host atomic.Pointer[string] // the last Host sent as a string (hostString)
 
 	mu      sync.Mutex
 	conns   []*h2Conn // open, taking new streams as far as known; newest last
@@ -55,7 +58,7 @@ func newH2Pool(hc *HostClient) *h2Pool {
 		tr:      hc.HTTP2,
 		conf:    hc.h2Config(),
 		tlsConf: h2TLSConfig(hc.TLSConfig, hc.tlsConf),
-		accept:  string(hc.acceptEnc),
+		accept:  []string{string(hc.acceptEnc)},
 	}
 	return p
 }
@@ -231,4 +234,16 @@ func (hc *HostClient) adoptHTTP1(nc net.Conn) {
 	hc.conns++
 	hc.mu.Unlock()
 	hc.release(newClientConn(hc, nc), true)
+}
+
+// hostString returns host as a string: the one of the last call when it
+// is the same (an origin's requests usually share their Host), so that
+// the conversion does not allocate each time.
+func (p *h2Pool) hostString(host []byte) string {
+	if last := p.host.Load(); last != nil && *last == string(host) {
+		return *last
+	}
+	h := string(host)
+	p.host.Store(&h)
+	return h
 }

@@ -2,6 +2,7 @@ package brisk
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -59,30 +60,31 @@ func (s *h2Stream) newRequest(x *exchange, t *target) (*http.Request, error) {
 	}
 	m := methodString(method)
 	if t.acceptEncoding != nil && m != "HEAD" && !req.Header.Has("Accept-Encoding") && !req.Header.Has("Range") {
-		h["Accept-Encoding"] = []string{s.hc.h2.accept}
+		h["Accept-Encoding"] = s.hc.h2.accept // read-only: net/http's layers do not modify values
 		s.decode = true
 	}
-	host := string(t.host)
+	host := s.hc.h2.hostString(t.host)
 	target := string(rt)
 	if strings.HasPrefix(target, "//") {
 		// URL.RequestURI would read "//..." as a network-path
 		// reference; net/http's HTTP/2 layer strips "https://"+host.
 		target = "//" + host + target
 	}
-	hreq := &http.Request{
+	s.url = url.URL{Scheme: "https", Host: host, Opaque: target}
+	s.req = http.Request{
 		Method:     m,
-		URL:        &url.URL{Scheme: "https", Host: host, Opaque: target},
+		URL:        &s.url,
 		Proto:      "HTTP/2.0",
 		ProtoMajor: 2,
 		Header:     h,
 		Host:       host,
 	}
-	ctx := s.ctx
+	ctx := context.Context(s)
 	if req.interim != nil {
 		s.interim.handler = req.interim
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{Got1xxResponse: s.interim.got})
 	}
-	hreq = hreq.WithContext(ctx)
+	hreq := s.req.WithContext(ctx)
 	if err := s.setBody(hreq, req); err != nil {
 		return nil, err
 	}
@@ -267,7 +269,8 @@ func (st *interimState) failure() error {
 // addHTTPHeader adds the fields of src to h, in the order of their
 // names, each name's values in order; it returns how many it added.
 func addHTTPHeader(h *Header, src http.Header) int {
-	keys := make([]string, 0, len(src))
+	var buf [16]string
+	keys := buf[:0]
 	for k := range src {
 		keys = append(keys, k)
 	}

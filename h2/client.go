@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -81,25 +80,12 @@ func (c clientConn) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, clientError(err)
 	}
-	resp.Body = body{resp.Body}
 	return resp, nil
 }
 
 func (c clientConn) ReserveNewRequest() bool { return c.cc.ReserveNewRequest() }
 
 func (c clientConn) Close() error { return c.cc.Close() }
-
-// body is a response body whose read errors are those brisk.HTTP2Conn
-// documents.
-type body struct{ io.ReadCloser }
-
-func (b body) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		err = clientError(err)
-	}
-	return n, err
-}
 
 // The x/net errors whose stream the server did not process (RFC 9113
 // §8.7), which x/net's own Transport retries on another connection, and
