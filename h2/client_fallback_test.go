@@ -54,7 +54,11 @@ func TestClientH2FallbackHTTP1(t *testing.T) {
 // first connection it answers the first request with GOAWAY (last stream
 // 0: nothing processed, RFC 9113 §6.8) and closes; on the others it
 // answers each request 200 "second".
-func refusingServer(t *testing.T) string {
+func refusingServer(t *testing.T) string { return rawServer(t, true) }
+
+// rawServer is refusingServer, refusing the first connection's request
+// only with refuse, and sending settings in its SETTINGS frame.
+func rawServer(t *testing.T, refuse bool, settings ...http2.Setting) string {
 	c, _ := testCert(t)
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{c}, NextProtos: []string{"h2"}})
 	if err != nil {
@@ -67,20 +71,20 @@ func refusingServer(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			go serveRefusing(nc, i == 0)
+			go serveRaw(nc, refuse && i == 0, settings)
 		}
 	}()
 	return ln.Addr().String()
 }
 
-func serveRefusing(nc net.Conn, refuse bool) {
+func serveRaw(nc net.Conn, refuse bool, settings []http2.Setting) {
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.ReadFull(nc, make([]byte, len(http2.ClientPreface))); err != nil {
 		return
 	}
 	fr := http2.NewFramer(nc, nc)
-	fr.WriteSettings()
+	fr.WriteSettings(settings...)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {
@@ -134,5 +138,22 @@ func TestClientH2NotProcessed(t *testing.T) {
 				t.Errorf("%d dials; want %d", n, tc.dials)
 			}
 		})
+	}
+}
+
+// TestClientH2MaxFrameSizeZero (CVE-2026-33814: an HTTP/2 client looped
+// on a SETTINGS_MAX_FRAME_SIZE of 0): the settings are refused as a
+// connection error (RFC 9113 §6.5.2: below 16384), and the request fails
+// at once.
+func TestClientH2MaxFrameSizeZero(t *testing.T) {
+	addr := rawServer(t, false, http2.Setting{ID: http2.SettingMaxFrameSize, Val: 0})
+	c, _ := h2BriskClient(t)
+	var req brisk.Request
+	var resp brisk.Response
+	req.SetURI("https://" + addr + "/")
+	start := time.Now()
+	err := c.DoTimeout(&req, &resp, 5*time.Second)
+	if !errors.Is(err, brisk.ErrConnectionClosed) && !errors.Is(err, brisk.ErrNotProcessed) || errors.Is(err, brisk.ErrTimeout) {
+		t.Errorf("err %v after %v; want the connection's error, at once", err, time.Since(start))
 	}
 }
