@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -155,5 +157,32 @@ func TestClientH2MaxFrameSizeZero(t *testing.T) {
 	err := c.DoTimeout(&req, &resp, 5*time.Second)
 	if !errors.Is(err, brisk.ErrConnectionClosed) && !errors.Is(err, brisk.ErrNotProcessed) || errors.Is(err, brisk.ErrTimeout) {
 		t.Errorf("err %v after %v; want the connection's error, at once", err, time.Since(start))
+	}
+}
+
+// TestClientH2Interim: interim responses (103 Early Hints) reach the
+// request's handler (Request.SetInterimHandler) with their fields; an
+// error from the handler ends the exchange with that error.
+func TestClientH2Interim(t *testing.T) {
+	p := startNetHTTP(t)
+	c, _ := h2BriskClient(t)
+	var req brisk.Request
+	var resp brisk.Response
+	req.SetURI(p.url + "/hints")
+	var got []string
+	req.SetInterimHandler(func(code int, h *brisk.Header) error {
+		got = append(got, strconv.Itoa(code)+" "+string(h.Get("Link")))
+		return nil
+	})
+	if err := c.Do(&req, &resp); err != nil || string(resp.Body()) != "final" {
+		t.Fatalf("err %v, body %q", err, resp.Body())
+	}
+	if want := []string{"103 </style.css>; rel=preload"}; !slices.Equal(got, want) {
+		t.Errorf("interim responses %q; want %q", got, want)
+	}
+	stop := errors.New("stop at the hint")
+	req.SetInterimHandler(func(int, *brisk.Header) error { return stop })
+	if err := c.Do(&req, &resp); !errors.Is(err, stop) {
+		t.Errorf("err %v; want the handler's", err)
 	}
 }

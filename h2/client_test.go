@@ -113,6 +113,12 @@ func peerHandler(st *peerState) http.Handler {
 		case <-time.After(10 * time.Second):
 		}
 	})
+	mux.HandleFunc("/hints", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del("Link")
+		io.WriteString(w, "final")
+	})
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/get?from=redirect", http.StatusFound)
 	})
