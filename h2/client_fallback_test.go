@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -184,5 +185,40 @@ func TestClientH2Interim(t *testing.T) {
 	req.SetInterimHandler(func(int, *brisk.Header) error { return stop })
 	if err := c.Do(&req, &resp); !errors.Is(err, stop) {
 		t.Errorf("err %v; want the handler's", err)
+	}
+}
+
+// TestClientH2ConnLifetime: a HostClient's HTTP/2 connection older than
+// MaxConnLifetime takes no new streams (the next request dials), and
+// CloseIdleConnections closes a connection without open streams.
+func TestClientH2ConnLifetime(t *testing.T) {
+	p := startNetHTTP(t)
+	_, a := testCert(t)
+	d := &dialCounter{}
+	hc := &brisk.HostClient{Addr: strings.TrimPrefix(p.url, "https://"), TLS: true, ClientConfig: brisk.ClientConfig{
+		HTTP2: &Transport{}, TLSConfig: &tls.Config{RootCAs: a.Pool}, Dial: d.dial, MaxConnLifetime: 200 * time.Millisecond}}
+	do := func() {
+		t.Helper()
+		var req brisk.Request
+		var resp brisk.Response
+		req.SetTarget("/get")
+		if err := hc.Do(&req, &resp); err != nil || resp.Proto() != "HTTP/2.0" {
+			t.Fatalf("err %v, Proto %q", err, resp.Proto())
+		}
+	}
+	do()
+	do()
+	if n := d.n.Load(); n != 1 {
+		t.Errorf("%d dials for 2 requests; want 1", n)
+	}
+	time.Sleep(300 * time.Millisecond)
+	do()
+	if n := d.n.Load(); n != 2 {
+		t.Errorf("%d dials after MaxConnLifetime; want 2", n)
+	}
+	hc.CloseIdleConnections()
+	do()
+	if n := d.n.Load(); n != 3 {
+		t.Errorf("%d dials after CloseIdleConnections; want 3", n)
 	}
 }
