@@ -115,7 +115,11 @@ type ClientConfig struct {
 	// those of HTTP/1.1, but for these HTTP/2 differences:
 	// MaxResponseHeaderBytes is sent as SETTINGS_MAX_HEADER_LIST_SIZE
 	// and counts fields as RFC 9113 §6.5.2 does (name, value and 32
-	// bytes each); Response.Reason is empty (HTTP/2 has none) and
+	// bytes each): a larger field section is wire.ErrHeaderTooLarge,
+	// but one field larger than the whole limit fails the connection
+	// (HPACK decoding cannot skip it), and a server that honours the
+	// setting may reset the stream rather than send the head, both
+	// ErrConnectionClosed; Response.Reason is empty (HTTP/2 has none) and
 	// Response.Proto is "HTTP/2.0"; the fields of a response come in
 	// the order of their names, not as received; connection-specific
 	// request fields (Connection and those it names, Keep-Alive,

@@ -264,7 +264,8 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 // BodyStream is the body of a response received with DoStream, read as it
 // arrives. It must be closed. Reading to io.EOF (which also fills the
 // Response's Trailer for a chunked body) returns the connection to the
-// pool; Close before that closes the connection. A BodyStream is not safe
+// pool; Close before that closes the connection (on HTTP/2: resets the
+// stream, RST_STREAM, and the connection stays). A BodyStream is not safe
 // for concurrent use and must not be used after Close.
 type BodyStream struct {
 	cc   *clientConn
