@@ -222,3 +222,33 @@ func TestClientH2ConnLifetime(t *testing.T) {
 		t.Errorf("%d dials after CloseIdleConnections; want 3", n)
 	}
 }
+
+// TestClientH2InvalidRequest: a request HTTP/1.1 would refuse is refused
+// on HTTP/2 too, before anything is sent: ErrInvalidRequest.
+func TestClientH2InvalidRequest(t *testing.T) {
+	p := startNetHTTP(t)
+	c, _ := h2BriskClient(t)
+	for _, tc := range []struct {
+		name string
+		set  func(*brisk.Request)
+	}{
+		{"field_value_crlf", func(r *brisk.Request) { r.Header.Set("X-Split", "a\r\nInjected: b") }},
+		{"field_name_space", func(r *brisk.Request) { r.Header.Set("Bad Name", "v") }},
+		{"method_not_token", func(r *brisk.Request) { r.SetMethod("GE T") }},
+		{"trailer_value_lf", func(r *brisk.Request) {
+			r.SetMethod("POST")
+			r.SetBodyStream(strings.NewReader("body"), -1)
+			r.Trailer.Set("X-T", "a\nb")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var req brisk.Request
+			var resp brisk.Response
+			req.SetURI(p.url + "/get")
+			tc.set(&req)
+			if err := c.Do(&req, &resp); !errors.Is(err, brisk.ErrInvalidRequest) {
+				t.Errorf("err %v; want ErrInvalidRequest", err)
+			}
+		})
+	}
+}
