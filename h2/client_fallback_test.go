@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,5 +251,46 @@ func TestClientH2InvalidRequest(t *testing.T) {
 				t.Errorf("err %v; want ErrInvalidRequest", err)
 			}
 		})
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestClientH2ExpectContinue: with "Expect: 100-continue" a body waits
+// for the server's go-ahead (ExpectContinueTimeout): a 413 arrives
+// before any of it is sent, a 100 (Continue) lets it go.
+func TestClientH2ExpectContinue(t *testing.T) {
+	p := startNetHTTP(t)
+	c, _ := h2BriskClient(t)
+	c.ExpectContinueTimeout = time.Minute
+	for _, tc := range []struct {
+		size   int64
+		status int
+		read   int64
+	}{{1 << 20, 413, 0}, {1000, 200, 1000}} {
+		var req brisk.Request
+		var resp brisk.Response
+		req.SetMethod("POST")
+		req.SetURI(p.url + "/small")
+		req.Header.Set("Expect", "100-continue")
+		body := &countingReader{r: strings.NewReader(strings.Repeat("x", int(tc.size)))}
+		req.SetBodyStream(body, tc.size)
+		start := time.Now()
+		if err := c.DoTimeout(&req, &resp, 20*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode() != tc.status || body.n.Load() != tc.read || time.Since(start) > 10*time.Second {
+			t.Errorf("size %d: status %d, %d bytes read in %v; want %d, %d", tc.size, resp.StatusCode(), body.n.Load(), time.Since(start), tc.status, tc.read)
+		}
 	}
 }

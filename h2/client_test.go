@@ -119,6 +119,14 @@ func peerHandler(st *peerState) http.Handler {
 		w.Header().Del("Link")
 		io.WriteString(w, "final")
 	})
+	mux.HandleFunc("/small", func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > 1024 {
+			http.Error(w, "too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		n, _ := io.Copy(io.Discard, r.Body)
+		fmt.Fprintf(w, "read=%d", n)
+	})
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/get?from=redirect", http.StatusFound)
 	})
