@@ -76,13 +76,62 @@ type ClientConfig struct {
 	// tls.Config: crypto/tls's defaults (TLS 1.2 to 1.3, the system's
 	// roots, certificates verified) and no ALPN. An empty ServerName is
 	// set to the host being dialled. Certificates (or
-	// GetClientCertificate) give a client certificate for mTLS. The
-	// client speaks HTTP/1.1 only: ALPN (RFC 7301) offers the "http/1.1"
-	// and "http/1.0" of NextProtos and nothing else, so a config offering
-	// "h2" (one made for net/http) works, the server choosing HTTP/1.1;
-	// the client changes its own copy, never TLSConfig itself.
-	// Response.TLS shows the state of the connection a response came on.
+	// GetClientCertificate) give a client certificate for mTLS. Without
+	// HTTP2, the client speaks HTTP/1.1 only: ALPN (RFC 7301) offers the
+	// "http/1.1" and "http/1.0" of NextProtos and nothing else, so a
+	// config offering "h2" (one made for net/http) works, the server
+	// choosing HTTP/1.1; with HTTP2, see there. The client changes its
+	// own copy, never TLSConfig itself. Response.TLS shows the state of
+	// the connection a response came on.
 	TLSConfig *tls.Config
+
+	// HTTP2, when set, lets "https" origins choose HTTP/2 (RFC 9113):
+	// ALPN offers "h2" then "http/1.1" (of a TLSConfig.NextProtos that
+	// lists protocols, "h2" only if it is listed), and a connection on
+	// which the server chose "h2" is handed to HTTP2; package h2's
+	// Transport implements it with golang.org/x/net/http2. Nil (the
+	// default) means HTTP/1.1 only. Cleartext "http" origins always
+	// speak HTTP/1.1 (no h2c), as do requests sent through an HTTP
+	// proxy; an "https" origin reached through a CONNECT or SOCKS5
+	// tunnel may choose HTTP/2.
+	//
+	// An HTTP/2 origin gets one connection, which carries every request
+	// as a stream of its own; another is dialled only once it takes no
+	// new streams (a GOAWAY, a connection error, MaxConnLifetime).
+	// Requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait
+	// for a stream to end, within their deadline. MaxConnsPerHost
+	// bounds HTTP/1.1 connections only. While a first connection is
+	// dialled, the origin's other requests wait for it rather than
+	// dial their own. When the server chooses "http/1.1" (or no
+	// protocol), that connection joins the HTTP/1.1 pool and the
+	// origin's requests go over HTTP/1.1, dialling without offering
+	// "h2", until none of its HTTP/1.1 connections is left open: the
+	// next connection offers "h2" again.
+	//
+	// The API, the limits, timeouts, retries, redirects, decoding,
+	// cookies, interim responses, streamed bodies both ways (an upload
+	// may continue while a DoStream response is read: the Request must
+	// not change until its BodyStream is closed) and the errors are
+	// those of HTTP/1.1, but for these HTTP/2 differences:
+	// MaxResponseHeaderBytes is sent as SETTINGS_MAX_HEADER_LIST_SIZE
+	// and counts fields as RFC 9113 §6.5.2 does (name, value and 32
+	// bytes each): a larger field section is wire.ErrHeaderTooLarge,
+	// but one field larger than the whole limit fails the connection
+	// (HPACK decoding cannot skip it), and a server that honours the
+	// setting may reset the stream rather than send the head, both
+	// ErrConnectionClosed; Response.Reason is empty (HTTP/2 has none) and
+	// Response.Proto is "HTTP/2.0"; the fields of a response come in
+	// the order of their names, not as received; connection-specific
+	// request fields (Connection and those it names, Keep-Alive,
+	// Proxy-Connection, Upgrade, Transfer-Encoding, a TE other than
+	// "trailers") are not sent (RFC 9113 §8.2.2); a request's trailer
+	// fields are sent after a streamed body of unknown size only, as
+	// for HTTP/1.1; an interim-response handler (Request.SetInterimHandler)
+	// runs on the connection's reader, so it must not block;
+	// IdleConnTimeout counts from the end of the connection's last
+	// stream; a request the server did not process is retried as
+	// ErrNotProcessed says.
+	HTTP2 HTTP2Transport
 
 	// Timeout bounds a whole exchange started by Do: waiting for a free
 	// connection, dialling, writing the request and reading the whole

@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -81,25 +82,30 @@ func decoding(ds []ContentDecoder, resp *Response) int {
 // decode is ErrContentEncoding; one that decodes past the limit is
 // ErrBodyTooLarge, with resp.Body() empty.
 func (cc *clientConn) decodeBody(resp *Response) error {
-	ds := cc.hc.decoders
+	return decodeInto(resp, cc.hc.decoders, &cc.decs, &cc.rawBody, cc.hc.lim.maxBody)
+}
+
+// decodeInto is decodeBody with the decoders of ds kept in decs (by
+// index, created on first use), raw the reader of the encoded body, and
+// limit MaxResponseBodyBytes.
+func decodeInto(resp *Response, ds []ContentDecoder, decs *[]Decoder, raw *bytes.Reader, limit int64) error {
 	i := decoding(ds, resp)
 	if i < 0 || len(resp.body) == 0 {
 		return nil
 	}
-	if cc.decs == nil {
-		cc.decs = make([]Decoder, len(ds))
+	if *decs == nil {
+		*decs = make([]Decoder, len(ds))
 	}
-	if cc.decs[i] == nil {
-		cc.decs[i] = ds[i].New()
+	if (*decs)[i] == nil {
+		(*decs)[i] = ds[i].New()
 	}
-	d := cc.decs[i]
-	raw := &cc.rawBody
+	d := (*decs)[i]
 	raw.Reset(resp.body)
 	if err := d.Reset(raw); err != nil {
 		resp.body = resp.body[:0]
 		return decodeError(ds[i].Coding, err)
 	}
-	out, err := readDecoded(d, resp.spare[:0], cc.hc.lim.maxBody)
+	out, err := readDecoded(d, resp.spare[:0], limit)
 	resp.spare = resp.body
 	resp.body = out
 	if err != nil {
@@ -170,16 +176,16 @@ func (r rawStream) Read(p []byte) (int, error) { return r.s.readRaw(p) }
 func (s *BodyStream) decodeWith(ds []ContentDecoder) error {
 	cc := s.cc
 	i := decoding(ds, s.resp)
-	if i < 0 || cc.body.Done() && len(cc.decoded) == 0 {
+	if i < 0 || cc != nil && cc.body.Done() && len(cc.decoded) == 0 || s.h2 != nil && s.h2.resp.ContentLength == 0 {
 		return nil
 	}
 	d := ds[i].New()
-	if cc.decs != nil && cc.decs[i] != nil {
+	if cc != nil && cc.decs != nil && cc.decs[i] != nil {
 		d, cc.decs[i] = cc.decs[i], nil
 	}
 	s.dec = &streamDecoder{dec: d, coding: ds[i].Coding}
 	if err := d.Reset(rawStream{s}); err != nil {
-		if s.cc != nil {
+		if s.open() {
 			s.finish(false)
 		}
 		return s.decodeFailed(err)
@@ -202,10 +208,10 @@ func (s *BodyStream) readDecoded(p []byte) (int, error) {
 	switch {
 	case err == nil:
 		return n, nil
-	case err == io.EOF && s.cc != nil: // the raw body has not ended yet
+	case err == io.EOF && s.open(): // the raw body has not ended yet
 		var b [1]byte
 		if m, rerr := s.readRaw(b[:]); m > 0 || rerr != io.EOF {
-			if s.cc != nil {
+			if s.open() {
 				s.finish(false)
 			}
 			if rerr == nil || rerr == io.EOF {
@@ -217,7 +223,7 @@ func (s *BodyStream) readDecoded(p []byte) (int, error) {
 	case err == io.EOF:
 		s.dec.err = io.EOF
 	default:
-		if s.cc != nil {
+		if s.open() {
 			s.finish(false)
 		}
 		return n, s.decodeFailed(err)

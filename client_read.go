@@ -264,10 +264,12 @@ func (cc *clientConn) readChunked(p []byte) (int, error) {
 // BodyStream is the body of a response received with DoStream, read as it
 // arrives. It must be closed. Reading to io.EOF (which also fills the
 // Response's Trailer for a chunked body) returns the connection to the
-// pool; Close before that closes the connection. A BodyStream is not safe
+// pool; Close before that closes the connection (on HTTP/2: resets the
+// stream, RST_STREAM, and the connection stays). A BodyStream is not safe
 // for concurrent use and must not be used after Close.
 type BodyStream struct {
 	cc   *clientConn
+	h2   *h2Stream // the HTTP/2 stream the body comes on (client_h2_response.go); nil: cc's
 	resp *Response
 	ctx  context.Context
 	stop func() bool
@@ -294,6 +296,9 @@ func (s *BodyStream) readRaw(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
+	if s.h2 != nil {
+		return s.readH2(p)
+	}
 	n, err := s.cc.readBody(p)
 	switch {
 	case err == io.EOF:
@@ -313,7 +318,7 @@ func (s *BodyStream) readRaw(p []byte) (int, error) {
 // Close releases the connection: back to the pool when the body was read
 // to its end, else closed. It returns nil.
 func (s *BodyStream) Close() error {
-	if s.cc != nil {
+	if s.open() {
 		s.finish(false)
 	}
 	if s.err == nil || s.err == io.EOF {
@@ -323,6 +328,11 @@ func (s *BodyStream) Close() error {
 }
 
 func (s *BodyStream) finish(complete bool) {
+	if s.h2 != nil {
+		s.h2.end()
+		s.h2 = nil
+		return
+	}
 	canceled := s.stop != nil && !s.stop()
 	s.cc.hc.release(s.cc, complete && s.cc.keep && !canceled)
 	s.cc = nil

@@ -8,7 +8,7 @@ import (
 )
 
 // tlsState returns the TLS state of cc's connection, nil when it is not
-// TLS. It is read once per connection, after the handshake dialConn did.
+// TLS. It is read once per connection, after the handshake dialConnWith did.
 func (cc *clientConn) tlsState() *tls.ConnectionState {
 	if cc.tls == nil {
 		if tc, ok := cc.nc.(*tls.Conn); ok {

@@ -277,8 +277,21 @@ var (
 	// before the response was complete. Closed before any byte, the cause
 	// is io.EOF; in the middle of a head or body, io.ErrUnexpectedEOF.
 	// Idempotent requests on a reused connection are retried before this
-	// is returned; other requests are not.
+	// is returned; other requests are not. On HTTP/2 (ClientConfig.HTTP2)
+	// it also means that the server reset the request's stream
+	// (RST_STREAM, RFC 9113 §6.4), or that the stream failed on a
+	// malformed response or a connection error; the HTTP/2 layer's error
+	// is wrapped.
 	ErrConnectionClosed = errors.New("brisk: connection closed by the server")
+
+	// ErrNotProcessed: the server said it did not process the request, so
+	// that it may be sent again whatever its method (RFC 9113 §8.7): on
+	// HTTP/2, it refused the stream (REFUSED_STREAM) or sent a GOAWAY
+	// frame naming an earlier last stream. The client sends such a
+	// request again on a new connection, up to MaxIdempotentRetries
+	// times, when its body can be sent again; this error is returned
+	// when it cannot.
+	ErrNotProcessed = errors.New("brisk: request not processed by the server")
 
 	// ErrTooManyRedirects: more redirects than MaxRedirects. The response
 	// holds the last redirect received.

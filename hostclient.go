@@ -48,6 +48,8 @@ type HostClient struct {
 	decoders  []ContentDecoder // nil: none (client_decompress.go)
 	acceptEnc []byte           // the Accept-Encoding the client adds
 
+	h2 *h2Pool // with HTTP2 and TLS: the HTTP/2 connections (client_h2_pool.go)
+
 	proxy    *proxyRoute // nil: direct (client_proxy.go)
 	proxyErr error       // why the proxy is not usable
 	proxySet bool        // proxy was chosen by Client, not from Proxy
@@ -106,6 +108,9 @@ func (hc *HostClient) CloseIdleConnections() {
 	for _, cc := range idle {
 		cc.close()
 	}
+	if hc.h2 != nil {
+		hc.h2.closeIdle()
+	}
 }
 
 // init resolves the configuration once.
@@ -126,6 +131,9 @@ func (hc *HostClient) init() {
 	}
 	if hc.TLS {
 		hc.tlsConf = clientTLSConfig(hc.TLSConfig, hc.addr)
+		if hc.HTTP2 != nil {
+			hc.h2 = newH2Pool(hc)
+		}
 	}
 }
 
@@ -167,6 +175,11 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 		t.forward = hc.proxy
 	}
 	t.acceptEncoding = hc.acceptEnc
+	if hc.h2 != nil {
+		if s, ok, err := hc.sendH2(x, t); ok {
+			return s, err
+		}
+	}
 	now := time.Now()
 	cc, stop, err := hc.roundTrip(x, t, now, x.deadlineAt(now, hc.lim.timeout))
 	if err != nil {
@@ -328,7 +341,7 @@ func (hc *HostClient) wait(ctx context.Context, deadline time.Time, w *waiter, r
 
 // dial opens a connection in a slot already counted in conns.
 func (hc *HostClient) dial(ctx context.Context, deadline time.Time) (*clientConn, error) {
-	nc, err := hc.dialConn(ctx, deadline)
+	nc, err := hc.dialConnWith(ctx, deadline, hc.tlsConf)
 	if err != nil {
 		hc.mu.Lock()
 		hc.dropLocked()
@@ -338,9 +351,9 @@ func (hc *HostClient) dial(ctx context.Context, deadline time.Time) (*clientConn
 	return newClientConn(hc, nc), nil
 }
 
-// dialConn dials hc.addr, with TLS when asked, within the dial timeout
-// and deadline.
-func (hc *HostClient) dialConn(ctx context.Context, deadline time.Time) (net.Conn, error) {
+// dialConnWith dials hc.addr, with TLS when asked (configured by
+// tlsConf), within the dial timeout and deadline.
+func (hc *HostClient) dialConnWith(ctx context.Context, deadline time.Time, tlsConf *tls.Config) (net.Conn, error) {
 	if d := hc.lim.dialTimeout; d > 0 {
 		if t := time.Now().Add(d); deadline.IsZero() || t.Before(deadline) {
 			deadline = t
@@ -376,7 +389,7 @@ func (hc *HostClient) dialConn(ctx context.Context, deadline time.Time) (net.Con
 	if !hc.TLS {
 		return nc, nil
 	}
-	tc := tls.Client(nc, hc.tlsConf)
+	tc := tls.Client(nc, tlsConf)
 	if err := tc.HandshakeContext(ctx); err != nil {
 		nc.Close()
 		return nil, dialError(err)

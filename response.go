@@ -49,7 +49,8 @@ type Response struct {
 
 	lengthUnknown bool // server side: SetLengthUnknown was called
 
-	tls *tls.ConnectionState // client side: of the connection it came on
+	tls   *tls.ConnectionState // client side: of the connection it came on
+	proto string               // client side: the protocol it came in (Proto)
 }
 
 // maxKeptBody is the largest body buffer a pooled Response keeps for the

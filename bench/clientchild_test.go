@@ -60,12 +60,21 @@ type helloChild struct {
 // tcpChildEndpoint starts a hello server in a child process, stopped when
 // the benchmark ends.
 func tcpChildEndpoint(b *testing.B) endpoint {
+	ch, addr := startChild(b, "TestHelloServerProcess", helloChildEnv)
+	return endpoint{uri: "http://" + addr + "/plaintext", serverCPU: ch.cpuClock}
+}
+
+// startChild runs this test binary again as a child process running
+// test, with env set to "1", until the benchmark ends, and returns it
+// and the address it prints ("addr HOST:PORT", as TestHelloServerProcess
+// does).
+func startChild(b *testing.B, test, env string) (*helloChild, string) {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run", "^TestHelloServerProcess$", "-test.bench", "^$", "-test.count", "1")
-	cmd.Env = append(os.Environ(), helloChildEnv+"=1")
+	cmd := exec.Command(exe, "-test.run", "^"+test+"$", "-test.bench", "^$", "-test.count", "1")
+	cmd.Env = append(os.Environ(), env+"=1")
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	inR, inW, err := os.Pipe()
@@ -89,7 +98,7 @@ func tcpChildEndpoint(b *testing.B) endpoint {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return endpoint{uri: "http://" + addr + "/plaintext", serverCPU: ch.cpuClock}
+	return ch, addr
 }
 
 // line reads the child's next output line starting with key and returns

@@ -11,6 +11,12 @@
 //	srv := &brisk.Server{Handler: h}
 //	if err := h2.Configure(srv, h2.Config{}); err != nil { ... } // h serves HTTP/2 too
 //	srv.ListenAndServeTLS(":443", "cert.pem", "key.pem")
+//
+// On the client side, Transport gives a brisk.Client or HostClient
+// HTTP/2 to "https" origins that choose it by ALPN, with x/net/http2's
+// client (see brisk.ClientConfig.HTTP2):
+//
+//	c := &brisk.Client{ClientConfig: brisk.ClientConfig{HTTP2: &h2.Transport{}}}
 package h2
 
 import (

@@ -58,8 +58,8 @@
 //
 // Not applicable:
 //
-//	CVE-2026-33814 (h2 client loops on SETTINGS_MAX_FRAME_SIZE 0)  brisk's Client speaks HTTP/1.1 only, so no HTTP/2 client frames are sized by a peer.
-//	CVE-2026-94441 (h2c connection reused for https)              brisk's Client has no HTTP/2, cleartext or not.
+//	CVE-2026-33814 (h2 client loops on SETTINGS_MAX_FRAME_SIZE 0)  brisk's Client speaks HTTP/2 only with ClientConfig.HTTP2, through x/net/http2, fixed in the version go.mod requires (h2's TestClientH2MaxFrameSizeZero).
+//	CVE-2026-94441 (h2c connection reused for https)              brisk's Client has no h2c: HTTP/2 only over TLS, its connections pooled per https origin.
 //	CVE-2022-2880, CVE-2022-32148, CVE-2021-33197 (ReverseProxy)  brisk has no reverse proxy; one built on Args sees every parameter (TestCVE_2026_39825_NoHiddenParams).
 //	CVE-2022-41717, CVE-2021-44716 (h2 header-key cache growth)   inside x/net/http2's server, fixed in the version go.mod requires; no brisk code between.
 //	CVE-2022-27664 (h2 closing connection hangs)                  inside x/net/http2's connection loop, fixed in the version go.mod requires.
