@@ -42,9 +42,12 @@
 //
 // On HTTP/1.1 and TLS connections every feature works as described; on
 // h2 and h2c connections (brisk's h2 package) requests are forwarded over
-// HTTP/1.1 likewise, but upgrade and CONNECT are refused (HTTP/2 has no
-// 101, RFC 9113 §8.6) and interim responses other than 100 are dropped by
-// the HTTP/2 bridge, which also presents h2 requests as HTTP/1.1 (their
-// Via element says "1.1"). Behind a PROXY protocol header the client's
-// address is the header's source address.
+// HTTP/1.1 likewise, streaming and with trailers both ways (their Via
+// element says "2"), but there is no upgrade: the h2 server answers a
+// request with Connection or Upgrade fields 400 and resets an extended
+// CONNECT (RFC 9113 §8.2.2, §8.6; RFC 8441 is not offered), and the Proxy
+// refuses CONNECT with 405 (ErrConnectRefused) even when Connect is set.
+// Interim responses other than 100 are dropped by the HTTP/2 bridge.
+// Behind a PROXY protocol header the client's address is the header's
+// source address, on every protocol.
 package reverseproxy

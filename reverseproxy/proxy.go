@@ -159,7 +159,8 @@ type Proxy struct {
 	// returns the connection to tunnel to (usually after checking the
 	// authority, c.Request.Host(), against an allow list); an error
 	// answers 502 (ErrorHandler gets it). Nil refuses CONNECT with 405
-	// (ErrConnectRefused).
+	// (ErrConnectRefused); so is a CONNECT received over HTTP/2 or
+	// HTTP/3 (Connect is not called: their streams are not tunnelled).
 	Connect func(c *brisk.Ctx) (net.Conn, error)
 
 	// ErrorHandler, when set, writes the response for a request that

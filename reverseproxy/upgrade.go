@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,10 +46,12 @@ func (x *exchange) switchProtocols(s *brisk.BodyStream, u *upstream) {
 // no upgrade, or without naming the protocol.
 var errUnaskedSwitch = errors.New("reverseproxy: upstream switched protocols unasked")
 
-// connect handles a CONNECT request (RFC 9110 §9.3.6) with Proxy.Connect.
+// connect handles a CONNECT request (RFC 9110 §9.3.6) with Proxy.Connect,
+// on HTTP/1 connections only: the HTTP/2 bridge cannot hand its stream
+// over as a connection.
 func (x *exchange) connect() {
 	c := x.c
-	if x.p.Connect == nil {
+	if x.p.Connect == nil || !strings.HasPrefix(c.Request.Proto(), "HTTP/1.") {
 		c.Response.Header.Set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE")
 		x.fail(&Error{Phase: PhasePick, Status: http.StatusMethodNotAllowed, Err: ErrConnectRefused})
 		return
