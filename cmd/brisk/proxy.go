@@ -145,6 +145,9 @@ func runProxyServer(ctx context.Context, o *proxyOptions, stdout, stderr io.Writ
 		return exitFail
 	}
 	fmt.Fprintf(stdout, "brisk: proxying %s to %s\n", o.url(lns[0].Addr()), strings.Join(o.p.Upstreams, ", "))
+	if note := o.note(); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	r := running{srv: srv, lns: lns, adminLn: adminLn, served: make(chan error, len(lns)+1), serveOn: o.serveOn,
 		deploy: &o.deploy, signals: o.signals, timeout: o.shutdown.shutdownDeadline()}
 	return r.run(ctx, stdout, stderr)
