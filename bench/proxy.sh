@@ -29,19 +29,27 @@
 # copying 64 KiB per system call pays on most requests.
 #
 # Usage: bench/proxy.sh [-d SECONDS] [-r ROUNDS] [-c CONNS] [-g PROCS] [-m MODES]
-#   defaults: -d 5 -r 3 -c 64 -g 2 -m plaintext,64k,pipelined,ws. Needs
+#                       [-p PROXIES] [-b BINARY]
+#   defaults: -d 5 -r 3 -c 64 -g 2 -m plaintext,64k,pipelined,ws
+#   -p brisk,nginx,haproxy,httputil,fasthttp. -b adds the proxy "base":
+#   `BINARY proxy`, another build of cmd/brisk (before a change), to
+#   compare with brisk in the same interleaved rounds. Needs
 #   nginx and haproxy (apt-get install nginx-light haproxy); wrk is
 #   installed when missing.
 set -euo pipefail
 
-secs=5 rounds=3 conns=64 procs=2 modes=plaintext,64k,pipelined,ws
-while getopts "d:r:c:g:m:" o; do
+secs=5 rounds=3 conns=64 procs=2 modes=plaintext,64k,pipelined,ws proxies=brisk,nginx,haproxy,httputil,fasthttp base=
+while getopts "d:r:c:g:m:p:b:" o; do
 	case $o in
 	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; c) conns=$OPTARG ;; g) procs=$OPTARG ;; m) modes=$OPTARG ;;
-	*) sed -n '2,36p' "$0"; exit 2 ;;
+	p) proxies=$OPTARG ;; b) base=$(realpath "$OPTARG") ;;
+	*) sed -n '2,41p' "$0"; exit 2 ;;
 	esac
 done
 IFS=, read -r -a modes <<<"$modes"
+plist=$proxies
+IFS=, read -r -a proxies <<<"$proxies"
+[ -z "$base" ] || proxies+=(base)
 source "$(dirname "$0")/lib.sh"
 for cmd in nginx haproxy; do
 	command -v $cmd >/dev/null || { echo "$cmd not installed (apt-get install nginx-light haproxy)" >&2; exit 1; }
@@ -57,8 +65,8 @@ up=$(free_port)
 "${loadpin[@]}" "$tmp/upstream" -addr "127.0.0.1:$up" &
 pid[upstream]=$!
 
-proxies=(brisk nginx haproxy httputil fasthttp)
-for p in "${proxies[@]}"; do port[$p]=$(free_port); done
+for p in brisk nginx haproxy httputil fasthttp base; do port[$p]=$(free_port); done
+has() { [[ " ${proxies[*]} " == *" $1 "* ]]; }
 
 cat >"$tmp/nginx.conf" <<CFG
 daemon off;
@@ -108,16 +116,30 @@ backend be
 	server up 127.0.0.1:$up maxconn 1024
 CFG
 
-GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/brisk" proxy -listen "127.0.0.1:${port[brisk]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
-pid[brisk]=$!
-"${srvpin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/nginx.err" &
-pid[nginx]=$!
-"${srvpin[@]}" haproxy -db -f "$tmp/haproxy.cfg" >/dev/null 2>&1 &
-pid[haproxy]=$!
-GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/httputil" -addr "127.0.0.1:${port[httputil]}" -to "http://127.0.0.1:$up" &
-pid[httputil]=$!
-GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/fasthttp" -addr "127.0.0.1:${port[fasthttp]}" -to "127.0.0.1:$up" &
-pid[fasthttp]=$!
+if has brisk; then
+	GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/brisk" proxy -listen "127.0.0.1:${port[brisk]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
+	pid[brisk]=$!
+fi
+if has base; then
+	GOMAXPROCS=$procs "${srvpin[@]}" "$base" proxy -listen "127.0.0.1:${port[base]}" -to "http://127.0.0.1:$up" >/dev/null 2>&1 &
+	pid[base]=$!
+fi
+if has nginx; then
+	"${srvpin[@]}" nginx -p "$tmp" -c "$tmp/nginx.conf" -e "$tmp/nginx.err" &
+	pid[nginx]=$!
+fi
+if has haproxy; then
+	"${srvpin[@]}" haproxy -db -f "$tmp/haproxy.cfg" >/dev/null 2>&1 &
+	pid[haproxy]=$!
+fi
+if has httputil; then
+	GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/httputil" -addr "127.0.0.1:${port[httputil]}" -to "http://127.0.0.1:$up" &
+	pid[httputil]=$!
+fi
+if has fasthttp; then
+	GOMAXPROCS=$procs "${srvpin[@]}" "$tmp/fasthttp" -addr "127.0.0.1:${port[fasthttp]}" -to "127.0.0.1:$up" &
+	pid[fasthttp]=$!
+fi
 
 for p in "${proxies[@]}"; do
 	for try in $(seq 1 100); do
@@ -130,6 +152,8 @@ done
 clk=$(getconf CLK_TCK)
 data=$out/proxy.data
 cmdline="bench/proxy.sh -d $secs -r $rounds -c $conns -g $procs -m $(IFS=,; echo "${modes[*]}")"
+[ -z "$base" ] || cmdline="$cmdline -b BASE"
+[ "$plist" = brisk,nginx,haproxy,httputil,fasthttp ] || cmdline="$cmdline -p $plist"
 echo "# proxy mode round rps p99_us cpu_s rps_per_cpu user_us_per_req kernel_us_per_req ($cmdline, $(date -u +%FT%TZ))" >"$data"
 
 # usersys prints a process's utime and stime in clock ticks.
