@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -212,4 +213,49 @@ func (e echo) field(name string) string {
 		}
 	}
 	return strings.Join(v, ", ")
+}
+
+// TestProxyCommandMetrics: `brisk proxy -metrics` counts each proxied
+// request under its upstream and status, times its response head, and
+// counts a failed one under its phase.
+func TestProxyCommandMetrics(t *testing.T) {
+	up, _, stop := startServe(t, serveOptions{addr: "127.0.0.1:0"})
+	defer stop()
+	dead := "http://" + closedAddr(t)
+	o := &proxyOptions{listen: "127.0.0.1:0"}
+	o.deploy.metricsOn = true
+	o.p.Upstreams = []string{strings.TrimSuffix(up, "/"), dead}
+	o.p.Balance = reverseproxy.RoundRobin
+	o.p.MaxRetries = -1
+	url, _ := startProxy(t, o)
+	codes := map[int]int{}
+	for range 4 {
+		code, _ := get(t, url+"plaintext")
+		codes[code]++
+	}
+	_, body := get(t, url+"metrics")
+	for _, want := range []string{
+		`brisk_proxy_upstream_requests_total{status="200",upstream="` + o.p.Upstreams[0] + `"} ` + strconv.Itoa(codes[200]),
+		`brisk_proxy_upstream_requests_total{status="0",upstream="` + dead + `"} ` + strconv.Itoa(codes[502]),
+		`brisk_proxy_upstream_response_head_seconds_count{upstream="` + o.p.Upstreams[0] + `"} ` + strconv.Itoa(codes[200]),
+		`brisk_proxy_upstream_errors_total{phase="dial",upstream="` + dead + `"} ` + strconv.Itoa(codes[502]),
+	} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("/metrics lacks %q (statuses %v)", want, codes)
+		}
+	}
+	if codes[200] == 0 || codes[502] == 0 {
+		t.Errorf("statuses %v, want 200s and 502s", codes)
+	}
+}
+
+// closedAddr returns a loopback address nothing listens on.
+func closedAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }
