@@ -12,6 +12,9 @@
 #   ws         proxies/wsload: a WebSocket echo through the proxy, one
 #              100-byte message in flight per connection (messages, not
 #              requests; fasthttp's proxy has no upgrade pass-through)
+#   rate       brisk load -rate RATE: plaintext at a fixed rate, the same
+#              load for every proxy, latency counted from each request's
+#              intended send time (p99 at the same load)
 # The script records requests/s, the p99 latency, and the proxy's CPU
 # time (utime+stime from /proc/PID/stat, before and after), hence
 # requests per CPU-second of the proxy. The proxies take turns
@@ -29,8 +32,8 @@
 # copying 64 KiB per system call pays on most requests.
 #
 # Usage: bench/proxy.sh [-d SECONDS] [-r ROUNDS] [-c CONNS] [-g PROCS] [-m MODES]
-#                       [-p PROXIES] [-b BINARY]
-#   defaults: -d 5 -r 3 -c 64 -g 2 -m plaintext,64k,pipelined,ws
+#                       [-p PROXIES] [-b BINARY] [-R RATE]
+#   defaults: -d 5 -r 3 -c 64 -g 2 -m plaintext,64k,pipelined,ws,rate -R 2000
 #   -p brisk,nginx,haproxy,httputil,fasthttp. -b adds the proxy "base":
 #   `BINARY proxy`, another build of cmd/brisk (before a change), to
 #   compare with brisk in the same interleaved rounds. Needs
@@ -38,12 +41,12 @@
 #   installed when missing.
 set -euo pipefail
 
-secs=5 rounds=3 conns=64 procs=2 modes=plaintext,64k,pipelined,ws proxies=brisk,nginx,haproxy,httputil,fasthttp base=
-while getopts "d:r:c:g:m:p:b:" o; do
+secs=5 rounds=3 conns=64 procs=2 modes=plaintext,64k,pipelined,ws,rate proxies=brisk,nginx,haproxy,httputil,fasthttp base= rate=2000
+while getopts "d:r:c:g:m:p:b:R:" o; do
 	case $o in
 	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; c) conns=$OPTARG ;; g) procs=$OPTARG ;; m) modes=$OPTARG ;;
-	p) proxies=$OPTARG ;; b) base=$(realpath "$OPTARG") ;;
-	*) sed -n '2,41p' "$0"; exit 2 ;;
+	p) proxies=$OPTARG ;; b) base=$(realpath "$OPTARG") ;; R) rate=$OPTARG ;;
+	*) sed -n '2,44p' "$0"; exit 2 ;;
 	esac
 done
 IFS=, read -r -a modes <<<"$modes"
@@ -151,7 +154,7 @@ done
 
 clk=$(getconf CLK_TCK)
 data=$out/proxy.data
-cmdline="bench/proxy.sh -d $secs -r $rounds -c $conns -g $procs -m $(IFS=,; echo "${modes[*]}")"
+cmdline="bench/proxy.sh -d $secs -r $rounds -c $conns -g $procs -m $(IFS=,; echo "${modes[*]}") -R $rate"
 [ -z "$base" ] || cmdline="$cmdline -b BASE"
 [ "$plist" = brisk,nginx,haproxy,httputil,fasthttp ] || cmdline="$cmdline -p $plist"
 echo "# proxy mode round rps p99_us cpu_s rps_per_cpu user_us_per_req kernel_us_per_req ($cmdline, $(date -u +%FT%TZ))" >"$data"
@@ -170,6 +173,10 @@ load() {
 	ws)
 		"${loadpin[@]}" "$tmp/wsload" -addr "127.0.0.1:${port[$p]}" -c "$conns" -d "${secs}s" 2>"$tmp/wsload.err"
 		[ ! -s "$tmp/wsload.err" ] || echo "$p $mode: $(sort "$tmp/wsload.err" | uniq -c | head -3)" >&2
+		return ;;
+	rate)
+		"${loadpin[@]}" "$tmp/brisk" load -rate "$rate" -c "$conns" -d "${secs}s" -json "$url/" |
+			python3 -c 'import json, sys; r = json.load(sys.stdin); print("%.0f %d" % (r["requests_per_second"], r["latency_us"]["p99"]))'
 		return ;;
 	plaintext) "${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "$url/" >"$tmp/wrk.out" ;;
 	64k) "${loadpin[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "$url/64k" >"$tmp/wrk.out" ;;
@@ -216,7 +223,9 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] :
 	echo "in microseconds. The Go proxies run with GOMAXPROCS=$procs (see the script)."
 	echo "Modes: plaintext (13 bytes), 64k (a 64 KiB response), pipelined (16 plaintext"
 	echo "requests per write; no p99: wrk's percentiles are broken with pipelining), ws"
-	echo "(WebSocket echo of 100-byte messages: req/s is messages/s; fasthttp has no upgrade)."
+	echo "(WebSocket echo of 100-byte messages: req/s is messages/s; fasthttp has no upgrade),"
+	echo "rate (plaintext at $rate req/s for every proxy, by brisk load -rate; p99 from each"
+	echo "request's intended send time)."
 	echo
 	for body in "${modes[@]}"; do
 		echo "## $body"
