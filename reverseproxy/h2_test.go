@@ -42,17 +42,7 @@ func h2Front(t *testing.T, p *Proxy, certs *brisktest.TLSCerts, tlsOn, proxied b
 	}
 	ln := testserver.Listen(t)
 	if tlsOn {
-		srv.TLSConfig = certs.ServerConfig()
-		done := make(chan error, 1)
-		go func() { done <- srv.ServeTLS(ln, "", "") }()
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			srv.Shutdown(ctx)
-			if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
-				t.Errorf("ServeTLS returned %v", err)
-			}
-		})
+		serveTLS(t, srv, ln, certs)
 	} else {
 		testserver.Serve(t, srv, ln)
 	}
