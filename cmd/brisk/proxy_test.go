@@ -20,6 +20,8 @@ import (
 	"golang.org/x/net/http2"
 )
 
+//lint:file-ignore SA1019 x/net v0.62.0 deprecates http2.Transport for net/http's; these tests keep the x/net client that the server side is tested against
+
 // startProxy runs `brisk proxy` with o until the test ends, returning
 // its URL and stderr.
 func startProxy(t *testing.T, o *proxyOptions) (url string, stderr *syncbuf.Buffer) {
