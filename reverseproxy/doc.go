@@ -20,8 +20,8 @@
 //
 // Hop-by-hop fields are removed in both directions (RFC 9110 §7.6.1):
 // Connection and the fields it names, Proxy-Connection, Keep-Alive, TE
-// (but "TE: trailers"), Transfer-Encoding, Upgrade, Proxy-Authenticate and
-// Proxy-Authorization. Via and the forwarding fields (X-Forwarded-For,
+// (but "TE: trailers"), Transfer-Encoding, Upgrade, HTTP2-Settings,
+// Proxy-Authenticate and Proxy-Authorization. Via and the forwarding fields (X-Forwarded-For,
 // -Proto, -Host; RFC 7239 Forwarded) are added as Forwarding says, with
 // the client's address as the server's PROXY protocol and TrustedProxies
 // settings establish it (brisk.Ctx.RemoteAddr, ClientIP).
@@ -31,7 +31,9 @@
 // is read from the client only then), and 103 Early Hints and other 1xx
 // are forwarded as they come (brisk.Ctx.SendInterim). A request offering
 // a protocol upgrade (WebSocket, RFC 6455) is forwarded with its Upgrade
-// field; when the upstream answers 101 the connection is switched on both
+// field (but an offer of h2c, which would let the client speak HTTP/2 to
+// the upstream past the Proxy, is dropped and the request forwarded as an
+// ordinary one); when the upstream answers 101 the connection is switched on both
 // sides and bytes are copied both ways until either side closes or is idle
 // for IdleTimeout. CONNECT is refused (405) unless Proxy.Connect is set.
 //
