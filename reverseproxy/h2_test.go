@@ -329,3 +329,62 @@ func (cc *h2Conn) outcomes(ids ...uint32) map[uint32]string {
 	}
 	return out
 }
+
+// TestProxyDownstreamH2Reset: an HTTP/2 client that resets its stream in
+// the middle of a response ends the exchange: the upstream connection is
+// closed (its server's writes fail) rather than pooled with a body half
+// read, the Record has the error, and the next request on the same
+// client connection is served.
+func TestProxyDownstreamH2Reset(t *testing.T) {
+	certs := brisktest.NewTLSCerts()
+	cut := make(chan error, 1)
+	up := backend(t, func(c *brisk.Ctx) {
+		if string(c.Request.Path()) != "/endless" {
+			c.Response.WriteString("next")
+			return
+		}
+		w := c.BodyWriter()
+		chunk := bytes.Repeat([]byte("x"), 16<<10)
+		for {
+			w.Write(chunk)
+			if err := w.Flush(); err != nil {
+				cut <- err
+				return
+			}
+		}
+	})
+	p := &Proxy{Upstreams: []string{up}}
+	record := records(t, p)
+	_, dial := h2Front(t, p, certs, true, false)
+	tr := &http2.Transport{DialTLSContext: func(ctx context.Context, _, _ string, _ *tls.Config) (net.Conn, error) {
+		return dial(ctx)
+	}}
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr, Timeout: testTimeout}
+	resp, err := cl.Get("https://localhost/endless")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(resp.Body, make([]byte, 64<<10)); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close() // RST_STREAM CANCEL
+	select {
+	case <-cut:
+	case <-time.After(testTimeout):
+		t.Fatal("the upstream is still writing: its connection was not closed")
+	}
+	var e *Error
+	if rec := record(1); rec.Status != 200 || !errors.As(rec.Err, &e) || e.Phase != PhaseResponse || rec.Sent < 64<<10 {
+		t.Errorf("record %+v, want a response-phase error after 64 KiB sent", rec)
+	}
+	resp, err = cl.Get("https://localhost/next")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "next" {
+		t.Errorf("next request: %d %q", resp.StatusCode, body)
+	}
+}
