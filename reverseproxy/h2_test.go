@@ -27,10 +27,9 @@ import (
 
 // h2Front serves p with HTTP/2 on loopback: over TLS (ALPN h2) when
 // tlsOn, else h2c with prior knowledge; behind a PROXY header from
-// loopback when proxied. It returns the address and a dial function for
-// the client, which sends the PROXY header (source 203.0.113.7:4000)
-// when proxied.
-func h2Front(t *testing.T, p *Proxy, certs *brisktest.TLSCerts, tlsOn, proxied bool) (string, func(ctx context.Context) (net.Conn, error)) {
+// loopback when proxied. It returns a dial function for the client, which
+// sends the PROXY header (source 203.0.113.7:4000) when proxied.
+func h2Front(t *testing.T, p *Proxy, certs *brisktest.TLSCerts, tlsOn, proxied bool) func(ctx context.Context) (net.Conn, error) {
 	t.Helper()
 	t.Cleanup(p.CloseIdleConnections)
 	srv := testserver.Quiet(&brisk.Server{Handler: p.Serve, H2C: !tlsOn})
@@ -47,7 +46,7 @@ func h2Front(t *testing.T, p *Proxy, certs *brisktest.TLSCerts, tlsOn, proxied b
 		testserver.Serve(t, srv, ln)
 	}
 	addr := ln.Addr().String()
-	dial := func(ctx context.Context) (net.Conn, error) {
+	return func(ctx context.Context) (net.Conn, error) {
 		var d net.Dialer
 		nc, err := d.DialContext(ctx, "tcp", addr)
 		if err != nil {
@@ -73,7 +72,6 @@ func h2Front(t *testing.T, p *Proxy, certs *brisktest.TLSCerts, tlsOn, proxied b
 		}
 		return tc, nil
 	}
-	return addr, dial
 }
 
 // h2Backend answers /get with the forwarding fields it received, and
@@ -127,7 +125,7 @@ func TestProxyDownstreamH2(t *testing.T) {
 			first := make(chan struct{}, 1)
 			p := &Proxy{Upstreams: []string{backend(t, h2Backend(first))}}
 			record := records(t, p)
-			_, dial := h2Front(t, p, certs, tc.tlsOn, tc.proxied)
+			dial := h2Front(t, p, certs, tc.tlsOn, tc.proxied)
 			tr := &http2.Transport{AllowHTTP: true, DialTLSContext: func(ctx context.Context, _, _ string, _ *tls.Config) (net.Conn, error) {
 				return dial(ctx)
 			}}
@@ -209,7 +207,7 @@ func TestProxyDownstreamH2Upgrade(t *testing.T) {
 			}}
 			var completed atomic.Int32
 			p.OnComplete = func(*brisk.Ctx, *Record) { completed.Add(1) }
-			_, dial := h2Front(t, p, certs, tlsOn, false)
+			dial := h2Front(t, p, certs, tlsOn, false)
 			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 			defer cancel()
 			nc, err := dial(ctx)
@@ -355,7 +353,7 @@ func TestProxyDownstreamH2Reset(t *testing.T) {
 	})
 	p := &Proxy{Upstreams: []string{up}}
 	record := records(t, p)
-	_, dial := h2Front(t, p, certs, true, false)
+	dial := h2Front(t, p, certs, true, false)
 	tr := &http2.Transport{DialTLSContext: func(ctx context.Context, _, _ string, _ *tls.Config) (net.Conn, error) {
 		return dial(ctx)
 	}}
