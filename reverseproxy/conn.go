@@ -18,8 +18,9 @@ type upstreamConn struct {
 	armed    time.Time     // the read deadline set on Conn
 }
 
-// idleSlack is how far the idle deadline may lag behind: it is moved only
-// when it would move by more, so that back-to-back reads do not reset it.
+// idleSlack is how far an idle deadline may lag behind at most (and an
+// eighth of the idle time when that is less): it is moved only when it
+// would move by more, so that back-to-back reads do not reset it.
 const idleSlack = 100 * time.Millisecond
 
 func (c *upstreamConn) Read(p []byte) (int, error) {
@@ -28,7 +29,7 @@ func (c *upstreamConn) Read(p []byte) (int, error) {
 		if !c.deadline.IsZero() && c.deadline.Before(t) {
 			t = c.deadline
 		}
-		if t.Sub(c.armed) > idleSlack || t.Before(c.armed) {
+		if t.Sub(c.armed) > min(c.idle/8, idleSlack) || t.Before(c.armed) {
 			if err := c.Conn.SetReadDeadline(t); err != nil {
 				return 0, err
 			}

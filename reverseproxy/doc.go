@@ -20,8 +20,8 @@
 //
 // Hop-by-hop fields are removed in both directions (RFC 9110 §7.6.1):
 // Connection and the fields it names, Proxy-Connection, Keep-Alive, TE
-// (but "TE: trailers"), Transfer-Encoding, Upgrade, Proxy-Authenticate and
-// Proxy-Authorization. Via and the forwarding fields (X-Forwarded-For,
+// (but "TE: trailers"), Transfer-Encoding, Upgrade, HTTP2-Settings,
+// Proxy-Authenticate and Proxy-Authorization. Via and the forwarding fields (X-Forwarded-For,
 // -Proto, -Host; RFC 7239 Forwarded) are added as Forwarding says, with
 // the client's address as the server's PROXY protocol and TrustedProxies
 // settings establish it (brisk.Ctx.RemoteAddr, ClientIP).
@@ -31,7 +31,9 @@
 // is read from the client only then), and 103 Early Hints and other 1xx
 // are forwarded as they come (brisk.Ctx.SendInterim). A request offering
 // a protocol upgrade (WebSocket, RFC 6455) is forwarded with its Upgrade
-// field; when the upstream answers 101 the connection is switched on both
+// field (but an offer of h2c, which would let the client speak HTTP/2 to
+// the upstream past the Proxy, is dropped and the request forwarded as an
+// ordinary one); when the upstream answers 101 the connection is switched on both
 // sides and bytes are copied both ways until either side closes or is idle
 // for IdleTimeout. CONNECT is refused (405) unless Proxy.Connect is set.
 //
@@ -42,9 +44,12 @@
 //
 // On HTTP/1.1 and TLS connections every feature works as described; on
 // h2 and h2c connections (brisk's h2 package) requests are forwarded over
-// HTTP/1.1 likewise, but upgrade and CONNECT are refused (HTTP/2 has no
-// 101, RFC 9113 §8.6) and interim responses other than 100 are dropped by
-// the HTTP/2 bridge, which also presents h2 requests as HTTP/1.1 (their
-// Via element says "1.1"). Behind a PROXY protocol header the client's
-// address is the header's source address.
+// HTTP/1.1 likewise, streaming and with trailers both ways (their Via
+// element says "2"), but there is no upgrade: the h2 server answers a
+// request with Connection or Upgrade fields 400 and resets an extended
+// CONNECT (RFC 9113 §8.2.2, §8.6; RFC 8441 is not offered), and the Proxy
+// refuses CONNECT with 405 (ErrConnectRefused) even when Connect is set.
+// Interim responses other than 100 are dropped by the HTTP/2 bridge.
+// Behind a PROXY protocol header the client's address is the header's
+// source address, on every protocol.
 package reverseproxy

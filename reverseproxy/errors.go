@@ -33,8 +33,8 @@ var (
 	// its penalty period (see Proxy.HealthPenalty). Answered 503.
 	ErrNoUpstream = errors.New("reverseproxy: no healthy upstream")
 
-	// ErrConnectRefused: a CONNECT request and Proxy.Connect is nil.
-	// Answered 405.
+	// ErrConnectRefused: a CONNECT request and Proxy.Connect is nil,
+	// or one received over HTTP/2 or HTTP/3. Answered 405.
 	ErrConnectRefused = errors.New("reverseproxy: CONNECT not enabled")
 
 	// ErrUpstreamURL: an entry of Proxy.Upstreams is not an "http" or

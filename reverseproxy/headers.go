@@ -35,7 +35,8 @@ const (
 // hopByHop reports the fields that apply to one connection only and are
 // not forwarded (RFC 9110 §7.6.1): Connection and the fields listed by
 // §7.6.1, plus Proxy-Authenticate and Proxy-Authorization, which are for
-// the proxy (RFC 9110 §11.7). Content-Length is not here: the framing is
+// the proxy (RFC 9110 §11.7), and HTTP2-Settings, which goes with an h2c
+// upgrade of one connection (RFC 7540 §3.2.1). Content-Length is not here: the framing is
 // decided again on each side, from the length the Proxy passes on.
 func hopByHop(name []byte) bool {
 	switch len(name) {
@@ -45,6 +46,8 @@ func hopByHop(name []byte) bool {
 		return ascii.EqualFoldLower(name, "upgrade")
 	case 10:
 		return ascii.EqualFoldLower(name, "connection") || ascii.EqualFoldLower(name, "keep-alive")
+	case 14:
+		return ascii.EqualFoldLower(name, "http2-settings")
 	case 16:
 		return ascii.EqualFoldLower(name, "proxy-connection")
 	case 17:

@@ -2,6 +2,8 @@ package reverseproxy
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/brisktest"
 	"github.com/brisk-http/brisk/internal/testsupport/testserver"
 )
 
@@ -113,4 +116,22 @@ func records(t *testing.T, p *Proxy) func(n int) Record {
 		}
 		return seen[n-1]
 	}
+}
+
+// serveTLS serves srv with TLS (certs' server certificate; a PROXY
+// header, when srv takes one, comes before the handshake) on ln until
+// the test ends.
+func serveTLS(t *testing.T, srv *brisk.Server, ln net.Listener, certs *brisktest.TLSCerts) {
+	t.Helper()
+	srv.TLSConfig = certs.ServerConfig()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeTLS(ln, "", "") }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		if err := <-done; !errors.Is(err, brisk.ErrServerClosed) {
+			t.Errorf("ServeTLS returned %v", err)
+		}
+	})
 }

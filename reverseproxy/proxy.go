@@ -93,8 +93,11 @@ type Proxy struct {
 	// IdleTimeout is how long the response body, and an upgraded
 	// connection in either direction, may go without a byte from the
 	// upstream (or, upgraded, from the client) before the exchange is
-	// ended; a response already started is then cut short. Zero means
-	// DefaultIdleTimeout (60 s); negative means no limit. The client's
+	// ended, measured to within an eighth of it or 100 ms, whichever
+	// is less (a side is cut after between IdleTimeout less that and
+	// IdleTimeout without a byte); a response already started is then
+	// cut short. Zero means DefaultIdleTimeout (60 s); negative means no
+	// limit. The client's
 	// side of an ordinary response is bounded by the Server's
 	// WriteTimeout and MinResponseRate.
 	IdleTimeout time.Duration
@@ -159,7 +162,8 @@ type Proxy struct {
 	// returns the connection to tunnel to (usually after checking the
 	// authority, c.Request.Host(), against an allow list); an error
 	// answers 502 (ErrorHandler gets it). Nil refuses CONNECT with 405
-	// (ErrConnectRefused).
+	// (ErrConnectRefused); so is a CONNECT received over HTTP/2 or
+	// HTTP/3 (Connect is not called: their streams are not tunnelled).
 	Connect func(c *brisk.Ctx) (net.Conn, error)
 
 	// ErrorHandler, when set, writes the response for a request that

@@ -17,7 +17,7 @@ func (x *exchange) build() {
 	out.SetMethod(bstr(in.Method()))
 	out.SetTarget(bstr(x.originTarget()))
 	x.conn.load(&in.Header)
-	x.upgrade = x.conn.has("upgrade") && in.Header.Has("Upgrade")
+	x.upgrade = x.conn.has("upgrade") && in.Header.Has("Upgrade") && !offersH2C(&in.Header)
 	trusted := x.trustedForwarding()
 	for name, v := range in.Header.All() {
 		switch {
@@ -48,6 +48,20 @@ func (x *exchange) build() {
 	if x.p.Rewrite != nil {
 		x.p.Rewrite(x.c, out)
 	}
+}
+
+// offersH2C reports whether h's Upgrade fields offer "h2c", HTTP/2 over
+// cleartext by upgrade (RFC 7540 §3.2, removed in RFC 9113). Such a
+// request is forwarded as one offering no upgrade: an upstream switching
+// to h2c would get the client's later requests over HTTP/2 through the
+// tunnel, none of them seen by the Proxy (h2c smuggling).
+func offersH2C(h *brisk.Header) bool {
+	for name, v := range h.All() {
+		if len(name) == 7 && ascii.EqualFoldLower(name, "upgrade") && hasToken(v, "h2c") {
+			return true
+		}
+	}
+	return false
 }
 
 // keepHopField passes on the hop-by-hop fields a proxy forwards: the

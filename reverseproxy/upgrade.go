@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,10 +46,12 @@ func (x *exchange) switchProtocols(s *brisk.BodyStream, u *upstream) {
 // no upgrade, or without naming the protocol.
 var errUnaskedSwitch = errors.New("reverseproxy: upstream switched protocols unasked")
 
-// connect handles a CONNECT request (RFC 9110 §9.3.6) with Proxy.Connect.
+// connect handles a CONNECT request (RFC 9110 §9.3.6) with Proxy.Connect,
+// on HTTP/1 connections only: the HTTP/2 bridge cannot hand its stream
+// over as a connection.
 func (x *exchange) connect() {
 	c := x.c
-	if x.p.Connect == nil {
+	if x.p.Connect == nil || !strings.HasPrefix(c.Request.Proto(), "HTTP/1.") {
 		c.Response.Header.Set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE")
 		x.fail(&Error{Phase: PhasePick, Status: http.StatusMethodNotAllowed, Err: ErrConnectRefused})
 		return
@@ -116,19 +119,20 @@ func pipe(dst, src net.Conn, first []byte, idle time.Duration) error {
 }
 
 func pipeCopy(dst, src net.Conn, first []byte, idle time.Duration) error {
+	var rd, wd idleDeadline
 	if len(first) > 0 {
-		if err := write(dst, first, idle); err != nil {
+		if err := wd.write(dst, first, idle); err != nil {
 			return err
 		}
 	}
 	buf := make([]byte, copyBufSize)
 	for {
-		if idle > 0 {
-			src.SetReadDeadline(time.Now().Add(idle))
+		if err := rd.extend(src.SetReadDeadline, idle); err != nil {
+			return err
 		}
 		n, err := src.Read(buf)
 		if n > 0 {
-			if werr := write(dst, buf[:n], idle); werr != nil {
+			if werr := wd.write(dst, buf[:n], idle); werr != nil {
 				return werr
 			}
 		}
@@ -144,9 +148,33 @@ func pipeCopy(dst, src net.Conn, first []byte, idle time.Duration) error {
 	}
 }
 
-func write(dst net.Conn, p []byte, idle time.Duration) error {
-	if idle > 0 {
-		dst.SetWriteDeadline(time.Now().Add(idle))
+// idleDeadline is a read or write deadline kept at most idle ahead: it
+// is moved by extend only when it would move by more than an eighth of
+// idle (at most idleSlack), so that a busy tunnel does not reset its
+// timer on every read and write; an idle side is cut after between
+// idle minus that slack and idle.
+type idleDeadline struct {
+	armed time.Time // the deadline set; zero: none yet
+}
+
+// extend moves the deadline with set to now + idle when it lags by more
+// than the slack; idle 0 means no deadline.
+func (d *idleDeadline) extend(set func(time.Time) error, idle time.Duration) error {
+	if idle <= 0 {
+		return nil
+	}
+	t := time.Now().Add(idle)
+	if t.Sub(d.armed) <= min(idle/8, idleSlack) {
+		return nil
+	}
+	d.armed = t
+	return set(t)
+}
+
+// write writes p to dst within the write deadline.
+func (d *idleDeadline) write(dst net.Conn, p []byte, idle time.Duration) error {
+	if err := d.extend(dst.SetWriteDeadline, idle); err != nil {
+		return err
 	}
 	_, err := dst.Write(p)
 	return err

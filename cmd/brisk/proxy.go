@@ -34,8 +34,10 @@ func runProxy(args []string, stdout, stderr io.Writer) int {
 			"reverseproxy). An upstream that fails is left alone for 3 s (with -health-check, until\n"+
 			"its check passes); an idempotent request that failed before any response byte is sent\n"+
 			"to another. WebSocket and other upgrades pass through; CONNECT is refused. /readyz\n"+
-			"(and /metrics with -metrics and no -admin) are answered by the proxy itself. Signals\n"+
-			"and the deployment flags work as for `brisk serve`.", stderr)
+			"(and /metrics with -metrics and no -admin) are answered by the proxy itself; -metrics\n"+
+			"adds brisk_proxy_upstream_requests_total{upstream,status}, _response_head_seconds\n"+
+			"{upstream} and _errors_total{upstream,phase} to the server's metrics. Signals and the\n"+
+			"deployment flags work as for `brisk serve`.", stderr)
 	var o proxyOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "listen on the TCP `address` host:port (port 0 picks a free port)")
 	fs.Func("to", "the upstream `URLs`, comma-separated: http://host:port or https://host:port", func(v string) error {
@@ -127,6 +129,9 @@ func runProxyServer(ctx context.Context, o *proxyOptions, stdout, stderr io.Writ
 		srv.OnReject = logRejected(logger)
 	}
 	o.deploy.configure(srv)
+	if o.deploy.registry != nil { // -metrics
+		o.p.OnComplete = chainComplete(o.p.OnComplete, newProxyMetrics(o.deploy.registry).observe)
+	}
 	if err := o.configure(srv); err != nil {
 		fmt.Fprintf(stderr, "brisk: %v\n", err)
 		return exitFail
@@ -145,6 +150,9 @@ func runProxyServer(ctx context.Context, o *proxyOptions, stdout, stderr io.Writ
 		return exitFail
 	}
 	fmt.Fprintf(stdout, "brisk: proxying %s to %s\n", o.url(lns[0].Addr()), strings.Join(o.p.Upstreams, ", "))
+	if note := o.note(); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
 	r := running{srv: srv, lns: lns, adminLn: adminLn, served: make(chan error, len(lns)+1), serveOn: o.serveOn,
 		deploy: &o.deploy, signals: o.signals, timeout: o.shutdown.shutdownDeadline()}
 	return r.run(ctx, stdout, stderr)
