@@ -65,7 +65,7 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Context().Err() != nil {
 		return
 	}
-	if r.ProtoMajor == 2 {
+	if r.ProtoMajor >= 2 {
 		b.serveGrown(0, w, r)
 		return
 	}
@@ -73,10 +73,11 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // bridgeStack is the stack, in bytes, that serveGrown takes at once
-// before serving an HTTP/2 request. Its handler runs on a goroutine of
-// its own, started by the HTTP/2 server at the runtime's starting stack
-// size (often 2 KiB), which the bridged request's path (the connection
-// loop, the parser, the handler) outgrows: the stack doubled, copied and
+// before serving an HTTP/2 or HTTP/3 request. Its handler runs on a
+// goroutine of its own, started by the HTTP/2 (or HTTP/3) server at the
+// runtime's starting stack size (often 2 KiB), which the bridged
+// request's path (the connection loop, the parser, the handler)
+// outgrows: the stack doubled, copied and
 // had every frame adjusted two or three times, deep in the path, per
 // request (runtime.newstack: about a tenth of the CPU of a rapid-reset
 // flood, bench/results/rapidreset.md). One frame of bridgeStack bytes at
