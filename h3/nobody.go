@@ -26,8 +26,7 @@ func settleBody(r *http.Request) bool {
 	var first [1]byte
 	n, err := r.Body.Read(first[:])
 	switch {
-	case n == 0 && err == io.EOF:
-		r.Body.Close()
+	case n == 0 && err == io.EOF: // read whole: nothing to close
 		r.Body, r.ContentLength = http.NoBody, 0
 	case n == 1:
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(first[:]), r.Body), r.Body}
