@@ -75,6 +75,12 @@ type fixture struct {
 // tunes srv before Configure.
 func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 	t.Helper()
+	return startConfig(t, h, conf, Config{})
+}
+
+// startConfig is start with c3 given to Configure.
+func startConfig(t *testing.T, h brisk.Handler, conf func(*brisk.Server), c3 Config) *fixture {
+	t.Helper()
 	certs := brisktest.NewTLSCerts()
 	f := &fixture{rec: &recorder{}}
 	f.srv = &brisk.Server{
@@ -86,7 +92,7 @@ func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 	if conf != nil {
 		conf(f.srv)
 	}
-	s3, err := Configure(f.srv, Config{})
+	s3, err := Configure(f.srv, c3)
 	if err != nil {
 		t.Fatal(err)
 	}
