@@ -33,9 +33,15 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // Ctx.RemoteAddr is the request's RemoteAddr and Ctx.LocalAddr its
 // http.LocalAddrContextKey (network "tcp"); for a connection a brisk
 // Server handed to HTTP/2 (package h2), Ctx.PeerAddr is the TCP peer and
-// Ctx.Proxy the PROXY header, as on HTTP/1.1. A request body the brisk
-// handler leaves unread is drained as on a brisk listener (up to 256
-// KiB); the rest is net/http's to discard. The cost over the brisk
+// Ctx.Proxy the PROXY header, as on HTTP/1.1. ReadTimeout and
+// MinRequestBodyRate set the request's read deadline
+// (http.ResponseController); a body read that times out at it goes on
+// once brisk moves the deadline, as on a socket, where the ResponseWriter
+// allows it (quic-go's HTTP/3); net/http's servers fail the request then
+// (HTTP/2 ends the body, HTTP/1 cancels the request's context). A
+// request body the brisk handler
+// leaves unread is drained as on a brisk listener (up to 256 KiB); the
+// rest is net/http's to discard. The cost over the brisk
 // handler's own is a pooled exchange, the request head written and
 // parsed, the response head parsed and its fields copied to the
 // ResponseWriter's header.
