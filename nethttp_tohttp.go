@@ -39,12 +39,11 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // once brisk moves the deadline, as on a socket, where the ResponseWriter
 // allows it (quic-go's HTTP/3); net/http's servers fail the request then
 // (HTTP/2 ends the body, HTTP/1 cancels the request's context). A
-// request body the brisk handler
-// leaves unread is drained as on a brisk listener (up to 256 KiB); the
-// rest is net/http's to discard. The cost over the brisk
-// handler's own is a pooled exchange, the request head written and
-// parsed, the response head parsed and its fields copied to the
-// ResponseWriter's header.
+// request body the brisk handler leaves unread is drained as on a brisk
+// listener (up to 256 KiB); the rest is net/http's to discard. The cost
+// over the brisk handler's own is a pooled exchange, the request head
+// written and parsed, the response head parsed and its fields copied to
+// the ResponseWriter's header.
 func (s *Server) HTTPHandler() http.Handler {
 	s.mu.Lock()
 	s.start()
