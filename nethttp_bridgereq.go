@@ -1,9 +1,11 @@
 package brisk
 
 import (
+	"errors"
 	"io"
 	"net"
 	"slices"
+	"time"
 
 	"github.com/brisk-http/brisk/wire"
 )
@@ -99,7 +101,9 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 		if e.left == 0 {
 			e.body, err = nil, nil
 		} else if err != nil {
-			e.body, e.rerr = nil, err
+			if err = e.bodyErr(err); e.body != nil && n > 0 {
+				err = nil // a timeout: the next read meets it again
+			}
 		}
 		return n, err
 	}
@@ -122,10 +126,35 @@ func (e *bridgeExchange) readBody(p []byte) (int, error) {
 		err = nil
 	}
 	if err != nil {
-		e.body, e.rerr = nil, err
+		err = e.bodyErr(err)
+		if e.body != nil && len(e.out) == 0 {
+			return 0, err // a timeout, nothing read: brisk may read again
+		}
 	}
 	return bridgedConn{e}.Read(p)
 }
+
+// bodyErr returns err, an error of r.Body's Read, and makes it the
+// sticky one (the body is over), unless it is a timeout at or past the
+// read deadline given to the ResponseController: brisk may then move the
+// deadline and read again (MinRequestBodyRate, as on a socket), and
+// quic-go's HTTP/3 body reads on. A timeout before that deadline is a
+// transport's sticky one: it becomes errBridgeBodyTimeout, which is not
+// a timeout, so that brisk does not retry it.
+func (e *bridgeExchange) bodyErr(err error) error {
+	if isTimeout(err) {
+		if !e.rsent.IsZero() && !time.Now().Before(e.rsent) {
+			return err
+		}
+		err = errBridgeBodyTimeout
+	}
+	e.body, e.rerr = nil, err
+	return err
+}
+
+// errBridgeBodyTimeout is the sticky error of a bridged request body
+// whose transport failed a read with a timeout before the read deadline.
+var errBridgeBodyTimeout = errors.New("brisk: bridged request body timed out before its read deadline")
 
 // lastChunk appends the last chunk and r.Trailer (RFC 9112 §7.1).
 func (e *bridgeExchange) lastChunk(b []byte) []byte {

@@ -33,12 +33,17 @@ func ToHTTP(h Handler) http.Handler { return (&Server{Handler: h}).HTTPHandler()
 // Ctx.RemoteAddr is the request's RemoteAddr and Ctx.LocalAddr its
 // http.LocalAddrContextKey (network "tcp"); for a connection a brisk
 // Server handed to HTTP/2 (package h2), Ctx.PeerAddr is the TCP peer and
-// Ctx.Proxy the PROXY header, as on HTTP/1.1. A request body the brisk
-// handler leaves unread is drained as on a brisk listener (up to 256
-// KiB); the rest is net/http's to discard. The cost over the brisk
-// handler's own is a pooled exchange, the request head written and
-// parsed, the response head parsed and its fields copied to the
-// ResponseWriter's header.
+// Ctx.Proxy the PROXY header, as on HTTP/1.1. ReadTimeout and
+// MinRequestBodyRate set the request's read deadline
+// (http.ResponseController); a body read that times out at it goes on
+// once brisk moves the deadline, as on a socket, where the ResponseWriter
+// allows it (quic-go's HTTP/3); net/http's servers fail the request then
+// (HTTP/2 ends the body, HTTP/1 cancels the request's context). A
+// request body the brisk handler leaves unread is drained as on a brisk
+// listener (up to 256 KiB); the rest is net/http's to discard. The cost
+// over the brisk handler's own is a pooled exchange, the request head
+// written and parsed, the response head parsed and its fields copied to
+// the ResponseWriter's header.
 func (s *Server) HTTPHandler() http.Handler {
 	s.mu.Lock()
 	s.start()
@@ -65,7 +70,7 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Context().Err() != nil {
 		return
 	}
-	if r.ProtoMajor == 2 {
+	if r.ProtoMajor >= 2 {
 		b.serveGrown(0, w, r)
 		return
 	}
@@ -73,10 +78,11 @@ func (b *httpBridge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // bridgeStack is the stack, in bytes, that serveGrown takes at once
-// before serving an HTTP/2 request. Its handler runs on a goroutine of
-// its own, started by the HTTP/2 server at the runtime's starting stack
-// size (often 2 KiB), which the bridged request's path (the connection
-// loop, the parser, the handler) outgrows: the stack doubled, copied and
+// before serving an HTTP/2 or HTTP/3 request. Its handler runs on a
+// goroutine of its own, started by the HTTP/2 (or HTTP/3) server at the
+// runtime's starting stack size (often 2 KiB), which the bridged
+// request's path (the connection loop, the parser, the handler)
+// outgrows: the stack doubled, copied and
 // had every frame adjusted two or three times, deep in the path, per
 // request (runtime.newstack: about a tenth of the CPU of a rapid-reset
 // flood, bench/results/rapidreset.md). One frame of bridgeStack bytes at

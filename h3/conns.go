@@ -2,7 +2,6 @@ package h3
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -41,34 +40,28 @@ func (s *Server) track(ctx context.Context, c *quic.Conn) context.Context {
 	return context.WithValue(ctx, qconnKey{}, q)
 }
 
-// countRequests counts the requests in h per connection; once the
-// graceful shutdown has begun, the connection is closed (H3_NO_ERROR)
-// when its last one ends, as RFC 9114 §5.2 lets the server do after
-// GOAWAY, rather than wait for the client to close it.
-func (s *Server) countRequests(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q, _ := r.Context().Value(qconnKey{}).(*qconn)
-		if q == nil {
-			h.ServeHTTP(w, r)
-			return
-		}
-		s.mu.Lock()
-		q.active++
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			q.active--
-			q.lastEnd = time.Now()
-			idle := q.active == 0 && !s.goAwayAt.IsZero()
-			s.mu.Unlock()
-			if idle {
-				// After the handler's response is sent: quic-go ends the
-				// stream once ServeHTTP returns.
-				time.AfterFunc(closeIdleAfter, func() { s.closeIfIdle(q) })
-			}
-		}()
-		h.ServeHTTP(w, r)
-	})
+// begin counts a request of q entering its handler.
+func (s *Server) begin(q *qconn) {
+	s.mu.Lock()
+	q.active++
+	s.mu.Unlock()
+}
+
+// end counts a request of q leaving its handler; once the graceful
+// shutdown has begun, the connection is closed (H3_NO_ERROR) when its
+// last one ends, as RFC 9114 §5.2 lets the server do after GOAWAY,
+// rather than wait for the client to close it.
+func (s *Server) end(q *qconn) {
+	s.mu.Lock()
+	q.active--
+	q.lastEnd = time.Now()
+	idle := q.active == 0 && !s.goAwayAt.IsZero()
+	s.mu.Unlock()
+	if idle {
+		// After the handler's response is sent: quic-go ends the stream
+		// once ServeHTTP returns.
+		time.AfterFunc(closeIdleAfter, func() { s.closeIfIdle(q) })
+	}
 }
 
 // closeIdle closes, closeIdleAfter after GOAWAY, the connections without

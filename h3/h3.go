@@ -19,6 +19,7 @@ package h3
 import (
 	"crypto/tls"
 	"errors"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,11 +74,12 @@ type Config struct {
 // Server serves HTTP/3 for one brisk.Server. It is safe for concurrent
 // use.
 type Server struct {
-	h3     http3.Server
-	bridge *brisk.Server // serves each request with the brisk.Server's Handler
-	count  func(delta int) bool
-	altSvc atomic.Pointer[string] // the Alt-Svc field value; nil until known
-	conf   Config
+	h3      http3.Server
+	bridge  *brisk.Server // serves each request with the brisk.Server's Handler
+	handler http.Handler  // bridge.HTTPHandler()
+	count   func(delta int) bool
+	altSvc  atomic.Pointer[string] // the Alt-Svc field value; nil until known
+	conf    Config
 
 	mu        sync.Mutex
 	sockets   []closer            // the sockets of ListenAndServe, closed after Shutdown
@@ -161,6 +163,7 @@ func Configure(srv *brisk.Server, conf Config) (*Server, error) {
 		return nil, errNoTLS
 	}
 	s := &Server{conf: conf, bridge: srv.ForBridge(), done: make(chan struct{}), conns: make(map[*qconn]struct{})}
+	s.handler = s.bridge.HTTPHandler()
 	idle := limit.Timeout(srv.IdleTimeout, brisk.DefaultIdleTimeout)
 	streams := conf.MaxConcurrentStreams
 	if streams == 0 {
@@ -168,7 +171,7 @@ func Configure(srv *brisk.Server, conf Config) (*Server, error) {
 	}
 	s.h3 = http3.Server{
 		TLSConfig:      tlsConf,
-		Handler:        s.countRequests(settleBody(s.bridge.HTTPHandler())),
+		Handler:        http.HandlerFunc(s.serveHTTP),
 		MaxHeaderBytes: limit.Count(srv.MaxHeaderBytes, brisk.DefaultMaxHeaderBytes),
 		IdleTimeout:    idle,
 		Logger:         srv.Logger,

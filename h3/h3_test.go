@@ -75,6 +75,12 @@ type fixture struct {
 // tunes srv before Configure.
 func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 	t.Helper()
+	return startConfig(t, h, conf, Config{})
+}
+
+// startConfig is start with c3 given to Configure.
+func startConfig(t *testing.T, h brisk.Handler, conf func(*brisk.Server), c3 Config) *fixture {
+	t.Helper()
 	certs := brisktest.NewTLSCerts()
 	f := &fixture{rec: &recorder{}}
 	f.srv = &brisk.Server{
@@ -86,7 +92,7 @@ func start(t *testing.T, h brisk.Handler, conf func(*brisk.Server)) *fixture {
 	if conf != nil {
 		conf(f.srv)
 	}
-	s3, err := Configure(f.srv, Config{})
+	s3, err := Configure(f.srv, c3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,15 +186,21 @@ func TestAltSvc(t *testing.T) {
 	}
 }
 
-// TestPostLarge streams a large body both ways, 50 MB (8 MB on other
-// architectures, emulated in CI, to stay within seconds): the handler hashes the request body while it arrives
-// and echoes it back, with the hash and length in trailers.
+// TestPostLarge streams a large body both ways, 50 MB: the handler
+// hashes the request body while it arrives and echoes it back, with the
+// hash and length in trailers. On other architectures (emulated in CI)
+// it is 8 MB, under the race detector 4 MB, to stay within seconds: the
+// echo runs at about 0.5 MB/s (4 MB in 8 s, 8 MB in 14 s of wall time,
+// 1.8 and 2.6 s of CPU, on a 2-core machine). Past MinRequestBodyRateGrace (5 s)
+// its body reads time out and brisk reads on (TestBodyPastRateGrace); the
+// bridge used to end the body there, and the handler spun until the
+// client gave up: the cause of the hang under -race.
 func TestPostLarge(t *testing.T) {
-	if raceOn {
-		t.Skip("under the race detector an 8 MB echo did not end within 5 minutes on the loaded CI machine")
-	}
 	size := 50 << 20
-	if runtime.GOARCH != "amd64" {
+	switch {
+	case raceOn:
+		size = 4 << 20
+	case runtime.GOARCH != "amd64":
 		size = 8 << 20
 	}
 	f := start(t, func(c *brisk.Ctx) {
