@@ -155,7 +155,7 @@ func (c *countingConn) Close() error {
 
 // startServer serves srv (Handler defaulting to handle) on a loopback port
 // until the test ends, and returns its address and counting listener.
-func startServer(t *testing.T, srv *brisk.Server) (string, *listener) {
+func startServer(t testing.TB, srv *brisk.Server) (string, *listener) {
 	t.Helper()
 	ln := &listener{Listener: testserver.Listen(t)}
 	if srv.Handler == nil {
