@@ -32,7 +32,7 @@ func TestClassifyError(t *testing.T) {
 		{"unexpected_eof", fmt.Errorf("body: %w", io.ErrUnexpectedEOF), ErrorClosed},
 		{"net_closed", net.ErrClosed, ErrorClosed},
 		{"deadline", timeout, ErrorTimeout},
-		{"net_timeout", fmt.Errorf("x: %w", timeoutError{}), ErrorTimeout},
+		{"net_timeout", fmt.Errorf("x: %w", timeoutError{errors.New("timed out")}), ErrorTimeout},
 		{"body_too_slow", ErrBodyTooSlow, ErrorTooSlow},
 		{"response_too_slow", fmt.Errorf("w: %w", ErrResponseTooSlow), ErrorTooSlow},
 		{"too_large", ErrBodyTooLarge, ErrorTooLarge},
@@ -69,9 +69,3 @@ func TestErrorClassString(t *testing.T) {
 		t.Errorf("out of range: %q", s)
 	}
 }
-
-type timeoutError struct{}
-
-func (timeoutError) Error() string   { return "timed out" }
-func (timeoutError) Timeout() bool   { return true }
-func (timeoutError) Temporary() bool { return false }
