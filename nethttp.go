@@ -173,7 +173,7 @@ func globalOptions(w http.ResponseWriter, r *http.Request) {
 func (e *httpExchange) release(cancel context.CancelFunc) {
 	cancel()
 	e.w.endExchange()
-	e.body.x = nil
+	e.body.reset(nil) // no flag carries over to the next request
 	clear(e.values)
 	e.base = http.Request{}
 }

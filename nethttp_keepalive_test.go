@@ -101,3 +101,53 @@ func rawPipelined(t *testing.T, dial func() (net.Conn, error), raw string, n int
 	_, err = br.ReadByte()
 	return noDate(got.String()), err != nil && isTimeout(err)
 }
+
+// TestFromHTTPEarlyCloseNotInherited: a request whose body Close left a
+// rest unread closes its own connection only; the next request served
+// by the same pooled exchange, on another connection and without a body,
+// keeps its connection (two pipelined requests both answered).
+func TestFromHTTPEarlyCloseNotInherited(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body.Read(make([]byte, 2))
+		r.Body.Close()
+		io.WriteString(w, "ok")
+	})
+	_, brisk := diffServers(t, h, nil)
+	large := fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s", 600<<10, strings.Repeat("b", 600<<10))
+	for i := range 20 {
+		if _, open := rawPipelinedClosed(t, brisk, large, 1); open {
+			t.Fatalf("round %d: the connection of an early-closed body stayed open", i)
+		}
+		got, _ := rawPipelinedClosed(t, brisk, get("/a")+get("/b"), 2)
+		if n := strings.Count(got, "HTTP/1.1 200 OK"); n != 2 {
+			t.Fatalf("round %d: %d of 2 pipelined requests answered after an early close elsewhere:\n%q", i, n, got)
+		}
+	}
+}
+
+// rawPipelinedClosed is rawPipelined without the wait for a close that
+// does not come: open reports whether the connection was still open
+// right after the n responses (no EOF already buffered).
+func rawPipelinedClosed(t *testing.T, dial func() (net.Conn, error), raw string, n int) (string, bool) {
+	t.Helper()
+	nc, err := dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	go io.WriteString(nc, raw)
+	var got bytes.Buffer
+	br := bufio.NewReader(io.TeeReader(nc, &got))
+	closing := false
+	for range n {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			return got.String(), false
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		closing = resp.Close
+	}
+	return got.String(), !closing
+}
