@@ -151,7 +151,7 @@ args() {
 	json) echo "-c50|/json|" ;;
 	upload) echo "-c64 -s $bench/upload.lua|/upload|" ;;
 	s1k) echo "-c50|/f/f1k|" ;; s64k) echo "-c50|/f/f64k|" ;; s1m) echo "-c10|/f/f1m|" ;;
-	gzip64k) echo "-c50 -H Accept-Encoding:gzip|/gz/g64k.json|" ;;
+	gzip64k) echo "-c50 -s $bench/gzip.lua|/gz/g64k.json|" ;;
 	noisy) echo "-c50 -s $bench/noisy.lua|/|" ;;
 	esac
 }
