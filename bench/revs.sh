@@ -27,7 +27,7 @@ revs=("$1" "$2")
 for i in 0 1; do
 	r=${revs[$i]} d=$tmp/src$i
 	mkdir -p "$d"
-	git -C "$bench" archive "$r" | tar -x -C "$d"
+	git -C "$bench/.." archive "$r" | tar -x -C "$d"
 	(cd "$d/bench" && GOWORK=off go build -o "$tmp/srv$i" ./servers/brisk)
 	port[$i]=$((20000 + RANDOM % 20000))
 	"${srvpin[@]}" "$tmp/srv$i" -addr "127.0.0.1:${port[$i]}" >/dev/null 2>&1 &
