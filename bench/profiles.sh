@@ -1,69 +1,143 @@
 #!/usr/bin/env bash
-# profiles.sh: brisk, fasthttp and net/http (bench/profsrv) side by side
-# in workload profiles like HttpArena's, one wrk run per profile and
-# server, the servers interleaved and the rounds repeated; medians.
+# profiles.sh: brisk against fasthttp, net/http, nbio (bench/profsrv),
+# hertz on netpoll (bench/hertzsrv) and a C epoll loop, the floor
+# (bench/floor), side by side in workload profiles like HttpArena's: one
+# load run per profile and server, the servers interleaved (order
+# alternating by round) and the rounds repeated; medians.
 #
-# Each server is pinned to core 0, wrk (1 thread) to core 1. Profiles:
-#   base        GET /, "Hello, World!", 50 connections
-#   base4k      the same with 4,096 connections, at least 10 s per run
-#               (skipped when the open file limit cannot be raised)
-#   pipe16      GET /, pipelined 16 deep (bench/pipeline.lua), 50 conns
-#   close       GET / with "Connection: close": one connection per request
-#   json        GET /json: a small struct by encoding/json, 50 conns
-#   s1k s64k s1m  a 1 KiB, 64 KiB, 1 MiB file (GET /f/NAME), 50 conns
-#               (1 MiB: 10 conns)
-#   noisy       GET /, one request in ten malformed (bench/noisy.lua):
-#               valid req/s; every bad one must get 400
-# For each: req/s (noisy: valid responses only), the server's CPU time per
-# request (utime+stime from /proc/PID/stat over the run), and wrk's p99
-# latency. Writes bench/results/profiles.md, with the load average
-# before and after: on a shared machine only the ratios are meaningful.
+# Each server is pinned to core 0, the load generator (wrk, 1 thread, or
+# h2load) to core 1. Profiles (servers: all = the Go ones and the floor,
+# go = the Go ones):
+#   base     all   GET /, "Hello, World!", 50 connections
+#   base4k   all   the same with 4,096 connections, at least 10 s a run
+#   pipe16   all   GET /, pipelined 16 deep (pipeline.lua), 50 conns
+#   close    all   GET / with "Connection: close": a connection a request
+#   json     go    GET /json: a small struct by encoding/json, 50 conns
+#   upload   go    POST /upload, 20 MB bodies read as a stream and
+#                  discarded (upload.lua), 64 conns, at least 6 s a run;
+#                  as most bodies are still in flight when a run ends,
+#                  bodies a second and CPU per body count the bytes the
+#                  server read (/proc/PID/io rchar) in 20 MB units
+#   s1k s64k s1m  go  a 1 KiB, 64 KiB, 1 MiB file (GET /f/NAME), 50
+#                  conns (1 MiB: 10 conns)
+#   gzip64k  brisk fasthttp  a 64 KiB JSON file (GET /gz/NAME) with
+#                  Accept-Encoding: gzip, compressed on the fly at level 6
+#                  (net/http, nbio and hertz have no on-the-fly compressor
+#                  of their own)
+#   noisy    go    GET /, one request in ten malformed (noisy.lua):
+#                  valid req/s; a server that does not answer the bad
+#                  one 400 is left out, and the results say so
+#   idle     all   50 busy connections (GET /) while bench/idleconns
+#                  holds 10,000 idle keep-alive ones: p99 of the busy
+#   tls1     brisk fasthttp nethttp  HTTPS, HTTP/1.1: h2load --h1 -c 50
+#   tls2     brisk nethttp  HTTP/2 over TLS: h2load -c 50 -m 10
+# For each: req/s (noisy: valid responses only), the server's CPU time
+# per request (utime+stime, /proc/PID/stat, over the load run), the p99
+# latency (wrk's, or from h2load's --log-file), the server's peak RSS
+# during the run (sampled every 0.2 s). Writes bench/results/profiles.md
+# with the machine, date, command and load average (the machine is
+# shared: read the ratios); text below a "<!-- notes -->" line of the
+# previous file is kept.
 #
 # Usage: bench/profiles.sh [-d SECONDS] [-r ROUNDS] [-p "PROFILES"]
-#   defaults: -d 3 -r 3 -p "base base4k pipe16 close json s1k s64k s1m noisy"
+#   defaults: -d 3 -r 3 -p "base base4k pipe16 close json upload s1k
+#   s64k s1m gzip64k noisy idle tls1 tls2"
 set -euo pipefail
 
-secs=3 rounds=3 profiles="base base4k pipe16 close json s1k s64k s1m noisy"
+secs=3 rounds=3 profiles="base base4k pipe16 close json upload s1k s64k s1m gzip64k noisy idle tls1 tls2"
 while getopts "d:r:p:" o; do
 	case $o in
 	d) secs=$OPTARG ;; r) rounds=$OPTARG ;; p) profiles=$OPTARG ;;
-	*) sed -n '2,25p' "$0"; exit 2 ;;
+	*) sed -n "2,44p" "$0"; exit 2 ;;
 	esac
 done
+cmdline="bench/profiles.sh -d $secs -r $rounds -p \"$profiles\""
 
 . "$(dirname "$0")/lib.sh"
-servers=(brisk fasthttp nethttp)
+command -v h2load >/dev/null || (apt-get update -qq && apt-get install -y -qq nghttp2-client) >/dev/null
+gosrv=(brisk fasthttp nethttp nbio hertz)
+all=("${gosrv[@]}" floor)
+# servers PROFILE: the servers of a profile.
+servers() {
+	case $1 in
+	base | base4k | pipe16 | close | idle) echo "${all[*]}" ;;
+	tls1) echo "brisk fasthttp nethttp" ;;
+	tls2) echo "brisk nethttp" ;;
+	gzip64k) echo "brisk fasthttp" ;;
+	noisy) echo "${noisysrv[*]}" ;;
+	*) echo "${gosrv[*]}" ;;
+	esac
+}
 
 root=$tmp/root
 mkdir -p "$root"
 head -c 1024 /dev/urandom >"$root/f1k"
 head -c 65536 /dev/urandom >"$root/f64k"
 head -c 1048576 /dev/urandom >"$root/f1m"
-(cd "$bench" && go build -o "$tmp/profsrv" ./profsrv)
-if [[ " $profiles " == *" base4k "* ]] && ! ulimit -n 20000 2>/dev/null; then
-	echo "open file limit $(ulimit -n): skipping base4k" >&2
-	profiles=${profiles/base4k/}
+awk 'BEGIN { printf "["; for (i = 0; i < 800; i++) printf "%s{\"id\":%d,\"name\":\"user %d\",\"active\":true}", i ? "," : "", i, i; print "]" }' |
+	head -c 65536 >"$root/g64k.json"
+(cd "$bench" && go build -o "$tmp/profsrv" ./profsrv && go build -o "$tmp/idleconns" ./idleconns)
+(cd "$bench/hertzsrv" && GOWORK=off go build -o "$tmp/hertzsrv" .)
+cc -O2 -o "$tmp/floor" "$bench/floor/floor.c"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	-keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
+if ! ulimit -n 20000 2>/dev/null; then
+	echo "open file limit $(ulimit -n): skipping base4k and idle" >&2
+	profiles=${profiles/base4k/} profiles=${profiles/idle/}
 fi
+
+# Processes: NAME for plaintext, NAME-tls for HTTPS.
+procs=("${all[@]}")
+[[ " $profiles " == *" tls"* ]] && procs+=(brisk-tls fasthttp-tls nethttp-tls)
 for _ in $(seq 20); do
 	base=$((20000 + RANDOM % 20000))
-	ss -ltnH 2>/dev/null | awk '{print $4}' | grep -qE ":($base|$((base + 1))|$((base + 2)))\$" || break
+	busy=0
+	for i in "${!procs[@]}"; do ss -ltnH "sport = :$((base + i))" | grep -q . && busy=1; done
+	((busy)) || break
 done
-for i in "${!servers[@]}"; do
-	s=${servers[$i]}
+for i in "${!procs[@]}"; do
+	s=${procs[$i]} a=127.0.0.1:$((base + i))
 	port[$s]=$((base + i))
-	"${srvpin[@]}" "$tmp/profsrv" -impl "$s" -root "$root" -addr "127.0.0.1:${port[$s]}" >"$tmp/$s.log" 2>&1 &
+	case $s in
+	floor) cmd=("$tmp/floor" "${port[$s]}" "Hello, World!") ;;
+	hertz) cmd=("$tmp/hertzsrv" -root "$root" -addr "$a") ;;
+	*-tls) cmd=("$tmp/profsrv" -impl "${s%-tls}" -root "$root" -addr "$a" -cert "$tmp/cert.pem" -key "$tmp/key.pem") ;;
+	*) cmd=("$tmp/profsrv" -impl "$s" -root "$root" -addr "$a") ;;
+	esac
+	"${srvpin[@]}" "${cmd[@]}" >"$tmp/$s.log" 2>&1 &
 	pid[$s]=$!
 done
-for s in "${servers[@]}"; do
-	for _ in $(seq 50); do curl -fs "http://127.0.0.1:${port[$s]}/" >/dev/null 2>&1 && break || sleep 0.1; done
+noisysrv=() notes=()
+for s in "${procs[@]}"; do
+	scheme=http
+	[[ $s == *-tls ]] && scheme=https
+	for _ in $(seq 50); do curl -kfs "$scheme://127.0.0.1:${port[$s]}/" >/dev/null 2>&1 && break || sleep 0.1; done
+	[[ $s == floor || $s == *-tls ]] && continue
 	for f in f1k f64k f1m; do
 		curl -fs "http://127.0.0.1:${port[$s]}/f/$f" -o "$tmp/got" && cmp -s "$tmp/got" "$root/$f" ||
 			{ echo "$s /f/$f: wrong body" >&2; cat "$tmp/$s.log" >&2; exit 1; }
 	done
+	if [[ $s == brisk || $s == fasthttp ]]; then
+		enc=$(curl -fs -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:${port[$s]}/gz/g64k.json" | tr -d '\r' | awk -F': ' 'tolower($1) == "content-encoding" {print $2}')
+		[ "$enc" = gzip ] && curl -fs --compressed "http://127.0.0.1:${port[$s]}/gz/g64k.json" | cmp -s - "$root/g64k.json" ||
+			{ echo "$s /gz/g64k.json: not gzip ($enc) or wrong body" >&2; exit 1; }
+	fi
+	st=$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$root/f1m" "http://127.0.0.1:${port[$s]}/upload")
+	[ "$st" = 204 ] || { echo "$s /upload: status $st, want 204" >&2; exit 1; }
 	# The malformed request of noisy.lua must be answered 400.
 	st=$(printf 'GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1x\r\n\r\n' |
 		timeout 3 curl -s --max-time 2 "telnet://127.0.0.1:${port[$s]}" 2>/dev/null | head -1 | tr -d '\r' || true)
-	[[ $st == "HTTP/1.1 400"* ]] || { echo "$s: malformed request answered \"$st\", want 400" >&2; exit 1; }
+	if [[ $st == "HTTP/1.1 400"* ]]; then
+		noisysrv+=("$s")
+	else
+		notes+=("noisy: $s answered the malformed request \"$st\", not 400: left out.")
+	fi
+done
+for s in brisk-tls nethttp-tls; do
+	[ -n "${port[$s]:-}" ] || continue
+	v=$(curl -ks --http2 -o /dev/null -w '%{http_version}' "https://127.0.0.1:${port[$s]}/")
+	[ "$v" = 2 ] || { echo "$s: HTTP/2 not negotiated (got $v)" >&2; exit 1; }
 done
 
 hz=$(getconf CLK_TCK)
@@ -71,68 +145,145 @@ hz=$(getconf CLK_TCK)
 # profile, separated by "|".
 args() {
 	case $1 in
-	base) echo "-c50|/|" ;; base4k) echo "-c4096|/|" ;;
+	base | idle) echo "-c50|/|" ;; base4k) echo "-c4096|/|" ;;
 	pipe16) echo "-c50 -s $bench/pipeline.lua|/|16" ;;
 	close) echo "-c50 -H Connection:close|/|" ;;
 	json) echo "-c50|/json|" ;;
+	upload) echo "-c64 -s $bench/upload.lua|/upload|" ;;
 	s1k) echo "-c50|/f/f1k|" ;; s64k) echo "-c50|/f/f64k|" ;; s1m) echo "-c10|/f/f1m|" ;;
+	gzip64k) echo "-c50 -s $bench/gzip.lua|/gz/g64k.json|" ;;
 	noisy) echo "-c50 -s $bench/noisy.lua|/|" ;;
 	esac
 }
-# measure PROFILE SERVER: one run; appends "profile server rps cpu_us p99_ms".
-measure() {
-	local p=$1 s=$2 opts path post pre before after res n bad rps p99
+# rchar PID: the bytes PID has read (/proc/PID/io), sockets included.
+rchar() { awk '/^rchar/ {print $2}' "/proc/$1/io"; }
+# updur: the duration of an upload run, in seconds: 64 bodies of 20 MB
+# take seconds to arrive.
+updur() { echo $((secs < 6 ? 6 : secs)); }
+# rssmax PID FILE: until killed, keeps the peak VmRSS (KB) of PID in FILE.
+rssmax() {
+	local m=0 v
+	while v=$(awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null); do
+		((v > m)) && m=$v && echo "$m" >"$2"
+		sleep 0.2
+	done
+}
+# load PROFILE PROC: runs the load of one measurement; prints "n p99_ms
+# bad rps" (bad: non-2xx responses).
+load() {
+	local p=$1 s=$2 d=$secs res opts path post pre
+	if [[ $p == tls* ]]; then
+		local h=(-c 50 -m 10)
+		[ "$p" = tls1 ] && h=(--h1 -c 50)
+		res=$(timeout $((d + 60)) "${loadpin[@]}" h2load "${h[@]}" -D "$d" --log-file="$tmp/h2log" "https://127.0.0.1:${port[$s]}/" 2>&1)
+		local n rps p99
+		n=$(awk '/^requests:/ {print $8}' <<<"$res")
+		rps=$(awk '/^finished in/ {print $4}' <<<"$res")
+		p99=$(awk '$2 == 200 {print $3}' "$tmp/h2log" | sort -n | awk '{a[NR] = $1} END {print NR ? a[int(NR * 0.99)] / 1000 : 0}')
+		echo "${n:-0} $p99 0 ${rps:-0}"
+		return
+	fi
 	IFS='|' read -r opts path post <<<"$(args "$p")"
 	read -ra pre <<<"$opts"
 	read -ra post <<<"$post"
 	((${#post[@]})) && post=(-- "${post[@]}")
-	local d=$secs
 	[ "$p" = base4k ] && d=$((secs < 10 ? 10 : secs)) # 4,096 connects take seconds
-	before=$(cputicks "${pid[$s]}")
+	[ "$p" = upload ] && d=$(updur)
 	res=$(timeout $((d + 60)) "${loadpin[@]}" wrk -t1 -d"${d}s" --timeout 10s --latency "${pre[@]}" "http://127.0.0.1:${port[$s]}$path" "${post[@]}")
-	after=$(cputicks "${pid[$s]}")
-	n=$(awk '/requests in/ {print $1}' <<<"$res")
-	if [ "${n:-0}" = 0 ]; then echo "$p $s: no responses" >&2; sed 's/^/  /' <<<"$res" >&2; return; fi
-	bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' <<<"$res")
-	rps=$(awk -v n="$n" -v bad="${bad:-0}" '/requests in/ {sub(/s,?$/, "", $4); print (n - bad) / $4}' <<<"$res")
-	p99=$(awk '$1 == "99%" {v = $2; if (v ~ /us$/) v /= 1000; else if (v ~ /ms$/) v += 0; else if (v ~ /s$/) v *= 1000; print v + 0}' <<<"$res")
-	echo "$p $s $rps $(echo "($after - $before) * 1000000 / $hz / $n" | bc -l) ${p99:-0}" >>"$tmp/data"
-	printf "%-7s %-9s %10.0f req/s %8.2f µs/req p99 %s ms\n" "$p" "$s" "$rps" "$(tail -1 "$tmp/data" | cut -d' ' -f4)" "$p99" >&2
+	awk '/requests in/ {n = $1; t = $4; sub(/s,?$/, "", t)}
+		/Non-2xx or 3xx responses:/ {bad = $NF}
+		$1 == "99%" {v = $2; if (v ~ /us$/) v /= 1000; else if (v ~ /ms$/) v += 0; else if (v ~ /s$/) v *= 1000; p99 = v + 0}
+		END {print n + 0, p99 + 0, bad + 0, t ? (n - bad) / t : 0}' <<<"$res"
+}
+# measure PROFILE SERVER: one run; appends "profile server rps cpu_us
+# p99_ms rss_mb" to the data.
+measure() {
+	local p=$1 s=$2 proc=$2 before after rc0 rc1 n p99 bad rps idler ready open
+	[[ $p == tls* ]] && proc=$s-tls
+	if [ "$p" = idle ]; then
+		coproc idler { exec "${loadpin[@]}" "$tmp/idleconns" -addr "127.0.0.1:${port[$proc]}" -n 10000 2>/dev/null; }
+		read -r _ ready <&"${idler[0]}" || ready=0
+	fi
+	echo 0 >"$tmp/rss"
+	rssmax "${pid[$proc]}" "$tmp/rss" &
+	local sampler=$!
+	before=$(cputicks "${pid[$proc]}") rc0=$(rchar "${pid[$proc]}")
+	read -r n p99 bad rps <<<"$(load "$p" "$proc")"
+	after=$(cputicks "${pid[$proc]}") rc1=$(rchar "${pid[$proc]}")
+	if [ "$p" = upload ]; then # bodies received, most still in flight at the end
+		n=$(echo "($rc1 - $rc0) / 20000000" | bc -l)
+		rps=$(echo "$n / $(updur)" | bc -l)
+	fi
+	kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+	if [ "$p" = idle ]; then
+		kill -TERM "$idler_PID" 2>/dev/null
+		read -r _ open <&"${idler[0]}" || open=0
+		wait "$idler_PID" 2>/dev/null || true
+		echo "idle $s: $ready idle connections ready, $open open at the end" >>"$tmp/idlelog"
+	fi
+	if [ "${n:-0}" = 0 ]; then echo "$p $s: no responses" >&2; return; fi
+	echo "$p $s $rps $(echo "($after - $before) * 1000000 / $hz / $n" | bc -l) $p99 $(($(cat "$tmp/rss") / 1024))" >>"$tmp/data"
+	printf "%-7s %-9s %10.0f req/s %8.2f µs/req p99 %s ms rss %s MB\n" "$p" "$s" "$rps" \
+		"$(tail -1 "$tmp/data" | cut -d' ' -f4)" "$p99" "$(tail -1 "$tmp/data" | cut -d' ' -f6)" >&2
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
+date0=$(date -u '+%Y-%m-%d %H:%M UTC')
 for r in $(seq "$rounds"); do
 	for p in $profiles; do
-		# Alternate the order of the servers from round to round.
-		if ((r % 2)); then order=(brisk fasthttp nethttp); else order=(nethttp fasthttp brisk); fi
+		read -ra order <<<"$(servers "$p")"
+		if ! ((r % 2)); then # alternate the order from round to round
+			for ((i = 0, j = ${#order[@]} - 1; i < j; i++, j--)); do t=${order[i]} order[i]=${order[j]} order[j]=$t; done
+		fi
 		for s in "${order[@]}"; do measure "$p" "$s"; done
 	done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 mkdir -p "$out"
-awk -v secs="$secs" -v rounds="$rounds" -v profiles="$profiles" -v host="$(uname -srm), $(nproc) cores" \
-	-v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v load0="$load0" -v load1="$load1" '
+keep=
+[ -f "$out/profiles.md" ] && keep=$(sed -n '/^<!-- notes -->$/,$p' "$out/profiles.md")
+{
+	awk -v secs="$secs" -v rounds="$rounds" -v profiles="$profiles" -v host="$(uname -srm), $(nproc) cores" \
+		-v date="$date0" -v load0="$load0" -v load1="$load1" -v cmd="$cmdline" '
 function median(a, m,   i, j, t) { for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-{ k = $1 " " $2; i = ++n[k]; rps[k, i] = $3; cpu[k, i] = $4; p99[k, i] = $5 }
+function med(v, k,   a, j) { for (j = 1; j <= n[k]; j++) a[j] = v[k, j]; return median(a, n[k]) }
+{ k = $1 " " $2; i = ++n[k]; rps[k, i] = $3; cpu[k, i] = $4; p99[k, i] = $5; rss[k, i] = $6 }
 END {
 	print "# Workload profiles\n"
-	print "wrk (1 thread) on core 1, each server on core 0 (GOMAXPROCS 1); " rounds " round(s) x " secs " s per profile and server, servers interleaved (order alternating by round), medians. " host ", " date "; load average " load0 " before, " load1 " after (the machine is shared: read the ratios, not the absolute figures).\n"
-	print "| profile | server | req/s | req/s ratio to best Go peer | CPU µs/request | CPU ratio to best peer | p99 ms |"
-	print "|---|---|---:|---:|---:|---:|---:|"
-	np = split(profiles, pr, " "); split("brisk fasthttp nethttp", srv, " ")
+	print "wrk (1 thread; h2load for tls1, tls2) on core 1, each server on core 0 (GOMAXPROCS 1); " rounds " round(s) x " secs " s per profile and server (base4k: at least 10 s, upload 6 s), servers interleaved (order alternating by round), medians. " host ", " date "; load average " load0 " before, " load1 " after (the machine is shared: read the ratios, not the absolute figures).\n"
+	print "Command: `" cmd "`\n"
+	print "## Who leads\n"
+	print "Best Go peer: the fastest of fasthttp, net/http, nbio, hertz in the profile. brisk/peer > 1 means brisk leads (req/s); CPU ratio < 1 means brisk spends less per request.\n"
+	print "| profile | leader (req/s) | brisk/best peer req/s | brisk/least-CPU peer CPU per request | brisk p99 / best peer p99 | brisk/floor req/s |"
+	print "|---|---|---:|---:|---:|---:|"
+	np = split(profiles, pr, " "); ns = split("brisk fasthttp nethttp nbio hertz floor", srv, " ")
 	for (pi = 1; pi <= np; pi++) {
-		for (i = 1; i <= 3; i++) { k = pr[pi] " " srv[i]; if (!(k in n)) continue
-			delete a; for (j = 1; j <= n[k]; j++) a[j] = rps[k, j]; R[k] = median(a, n[k])
-			delete a; for (j = 1; j <= n[k]; j++) a[j] = cpu[k, j]; C[k] = median(a, n[k])
-			delete a; for (j = 1; j <= n[k]; j++) a[j] = p99[k, j]; P[k] = median(a, n[k]) }
-		bestR = 0; bestC = 0
-		for (i = 2; i <= 3; i++) { k = pr[pi] " " srv[i]; if (R[k] > bestR) bestR = R[k]; if (bestC == 0 || C[k] < bestC) bestC = C[k] }
-		for (i = 1; i <= 3; i++) { k = pr[pi] " " srv[i]; if (!(k in n)) continue
-			printf "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f |\n", pr[pi], srv[i], R[k], bestR ? R[k] / bestR : 0, C[k], bestC ? C[k] / bestC : 0, P[k] }
+		for (i = 1; i <= ns; i++) { k = pr[pi] " " srv[i]; if (k in n) { R[k] = med(rps, k); C[k] = med(cpu, k); P[k] = med(p99, k); M[k] = med(rss, k) } }
+		bestR[pi] = 0; bestC[pi] = 0; lead = ""; leadR = 0
+		for (i = 2; i <= 5; i++) { k = pr[pi] " " srv[i]; if (!(k in n)) continue
+			if (R[k] > bestR[pi]) { bestR[pi] = R[k]; bestP = P[k] } if (bestC[pi] == 0 || C[k] < bestC[pi]) bestC[pi] = C[k] }
+		for (i = 1; i <= 5; i++) { k = pr[pi] " " srv[i]; if ((k in n) && R[k] > leadR) { leadR = R[k]; lead = srv[i] } }
+		kb = pr[pi] " brisk"; kf = pr[pi] " floor"
+		if (!(kb in n)) continue
+		printf "| %s | %s | %.2f | %.2f | %.2f | %s |\n", pr[pi], lead, R[kb] / bestR[pi], C[kb] / bestC[pi], bestP ? P[kb] / bestP : 0, (kf in n) ? sprintf("%.2f", R[kb] / R[kf]) : "-"
 	}
-	print "\nThe ratios are to the better of fasthttp and net/http in the profile (for them, to each other). noisy counts valid responses only."
-	print "Reproduce: `bench/profiles.sh -d " secs " -r " rounds "`."
-}' "$tmp/data" >"$out/profiles.md"
+	print "\n## All figures\n"
+	print "| profile | server | req/s | req/s ratio to best Go peer | CPU µs/request | CPU ratio to least-CPU Go peer | p99 ms | peak RSS MB |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|"
+	for (pi = 1; pi <= np; pi++)
+		for (i = 1; i <= ns; i++) { k = pr[pi] " " srv[i]; if (!(k in n)) continue
+			printf "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %d |\n", pr[pi], srv[i], R[k], bestR[pi] ? R[k] / bestR[pi] : 0, C[k], bestC[pi] ? C[k] / bestC[pi] : 0, P[k], M[k] }
+	print "\nRatios are to the best of the Go peers other than brisk (for a peer, that includes itself). noisy counts valid responses only. upload: req/s are 20 MB bodies a second and CPU is per 20 MB, from the bytes the server read (rchar); p99 is of the bodies completed."
+}' "$tmp/data"
+	echo
+	echo "Raw lines (profile server req/s cpu_us p99_ms rss_mb):"
+	echo
+	sed 's/^/    /' "$tmp/data"
+	for l in "${notes[@]}"; do echo; echo "$l"; done
+	if [ -f "$tmp/idlelog" ]; then echo; sed 's/^/    /' "$tmp/idlelog"; fi
+	if [ -n "$keep" ]; then echo; echo "$keep"; fi
+} >"$out/profiles.md.new"
+mv "$out/profiles.md.new" "$out/profiles.md"
 cat "$out/profiles.md"

@@ -383,6 +383,7 @@ func (s *Server) serveCached(c *brisk.Ctx, e *cacheEntry, own fs.File) bool {
 			return false
 		}
 	}
+	rep.tails = &s.tails
 	if rep.stamp = v.stamp(); !rep.stamp.holds(f) { // changed since checked
 		if f != own {
 			f.Close()

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/brisk-http/brisk"
@@ -82,12 +83,13 @@ type representation struct {
 	content io.ReadSeeker // nil when data holds the bytes
 	data    []byte        // the bytes, when held in memory (a cached file)
 	size    int64
-	modtime time.Time // zero when unknown
-	lastMod []byte    // modtime as an HTTP-date, nil to format it
-	etag    []byte    // quoted entity-tag, nil for none
-	coding  string    // content coding of the bytes, "" for identity
-	ctype   string    // media type, "" to derive it from name or the bytes
-	stamp   fileStamp // what the validators describe, checked as content is sent
+	modtime time.Time  // zero when unknown
+	lastMod []byte     // modtime as an HTTP-date, nil to format it
+	etag    []byte     // quoted entity-tag, nil for none
+	coding  string     // content coding of the bytes, "" for identity
+	ctype   string     // media type, "" to derive it from name or the bytes
+	stamp   fileStamp  // what the validators describe, checked as content is sent
+	tails   *sync.Pool // buffers for sendChecked; nil to allocate one
 }
 
 // hasModTime reports whether the modification time is known; like
@@ -387,7 +389,7 @@ func sendSection(bw *brisk.BodyWriter, rep *representation, r byteRange) error {
 	var n int64
 	var err error
 	if rep.stamp.ok && r.length > 0 {
-		n, err = sendChecked(bw, rep.content, r.length, &rep.stamp)
+		n, err = sendChecked(bw, rep.content, r.start, r.length, &rep.stamp, rep.tails)
 	} else {
 		n, err = bw.ReadFromN(rep.content, r.length)
 	}

@@ -134,6 +134,7 @@ type Server struct {
 	hashes    sync.Map // name -> *hashEntry: ETags of files without a modification time
 	cacheOnce sync.Once
 	files     *fileCache // nil when off
+	tails     sync.Pool  // *tailBuf: the bytes a streamed section holds back (sendChecked)
 }
 
 // hashEntry is the content-hash ETag of a file without a modification
@@ -404,7 +405,7 @@ func (s *Server) describe(c *brisk.Ctx, name string, f fs.File, fi fs.FileInfo, 
 		answerError(&c.Response, 500)
 		return rep, false
 	}
-	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime(), stamp: stampOf(fi)}
+	rep = representation{name: name, content: rs, size: fi.Size(), modtime: fi.ModTime(), stamp: stampOf(fi), tails: &s.tails}
 	if rep.hasModTime() {
 		rep.etag = sizeModTimeETag(tag, rep.size, rep.modtime)
 		return rep, true
