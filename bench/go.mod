@@ -15,6 +15,11 @@ require (
 )
 
 require (
+	github.com/gobwas/httphead v0.1.0 // indirect
+	github.com/gobwas/ws v1.5.0 // indirect
+)
+
+require (
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/lesismal/llib v1.2.2 // indirect
 	github.com/molecule-man/go-brrr v1.3.1 // indirect
