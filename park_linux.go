@@ -13,9 +13,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Parking (Server.ParkIdle): a connection that has waited ParkIdleAfter
-// in its goroutine for its next (or first) request, with nothing
-// buffered, leaves its goroutine. Its fd is armed, one-shot, in the
+// Parking (on unless Server.NoParkIdle): a connection that has waited
+// ParkIdleAfter in its goroutine for its next (or first) request, with
+// nothing buffered, leaves its goroutine. Its fd is armed, one-shot, in the
 // process's parker, an epoll set; its conn (without buffers or deadline)
 // sits in the parker's slot table, and after a whole sweep only its
 // connIdle does, with a duplicate of its fd in place of its net.Conn
