@@ -22,7 +22,7 @@ func TestDrainIdleRace(t *testing.T) {
 func testDrainIdleRace(t *testing.T, transport string) {
 	for _, park := range []bool{false, true} {
 		s := &Server{Handler: helloHandler, DrainDelay: -1, IdleTimeout: time.Minute,
-			ParkIdle: park, ParkIdleAfter: time.Millisecond}
+			NoParkIdle: !park, ParkIdleAfter: time.Millisecond}
 		ts := startServer(t, transport, s)
 		busy, quiet := ts.connect(), ts.connect()
 		busy.roundTrip(get("/"))

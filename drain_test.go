@@ -126,7 +126,7 @@ func TestDrainDelayResolved(t *testing.T) {
 func TestDrainIdleConns(t *testing.T) {
 	for _, park := range []bool{false, true} {
 		s := &Server{Handler: helloHandler, DrainDelay: 100 * time.Millisecond, IdleTimeout: time.Minute,
-			ParkIdle: park, ParkIdleAfter: time.Millisecond}
+			NoParkIdle: !park, ParkIdleAfter: time.Millisecond}
 		ts := startServer(t, "tcp", s)
 		idle := ts.connect()
 		idle.roundTrip(get("/"))

@@ -11,13 +11,12 @@ import (
 	"github.com/brisk-http/brisk"
 )
 
-// A server for many mostly idle keep-alive clients parks their
-// connections: an idle connection then holds no goroutine (on Linux;
-// elsewhere the field has no effect).
+// A server parks idle keep-alive connections by default (on Linux): an
+// idle connection then holds no goroutine. ParkIdleAfter sets how long a
+// connection waits in its goroutine first; NoParkIdle turns parking off.
 func ExampleServer_parkIdle() {
 	s := &brisk.Server{
 		Handler:       func(c *brisk.Ctx) { c.Response.SetBodyString("hello") },
-		ParkIdle:      true,
 		ParkIdleAfter: 5 * time.Second, // parked after 5 s without a request
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,6 +3,7 @@
 package brisk
 
 import (
+	"errors"
 	"net"
 	"os"
 	"sync"
@@ -12,9 +13,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Parking (Server.ParkIdle): a connection that has waited ParkIdleAfter
-// in its goroutine for its next (or first) request, with nothing
-// buffered, leaves its goroutine. Its fd is armed, one-shot, in the
+// Parking (on unless Server.NoParkIdle): a connection that has waited
+// ParkIdleAfter in its goroutine for its next (or first) request, with
+// nothing buffered, leaves its goroutine. Its fd is armed, one-shot, in the
 // process's parker, an epoll set; its conn (without buffers or deadline)
 // sits in the parker's slot table, and after a whole sweep only its
 // connIdle does, with a duplicate of its fd in place of its net.Conn
@@ -74,6 +75,8 @@ type parker struct {
 	ready []readyConn
 	ctl   func(fd uintptr) // p.epollCtl, bound once
 	armEv unix.EpollEvent  // what ctl arms, under mu
+	first bool             // ctl adds the fd (not yet in the set), under mu
+	peek  [1]byte          // ctl's peek, under mu
 	err   error            // ctl's result
 
 	nextSweep time.Time // loop goroutine only
@@ -141,7 +144,7 @@ func newParker() *parker {
 // with the handler (conn.runHandler), so an idle connection has none.
 func (c *conn) mayPark() bool {
 	s := c.srv
-	if !s.ParkIdle || c.raw == nil || s.draining.Load() {
+	if s.NoParkIdle || c.raw == nil || s.draining.Load() {
 		return false
 	}
 	if d := c.lim.idleTimeout; d > 0 && d < coarseTimeout {
@@ -155,51 +158,27 @@ func (c *conn) mayPark() bool {
 }
 
 // park parks c, which has nothing buffered and waits for its next (or
-// first) request, if it may. It reports whether c's goroutine must return: c is
-// then served again by resume, or closed by a sweep or Shutdown (or was
-// closed here). On false c is either as it was, for the usual wait
+// first) request, if it may. It reports whether c's goroutine must return:
+// c is then served again by resume, or closed by a sweep or Shutdown (or
+// was closed here). On false c is either as it was, for the usual wait
 // (awaitRequest), or holds the first bytes of its next request.
 //
 // c first waits ParkIdleAfter in its goroutine, as awaitRequest does
 // (buffers given back, one peek): a busy connection's next request comes
 // sooner and is read here, costing the system calls of awaitRequest and
-// no more. Only when the wait times out is c handed to the parker.
+// no more. Only when the wait times out is c handed to the parker; one
+// with input by then (the parker peeks before it arms) is not.
 func (c *conn) park() bool {
-	if !c.mayPark() || c.flush() != nil || !c.setIdle() {
+	if !c.mayPark() || c.flush() != nil || !c.enterIdle() {
 		return false
 	}
-	c.hookIdle()
 	var idleAt int64 // the idle deadline, as awaitRequest sets it
 	if d := c.lim.idleTimeout; d > 0 {
 		idleAt = c.timeoutAtNs(d)
 	}
-	if after := c.srv.parkIdleAfter(); after > 0 && (c.nreq > 1 || parkWaiting.Load() < parkMaxWaiting) {
-		at := c.timeoutAtNs(after)
-		if idleAt != 0 && idleAt <= at {
-			return false // the idle timeout comes first
-		}
-		c.setReadDeadlineNs(at)
-		parkWaiting.Add(1)
-		err := c.waitReadable()
-		parkWaiting.Add(-1)
-		if err == nil && after >= coarseTimeout {
-			// The request's first bytes are read under the wait's
-			// deadline, seconds away; the idle one is set before the
-			// next read, if any: a busy connection, read whole, changes
-			// its deadline once per tick of the coarse clock, not twice
-			// per request (each a runtime timer moved, a wake-up of the
-			// poller when it moves earlier).
-			if c.readFirst(nil) != nil {
-				return true
-			}
-			c.deferReadDeadline(idleAt)
-			return false
-		}
-		if err == nil || !isTimeout(err) {
-			// A read past the deadline fails even with input there:
-			// bytes that came as the wait ended are read by the idle one.
-			c.setReadDeadlineNs(idleAt)
-			return c.readFirst(err) != nil
+	if after := c.srv.parkIdleAfter(); after > 0 {
+		if waited, done := c.waitBeforePark(after, idleAt); waited {
+			return done
 		}
 	}
 	p := getParker()
@@ -208,24 +187,73 @@ func (c *conn) park() bool {
 	}
 	c.releaseBuffers()
 	c.setReadDeadlineNs(0) // no runtime timer while parked; the sweep keeps time
-	return p.add(c, idleAt)
+	if p.add(c, idleAt) {
+		return true
+	}
+	c.setReadDeadlineNs(idleAt) // for awaitRequest, or the input the parker saw
+	return false
 }
 
-// parkMaxWaiting bounds the connections of the process that wait
-// ParkIdleAfter in their goroutines before their second request; more
-// are parked at once. A connection that has served two requests or more
-// is busy, not one of a burst of new connections, and waits ParkIdleAfter
-// whatever the count: parked at once, each of its requests would pay the
-// hand-off of a parked connection (bench/parke2e.sh c2000). The runtime
-// never frees a goroutine's descriptor (about 0.45 KB), so the most
-// goroutines that ever waited at once stay in memory; with many
-// connections waiting, their events batch and parking at once costs
-// about the system calls of waiting (bench/parksyscalls.sh, 50
-// connections: 3.19 per request parked at once, 3.17 without parking).
+// waitBeforePark waits up to after (> 0) in c's goroutine for c's next
+// request, unless parkMaxWaiting new connections already wait (c is then
+// parked at once). It reports whether it waited and, if so, whether c's
+// goroutine must return (c was finished) or, false, c holds the first
+// bytes of its request or waits as usual (awaitRequest) for the idle
+// timeout, which comes first.
+func (c *conn) waitBeforePark(after time.Duration, idleAt int64) (waited, done bool) {
+	fresh := c.nreq <= 1 // not yet shown to be busy
+	if fresh && parkWaiting.Load() >= parkMaxWaiting {
+		return false, false
+	}
+	at := c.timeoutAtNs(after)
+	if idleAt != 0 && idleAt <= at {
+		return true, false // the idle timeout comes first: awaitRequest
+	}
+	c.setReadDeadlineNs(at)
+	if fresh {
+		parkWaiting.Add(1)
+	}
+	err := c.waitReadable()
+	if fresh {
+		parkWaiting.Add(-1)
+	}
+	if err == nil && after >= coarseTimeout {
+		// The request's first bytes are read under the wait's deadline,
+		// seconds away; the idle one is set before the next read, if
+		// any: a busy connection, read whole, changes its deadline once
+		// per tick of the coarse clock, not twice per request (each a
+		// runtime timer moved, a wake-up of the poller when it moves
+		// earlier).
+		if c.readFirst(nil) != nil {
+			return true, true
+		}
+		c.deferReadDeadline(idleAt)
+		return true, false
+	}
+	if err == nil || !isTimeout(err) {
+		// A read past the deadline fails even with input there: bytes
+		// that came as the wait ended are read under the idle one.
+		c.setReadDeadlineNs(idleAt)
+		return true, c.readFirst(err) != nil
+	}
+	return false, false
+}
+
+// parkMaxWaiting bounds the new connections of the process (before their
+// second request) that wait ParkIdleAfter in their goroutines; more are
+// parked at once. A connection that has served two requests or more is
+// busy, not one of a burst of new connections: it waits ParkIdleAfter
+// whatever the count, and is not counted, so that busy connections never
+// make new ones park at once (bench/parke2e.sh c2000). The runtime never
+// frees a goroutine's descriptor (about 0.45 KB), so the most goroutines
+// that ever waited at once stay in memory; with many connections
+// waiting, their events batch and parking at once costs about the
+// system calls of waiting (bench/parksyscalls.sh, 50 connections: 3.19
+// per request parked at once, 3.17 without parking).
 const parkMaxWaiting = 1024
 
-// parkWaiting counts the connections waiting ParkIdleAfter in their
-// goroutines (park).
+// parkWaiting counts the new connections waiting ParkIdleAfter in their
+// goroutines (waitBeforePark).
 var parkWaiting atomic.Int64
 
 // parkIdleAfter resolves ParkIdleAfter: <= 0 parks at once.
@@ -294,23 +322,41 @@ func (p *parker) empty(i uint32) {
 }
 
 // arm registers c's fd for one readable event carrying slot i and its
-// generation, under p.mu. Data that arrived before the call makes the
-// event fire at once.
+// generation, under p.mu, unless c has input already (errParkInput). Data
+// that arrived between the peek and the call makes the event fire at once.
 func (p *parker) arm(c *conn, i uint32) bool {
 	p.armEv = unix.EpollEvent{Events: parkArmEvents, Fd: int32(i), Pad: int32(p.slots[i].gen)}
+	p.first = !c.parkAdded
 	err := c.raw.Control(p.ctl)
-	return err == nil && p.err == nil
+	if err != nil || p.err != nil {
+		return false
+	}
+	c.parkAdded = true
+	return true
 }
 
-// epollCtl is the RawConn.Control callback of arm: EPOLL_CTL_MOD, which
-// re-arms a fd parked before, else (ENOENT: the first park of this
-// connection) ADD. The kernel keys its entry on the open file and the fd,
-// so a closed connection's entry, removed at its close, is never found
-// for a new connection that got the same fd number.
+// errParkInput is epollCtl's result for a connection with input: it is
+// not parked but read at once, without the hand-off to a worker.
+var errParkInput = errors.New("brisk: input before parking")
+
+// epollCtl is the RawConn.Control callback of arm: a peek, then
+// EPOLL_CTL_ADD for the first park of a connection, MOD to re-arm it
+// (each falls back to the other when the kernel disagrees). The kernel
+// keys its entry on the open file and the fd, so a closed connection's
+// entry, removed at its close, is never found for a new connection that
+// got the same fd number.
 func (p *parker) epollCtl(fd uintptr) {
-	err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, int(fd), &p.armEv)
-	if err == unix.ENOENT {
-		err = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, int(fd), &p.armEv)
+	if peekSocket(fd, &p.peek) == peekInput {
+		p.err = errParkInput
+		return
+	}
+	op, other, miss := unix.EPOLL_CTL_MOD, unix.EPOLL_CTL_ADD, unix.ENOENT
+	if p.first {
+		op, other, miss = unix.EPOLL_CTL_ADD, unix.EPOLL_CTL_MOD, unix.EEXIST
+	}
+	err := unix.EpollCtl(p.epfd, op, int(fd), &p.armEv)
+	if err == miss {
+		err = unix.EpollCtl(p.epfd, other, int(fd), &p.armEv)
 	}
 	p.err = err
 }

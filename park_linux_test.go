@@ -61,11 +61,11 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-// startParking serves s over TCP with ParkIdle, parking at once unless
+// startParking serves s over TCP with parking, at once unless
 // s.ParkIdleAfter says otherwise.
 func startParking(t *testing.T, s *Server) *testServer {
 	t.Helper()
-	s.ParkIdle = true
+	s.NoParkIdle = false
 	if s.ParkIdleAfter == 0 {
 		s.ParkIdleAfter = -1
 	}
@@ -160,7 +160,7 @@ func TestParkNotEligible(t *testing.T) {
 		{"inmemory", &Server{}, "inmemory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.srv.ParkIdle, tc.srv.ParkIdleAfter, tc.srv.Handler = true, -1, echoPath
+			tc.srv.ParkIdleAfter, tc.srv.Handler = -1, echoPath
 			ts := startServer(t, tc.transport, tc.srv)
 			c := ts.connect()
 			c.roundTrip(get("/"))
@@ -249,7 +249,7 @@ func TestParkReadHeaderTimeout(t *testing.T) {
 // TestParkShutdown: Shutdown closes parked connections at once (not at
 // the next sweep) and returns.
 func TestParkShutdown(t *testing.T) {
-	s := &Server{ParkIdle: true, ParkIdleAfter: -1, Handler: echoPath}
+	s := &Server{ParkIdleAfter: -1, Handler: echoPath}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -564,5 +564,65 @@ func TestParkAfterWatch(t *testing.T) {
 	c.nc.Close()
 	if err := <-cancelled; err != context.Canceled {
 		t.Fatalf("context after resume: %v, want context.Canceled", err)
+	}
+}
+
+// TestParkArmInput: a connection with input when it would be parked is
+// not armed (errParkInput): its goroutine reads it, without the hand-off
+// to a worker. Without input, its first arm adds its fd (parkAdded) and
+// the next re-arms it; a fd already in the set (a shed connection taken
+// up again by a new conn) is armed all the same.
+func TestParkArmInput(t *testing.T) {
+	cc, sc := tcpPair(t)
+	p := getParker()
+	c := &conn{srv: &Server{}}
+	c.attach(sc)
+	// p.mu is held throughout: the parker cannot take the slot out when
+	// the armed fd turns readable; emptying it drops the event.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := p.slot(c, 0)
+	defer p.empty(i)
+	for n := range 2 {
+		if !p.arm(c, i) || !c.parkAdded {
+			t.Fatalf("arm %d without input: %v, parkAdded %v", n, p.err, c.parkAdded)
+		}
+	}
+	c.parkAdded = false // as for a conn taken up again: the fd is in the set
+	if !p.arm(c, i) {
+		t.Fatalf("arm of a fd in the set: %v", p.err)
+	}
+	if _, err := cc.Write([]byte("G")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !c.hasInput(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no input")
+		}
+	}
+	if p.arm(c, i) || p.err != errParkInput {
+		t.Fatalf("arm with input: %v; want false, errParkInput", p.err)
+	}
+}
+
+// TestParkBusyNotCounted: only new connections (before their second
+// request) count toward parkMaxWaiting while they wait ParkIdleAfter: a
+// busy one waits uncounted, so busy connections never make new ones park
+// at once.
+func TestParkBusyNotCounted(t *testing.T) {
+	s := &Server{ParkIdleAfter: time.Hour, IdleTimeout: 2 * time.Hour}
+	ts := startParking(t, s)
+	base := parkWaiting.Load()
+	c := ts.connect()
+	c.roundTrip(get("/"))
+	waitUntil(t, "counted", func() bool { return parkWaiting.Load() == base+1 })
+	c.roundTrip(get("/2"))
+	c.roundTrip(get("/3"))
+	waitUntil(t, "uncounted", func() bool { return parkWaiting.Load() == base })
+	if _, body := c.roundTrip(get("/4")); body != "/4" {
+		t.Fatalf("body %q", body)
+	}
+	if n := parkedConns(s); n != 0 {
+		t.Fatalf("%d parked, want 0", n)
 	}
 }

@@ -93,6 +93,7 @@ func TestConnIdleCarriesState(t *testing.T) {
 		"watchReady": "per request (resetWatch)",
 		"keepAlive":  "per request", "headTimer": "per head",
 		"waited": "per wait", "peek": "per wait",
+		"parkAdded":  "attach clears it: a shed connection taken up again is armed with ADD, whose EEXIST falls back to MOD",
 		"proxyStore": "storage of proxy, which is carried: recycle drops it",
 		"done":       "per conn object; empty while parked: the flush before park delivers it",
 		"wclock":     "describes the write in progress: none while parked; attach clears its tick",
@@ -280,7 +281,7 @@ func TestParkDetachUnix(t *testing.T) {
 		t.Skipf("no Unix sockets: %v", err)
 	}
 	types := make(chan string, 2)
-	s := &Server{ParkIdle: true, ParkIdleAfter: -1, Handler: func(c *Ctx) {
+	s := &Server{ParkIdleAfter: -1, Handler: func(c *Ctx) {
 		types <- fmt.Sprintf("%T", c.c.nc)
 		echoPath(c)
 	}}

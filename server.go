@@ -221,7 +221,7 @@ type Server struct {
 	// Ctx.Done; every request of a FromHTTP handler, whose r.Context() is
 	// it) and the request body was read to its end (at once for a request
 	// without a body). The watch ends when the handler returns, so an idle
-	// connection is not watched (and may be parked, see ParkIdle).
+	// connection is not watched (and may be parked, see NoParkIdle).
 	//
 	// On HTTP/1.1, a pipelined request already buffered when the watch
 	// would begin shows the client is there: that request's handler is not
@@ -235,41 +235,42 @@ type Server struct {
 	// watched: the handler reads it, and the context stays as it was.
 	IgnoreClientClose bool
 
-	// ParkIdle, on Linux, lets a connection that has waited ParkIdleAfter
-	// for its next (or first) request with nothing buffered give up its
-	// goroutine: its socket waits in a process-wide epoll set; after
-	// about a second more its conn and Ctx go back to a pool and, unless
-	// ConnState is set, its net.Conn is replaced by its bare fd, made a
-	// net.Conn again (net.FileConn, TCP options kept) when it turns
-	// readable and a goroutine serves it as before. Handlers see no
-	// difference. Only plain TCP and Unix connections are parked, and only
-	// when IdleTimeout is none or 2 s or more. A parked connection's
-	// IdleTimeout is checked once per second: it fires up to two seconds
-	// late, never early. Off (false) or on
-	// other systems, idle connections wait in their goroutine. TLS
-	// connections are never parked (crypto/tls may hold received bytes
-	// the socket no longer shows), nor HTTP/2 ones (x/net/http2's loop owns
-	// the connection's goroutine and reads it all along), nor hijacked
-	// ones (the handler's).
+	// NoParkIdle, when true, keeps every idle keep-alive connection in
+	// its goroutine. False (the default), on Linux, a connection that has
+	// waited ParkIdleAfter for its next (or first) request with nothing
+	// buffered gives up its goroutine: its socket waits in a process-wide
+	// epoll set; after about a second more its conn and Ctx go back to a
+	// pool and, unless ConnState is set, its net.Conn is replaced by its
+	// bare fd, made a net.Conn again (net.FileConn, TCP options kept) when
+	// it turns readable and a goroutine serves it as before. Handlers see
+	// no difference. A parked connection's IdleTimeout is checked once per
+	// second: it fires up to two seconds late, never early. On other
+	// systems connections are never parked.
 	//
-	// Parking trades CPU for memory: a parked connection holds about a
-	// kilobyte, most of it the runtime's, where one waiting in its
-	// goroutine holds its stack and buffers; waking one from its bare fd
-	// costs system calls, and with many busy connections parking can raise
-	// the CPU time per request. It is off by default for that reason. The
+	// Parked: plain HTTP/1.1 connections over TCP or Unix sockets, with or
+	// without a PROXY header, whose IdleTimeout is none or 2 s or more.
+	// Never parked: TLS connections (crypto/tls may hold received bytes
+	// the socket no longer shows), HTTP/2 ones, h2c included (x/net/http2's
+	// loop owns the connection's goroutine and reads it all along), and
+	// connections a handler took over (Ctx.Hijack, Upgrade, Tunnel: the
+	// handler's). Parking trades a hand-off to another goroutine, paid
+	// when a connection idle for ParkIdleAfter wakes, for memory: a parked
+	// connection holds about a kilobyte, most of it the runtime's, where
+	// one waiting in its goroutine holds its stack and its conn. The
 	// measurements are in bench/results/parking.md.
-	ParkIdle bool
+	NoParkIdle bool
 
 	// ParkIdleAfter is how long a connection waits for its next request
-	// in its goroutine before ParkIdle parks it; it has no effect without
-	// ParkIdle. Zero means DefaultParkIdleAfter (2 s); negative parks at
-	// once. A connection whose next request comes within ParkIdleAfter is
-	// never parked, so it never pays for the hand-off to another goroutine
-	// that resuming a parked connection costs; parking at once makes a
-	// busy connection pay it on every request. When 1,024 connections of
-	// the process already wait in their goroutines, more are parked at
-	// once whatever ParkIdleAfter says, so that the memory of a burst of
-	// connections stays that of parked ones.
+	// in its goroutine before it is parked (see NoParkIdle); it has no
+	// effect with NoParkIdle. Zero means DefaultParkIdleAfter (2 s);
+	// negative parks at once. A connection whose next request comes
+	// within ParkIdleAfter is never parked, so it never pays for the
+	// hand-off to another goroutine that resuming a parked connection
+	// costs; parking at once makes a busy connection pay it whenever its
+	// next request is not there yet. When 1,024 new connections of the
+	// process (before their second request) already wait in their
+	// goroutines, more are parked at once whatever ParkIdleAfter says, so
+	// that the memory of a burst of connections stays that of parked ones.
 	ParkIdleAfter time.Duration
 
 	// CloseHijacked makes Shutdown close, at once, the connections that

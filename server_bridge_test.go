@@ -20,8 +20,8 @@ var bridgeSkips = map[string]string{
 	"DrainDelay":          "Drain is s's",
 	"ConnState":           "s reports the transport's connection; bridged connections are per request",
 	"OnReject":            "the transport parses the requests; the bridge's HTTP/1.1 is generated, never rejected",
-	"ParkIdle":            "a bridged connection is in memory and carries one request: nothing to park",
-	"ParkIdleAfter":       "see ParkIdle",
+	"NoParkIdle":          "a bridged connection is in memory and carries one request: nothing to park",
+	"ParkIdleAfter":       "see NoParkIdle",
 }
 
 // TestForBridge: ForBridge copies every Server field that bridgeSkips

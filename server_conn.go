@@ -80,6 +80,7 @@ type conn struct {
 	deferredRead bool
 	watchReady   bool // the request body was read: a watch may begin (bodyRead)
 	h3           bool // with http2: a stream of HTTP/3 (package h3), bridged
+	parkAdded    bool // nc's fd is in the parker's epoll set (park_linux.go)
 }
 
 func newConn(s *Server) *conn {
@@ -112,6 +113,7 @@ func (c *conn) attach(nc net.Conn) {
 	c.deferredRead = false
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
+	c.parkAdded = false
 	c.cut.Store(false)
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)

@@ -43,12 +43,9 @@ func (c *conn) readHead(waitErr error) error {
 // it) for the next request and reads its first bytes. The responses
 // written before must have been flushed.
 func (c *conn) awaitRequest() error {
-	c.in.Compact()         // nothing buffered: the next read fills from the start
-	c.body.reading = false // the last request's body
-	if !c.setIdle() {
+	if !c.enterIdle() {
 		return errConnClosed
 	}
-	c.hookIdle()
 	c.setReadTimeout(c.lim.idleTimeout)
 	if c.raw != nil {
 		if err := c.waitReadable(); err != nil {
@@ -61,6 +58,20 @@ func (c *conn) awaitRequest() error {
 		return errConnClosed
 	}
 	return err
+}
+
+// enterIdle ends the last request (its body no longer read, nothing
+// buffered: the next read fills from the start) and marks c idle, as the
+// wait for the next request begins (awaitRequest, park); false when the
+// server is shutting down (c is then closed).
+func (c *conn) enterIdle() bool {
+	c.in.Compact()
+	c.body.reading = false
+	if !c.setIdle() {
+		return false
+	}
+	c.hookIdle()
+	return true
 }
 
 // setIdle marks c idle, unless the server is shutting down.

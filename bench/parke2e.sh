@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # parke2e.sh: end-to-end plaintext req/s and p99 latency of brisk with
-# Server.ParkIdle off and on (ParkIdleAfter 2 s), as the median of
-# alternating rounds.
+# parking off (Server.NoParkIdle) and on (the default: ParkIdleAfter 2 s),
+# as the median of alternating rounds.
 #
 # Both servers (bench/servers/brisk) are pinned to core 0 and wrk to core
 # 1. Modes: c50 (50 connections), pipelined (50 connections, 16 requests
 # in flight on each), idle1k and idle10k (950 and 9,950 idle keep-alive
 # connections held by bench/idle -hold, opened before the rounds, parked
-# in the "on" server, beside 50 busy ones), c2000 (2,000 busy connections:
-# more wait at once than the parker lets wait in goroutines, so some are
-# parked at once). Each round runs off then on,
+# in the "on" server, beside 50 busy ones), c2000 (2,000 busy connections,
+# opened at once each round: more new connections wait at once than the
+# parker lets wait in goroutines, so some are parked at once before their
+# second request). Each round runs off then on,
 # or on then off, alternately, for SECONDS each. Prints one line per run
 # (req/s, p99, and the server's CPU time per request from /proc/PID/stat,
 # which moves less than req/s on shared cores), then per mode the medians
@@ -25,7 +26,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && set -- c50 pipelined idle1k idle10k c2000
 . "$(dirname "$0")/lib.sh"
-declare -A flags=([off]="" [on]="-park")
+declare -A flags=([off]="-park=false" [on]="")
 (cd "$bench" && go build -o "$tmp/brisk" ./servers/brisk && go build -o "$tmp/idle" ./idle)
 ulimit -n "$(ulimit -Hn)"
 

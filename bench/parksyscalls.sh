@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # parksyscalls.sh: system calls per request of the brisk plaintext server
-# with Server.ParkIdle off, on (ParkIdleAfter 2 s, the default) and now
+# with parking off (Server.NoParkIdle), on (ParkIdleAfter 2 s, the default) and now
 # (ParkIdleAfter < 0: parked at once), on busy keep-alive connections.
 #
 # For each mode and connection count it starts bench/servers/brisk under
@@ -29,8 +29,8 @@ for conns in "$@"; do
 	for mode in off on now; do
 		port=$((20000 + RANDOM % 12000))
 		flags=()
-		[ $mode = on ] && flags=(-park)
-		[ $mode = now ] && flags=(-park -park-after=-1s)
+		[ $mode = off ] && flags=(-park=false)
+		[ $mode = now ] && flags=(-park-after=-1s)
 		strace -c -f -o "$tmp/strace.txt" "$tmp/brisk" -addr "127.0.0.1:$port" "${flags[@]}" &
 		spid=$!
 		for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null 2>&1 && break || sleep 0.1; done

@@ -134,8 +134,8 @@ var (
 //     (MinRequestBodyRate, MinResponseRate), TrustedProxies,
 //     ClientIPField, Name, Logger and OnRequestDone apply to each request
 //     as the brisk handler receives it, as for HTTP/2.
-//   - MaxRequestsPerConn, ProxyProtocol, H2C, HTTP2, ConnState, ParkIdle
-//     and CloseHijacked have no HTTP/3 meaning (a QUIC connection is not
+//   - MaxRequestsPerConn, ProxyProtocol, H2C, HTTP2, ConnState,
+//     NoParkIdle, ParkIdleAfter and CloseHijacked have no HTTP/3 meaning (a QUIC connection is not
 //     a TCP one: no PROXY header precedes it, no state is reported);
 //     Upgrade, Tunnel and Hijack get a 500, as on HTTP/2.
 //

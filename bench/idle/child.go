@@ -55,12 +55,12 @@ func serveChild(name string) error {
 func childServer(name string) (func(net.Listener) error, error) {
 	body := []byte(helloBody)
 	switch name {
-	case "brisk", "brisk-park", "brisk-park-now":
+	case "brisk", "brisk-nopark", "brisk-park-now":
 		h := func(c *brisk.Ctx) {
 			c.Response.Header.Set("Content-Type", "text/plain")
 			c.Response.SetBodyString(helloBody)
 		}
-		s := &brisk.Server{Handler: h, IdleTimeout: idleTimeout, ParkIdle: name != "brisk",
+		s := &brisk.Server{Handler: h, IdleTimeout: idleTimeout, NoParkIdle: name == "brisk-nopark",
 			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 		if name == "brisk-park-now" {
 			s.ParkIdleAfter = -1

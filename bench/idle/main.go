@@ -24,15 +24,16 @@
 // a warning) when it still does not fit. Each server's run is bounded by
 // -timeout, after which its child is killed.
 //
-// Usage: go run ./idle [-n 9000] [-servers brisk,brisk-park,fasthttp,nethttp,nbio] [-settle 6s] [-timeout 3m]
+// Usage: go run ./idle [-n 9000] [-servers brisk,brisk-nopark,fasthttp,nethttp,nbio] [-settle 6s] [-timeout 3m]
 //
 // With -hold ADDR it only opens -n idle keep-alive connections to a
 // running server (one request each), prints "held N" and holds them until
 // stdin ends.
 //
 // -servers also accepts fasthttp-reduce (fasthttp with ReduceMemoryUsage),
-// brisk-park (brisk with Server.ParkIdle), brisk-park-now (the same with
-// ParkIdleAfter -1: parked at once) and nbio (nbhttp, a net/http
+// brisk-nopark (brisk with Server.NoParkIdle: brisk, with its defaults,
+// parks idle connections), brisk-park-now (brisk with ParkIdleAfter -1:
+// parked at once) and nbio (nbhttp, a net/http
 // handler on an event loop).
 package main
 
@@ -50,7 +51,7 @@ func main() {
 	hold := flag.String("hold", "", "only open -n idle connections to this `address` and hold them until stdin ends (for bench/parke2e.sh)")
 	n := flag.Int("n", 9000, "number of idle keep-alive `connections`")
 	servers := flag.String("servers", "brisk,fasthttp,nethttp", "comma-separated `list` of servers to measure")
-	settle := flag.Duration("settle", 6*time.Second, "wait after opening the connections before measuring (brisk-park: ParkIdleAfter, then two sweeps)")
+	settle := flag.Duration("settle", 6*time.Second, "wait after opening the connections before measuring (brisk: ParkIdleAfter, then two sweeps)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "bound on each server's run; its child is then killed")
 	flag.Parse()
 	limit := raiseFileLimit()

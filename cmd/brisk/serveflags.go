@@ -28,7 +28,7 @@ type operatorOptions struct {
 	minRequestBodyRate  int
 	minResponseRate     int
 
-	parkIdle      bool
+	noParkIdle    bool
 	parkIdleAfter time.Duration
 }
 
@@ -46,8 +46,8 @@ func (o *operatorOptions) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.tlsHandshakeTimeout, "tls-handshake-timeout", 0, "time for a TLS handshake (0: 10s; negative: none)")
 	fs.IntVar(&o.minRequestBodyRate, "min-request-body-rate", 0, "the slowest request body, in `bytes/s` after a 5 s grace (0: 240; negative: none)")
 	fs.IntVar(&o.minResponseRate, "min-response-rate", 0, "the slowest a client may read a response, in `bytes/s` after a 5 s grace (0: 240; negative: none)")
-	fs.BoolVar(&o.parkIdle, "park-idle", false, "on Linux, park idle keep-alive connections out of their goroutines (less memory, more CPU per wake)")
-	fs.DurationVar(&o.parkIdleAfter, "park-idle-after", 0, "with -park-idle, park a connection idle this long (0: 2s; negative: at once)")
+	fs.BoolVar(&o.noParkIdle, "no-park-idle", false, "keep idle keep-alive connections in their goroutines (by default, on Linux, they are parked out of them: less memory)")
+	fs.DurationVar(&o.parkIdleAfter, "park-idle-after", 0, "park a keep-alive connection idle this long (0: 2s; negative: at once)")
 }
 
 // defaultShutdownTimeout is -shutdown-timeout's default.
@@ -65,7 +65,7 @@ func (o *operatorOptions) apply(srv *brisk.Server) {
 	set(&srv.TLSHandshakeTimeout, o.tlsHandshakeTimeout)
 	set(&srv.MinRequestBodyRate, o.minRequestBodyRate)
 	set(&srv.MinResponseRate, o.minResponseRate)
-	set(&srv.ParkIdle, o.parkIdle)
+	set(&srv.NoParkIdle, o.noParkIdle)
 	set(&srv.ParkIdleAfter, o.parkIdleAfter)
 }
 

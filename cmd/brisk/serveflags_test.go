@@ -21,7 +21,7 @@ func TestOperatorFlags(t *testing.T) {
 	o.addFlags(fs)
 	err := fs.Parse([]string{"-max-conns=7", "-max-requests-per-conn=9", "-max-body-bytes=1024",
 		"-read-header-timeout=3s", "-read-timeout=-1s", "-idle-timeout=4s", "-tls-handshake-timeout=5s",
-		"-min-request-body-rate=-1", "-min-response-rate=1000", "-park-idle", "-park-idle-after=1s",
+		"-min-request-body-rate=-1", "-min-response-rate=1000", "-no-park-idle", "-park-idle-after=1s",
 		"-shutdown-timeout=2m"})
 	if err != nil {
 		t.Fatal(err)
@@ -32,13 +32,13 @@ func TestOperatorFlags(t *testing.T) {
 	want := brisk.Server{MaxConns: 7, MaxRequestsPerConn: 9, MaxBodyBytes: 1024,
 		ReadHeaderTimeout: 3 * time.Second, ReadTimeout: -time.Second, WriteTimeout: time.Minute,
 		IdleTimeout: 4 * time.Second, TLSHandshakeTimeout: 5 * time.Second,
-		MinRequestBodyRate: -1, MinResponseRate: 1000, ParkIdle: true, ParkIdleAfter: time.Second}
+		MinRequestBodyRate: -1, MinResponseRate: 1000, NoParkIdle: true, ParkIdleAfter: time.Second}
 	got := fmt.Sprintf("%d %d %d %v %v %v %v %v %d %d %v %v", srv.MaxConns, srv.MaxRequestsPerConn, srv.MaxBodyBytes,
 		srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout, srv.TLSHandshakeTimeout,
-		srv.MinRequestBodyRate, srv.MinResponseRate, srv.ParkIdle, srv.ParkIdleAfter)
+		srv.MinRequestBodyRate, srv.MinResponseRate, srv.NoParkIdle, srv.ParkIdleAfter)
 	wantS := fmt.Sprintf("%d %d %d %v %v %v %v %v %d %d %v %v", want.MaxConns, want.MaxRequestsPerConn, want.MaxBodyBytes,
 		want.ReadHeaderTimeout, want.ReadTimeout, want.WriteTimeout, want.IdleTimeout, want.TLSHandshakeTimeout,
-		want.MinRequestBodyRate, want.MinResponseRate, want.ParkIdle, want.ParkIdleAfter)
+		want.MinRequestBodyRate, want.MinResponseRate, want.NoParkIdle, want.ParkIdleAfter)
 	if got != wantS {
 		t.Fatalf("fields %s, want %s", got, wantS)
 	}

@@ -12,13 +12,13 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen `address`")
-	park := flag.Bool("park", false, "park idle keep-alive connections (Server.ParkIdle)")
+	park := flag.Bool("park", true, "park idle keep-alive connections (false: Server.NoParkIdle)")
 	parkAfter := flag.Duration("park-after", 0, "Server.ParkIdleAfter (negative: park at once)")
 	flag.Parse()
 	h := func(c *brisk.Ctx) {
 		c.Response.Header.Set("Content-Type", "text/plain")
 		c.Response.SetBodyString("Hello, World!")
 	}
-	s := &brisk.Server{Handler: h, Name: "brisk", ParkIdle: *park, ParkIdleAfter: *parkAfter}
+	s := &brisk.Server{Handler: h, Name: "brisk", NoParkIdle: !*park, ParkIdleAfter: *parkAfter}
 	log.Fatal(s.ListenAndServe(*addr))
 }

@@ -17,9 +17,11 @@ import (
 )
 
 // ParkEnv names the environment variable that, set to 1 (or detach,
-// which the root package's tests also read), makes Serve turn on
-// Server.ParkIdle, parking at once (ParkIdleAfter -1), so that a test
-// suite can be run again with parking: BRISK_TEST_PARK=1 go test ./...
+// which the root package's tests also read), makes Serve park idle
+// connections at once (Server.ParkIdleAfter -1), so that a test suite
+// can be run again with parking at every wait: BRISK_TEST_PARK=1 go test
+// ./... Set to off, it turns parking off (Server.NoParkIdle). A server
+// that set NoParkIdle or ParkIdleAfter keeps its setting.
 const ParkEnv = "BRISK_TEST_PARK"
 
 // ShutdownTimeout bounds the graceful Shutdown run when the test ends.
@@ -52,8 +54,13 @@ func Listen(t testing.TB) net.Listener {
 // this one, so they see the server stopped.
 func Serve(t testing.TB, s *brisk.Server, ln net.Listener) {
 	t.Helper()
-	if v := os.Getenv(ParkEnv); v == "1" || v == "detach" {
-		s.ParkIdle, s.ParkIdleAfter = true, -1
+	if !s.NoParkIdle && s.ParkIdleAfter == 0 {
+		switch os.Getenv(ParkEnv) {
+		case "1", "detach":
+			s.ParkIdleAfter = -1
+		case "off":
+			s.NoParkIdle = true
+		}
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
