@@ -63,7 +63,7 @@ func (t *Transport) transport(conf brisk.HTTP2ConnConfig) *http2.Transport {
 	tr.DisableCompression = true
 	tr.StrictMaxConcurrentStreams = true
 	tr.IdleConnTimeout = conf.IdleTimeout
-	tr.MaxHeaderListSize = uint32(min(max(conf.MaxHeaderBytes, 1), 0xfffffffe))
+	tr.MaxHeaderListSize = uint32(min(max(int64(conf.MaxHeaderBytes), 1), 0xfffffffe))
 	if t.ts == nil {
 		t.ts = make(map[brisk.HTTP2ConnConfig]*http2.Transport)
 	}
