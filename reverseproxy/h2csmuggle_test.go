@@ -12,6 +12,8 @@ import (
 	"golang.org/x/net/http2/h2c"
 )
 
+//lint:file-ignore SA1019 x/net deprecates h2c and http2.Server, but net/http serves h2c by prior knowledge only: the upstream that accepts "Upgrade: h2c" needs them
+
 // TestProxyRefusesH2CUpgrade: a request offering "Upgrade: h2c" (RFC
 // 7540 §3.2, removed by RFC 9113) is forwarded without the offer and
 // without HTTP2-Settings (here not named in Connection), so

@@ -121,8 +121,7 @@ func median(v []float64) float64 {
 	return v[len(v)/2]
 }
 
-func rates(v []float64) string    { return formatAll(v, "%.0f", 1) }
-func percents(v []float64) string { return formatAll(v, "%.1f%%", 100) }
+func rates(v []float64) string { return formatAll(v, "%.0f", 1) }
 
 func formatAll(v []float64, format string, scale float64) string {
 	out := make([]string, len(v))
