@@ -2,6 +2,7 @@ package h2
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
@@ -214,4 +215,61 @@ func hdr(h *brisk.Header) []string {
 		out = append(out, string(k)+": "+string(v))
 	}
 	return out
+}
+
+// TestClientH2HostileStream: DoStream against hostile HTTP/2 servers: a
+// stream reset mid-body fails the read with ErrConnectionClosed, a body
+// closed early or a context cancelled mid-body ends the stream, and no
+// goroutine outlives either.
+func TestClientH2HostileStream(t *testing.T) {
+	endless := func(fr *http2.Framer, id uint32) {
+		headers(fr, id, false, ":status", "200")
+		fr.WriteData(id, false, []byte("part"))
+	}
+	for _, tc := range []struct {
+		name   string
+		answer func(fr *http2.Framer, id uint32)
+		end    func(s *brisk.BodyStream, cancel func()) error
+		want   error
+	}{
+		{"reset_mid_body", func(fr *http2.Framer, id uint32) {
+			endless(fr, id)
+			fr.WriteRSTStream(id, http2.ErrCodeInternal)
+		}, func(s *brisk.BodyStream, _ func()) error { _, err := io.ReadAll(s); return err }, brisk.ErrConnectionClosed},
+		{"close_early", endless, func(s *brisk.BodyStream, _ func()) error {
+			s.Read(make([]byte, 4))
+			s.Close()
+			return nil
+		}, nil},
+		{"cancel_mid_body", endless, func(s *brisk.BodyStream, cancel func()) error {
+			s.Read(make([]byte, 4))
+			cancel()
+			_, err := io.ReadAll(s)
+			return err
+		}, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := hostileServer(t, tc.answer)
+			c, _ := h2BriskClient(t)
+			noLeak(t, c, func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				var req brisk.Request
+				var resp brisk.Response
+				req.SetURI("https://" + addr + "/")
+				s, err := c.DoStream(ctx, &req, &resp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p := resp.Proto(); p != "HTTP/2.0" {
+					t.Errorf("Proto %q; want HTTP/2.0", p)
+				}
+				err = tc.end(s, cancel)
+				s.Close()
+				if tc.want == nil && err != nil || !errors.Is(err, tc.want) {
+					t.Errorf("err %v; want %v", err, tc.want)
+				}
+			})
+		})
+	}
 }
