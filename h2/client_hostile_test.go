@@ -178,6 +178,13 @@ func TestClientH2Hostile(t *testing.T) {
 		{"cl_too_large", func(fr *http2.Framer, id uint32) {
 			headers(fr, id, false, ":status", "200", "content-length", "100000000")
 		}, brisk.ErrBodyTooLarge, ""},
+		{"interim_flood", func(fr *http2.Framer, id uint32) {
+			for range 100000 {
+				if fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: block(":status", "103", "link", "</a>"), EndHeaders: true}) != nil {
+					return
+				}
+			}
+		}, brisk.ErrConnectionClosed, ""},
 		{"data_after_end", func(fr *http2.Framer, id uint32) {
 			headers(fr, id, true, ":status", "200")
 			fr.WriteData(id, true, []byte("again"))
