@@ -4,10 +4,10 @@ package brisk
 // hands over one at a time through its HTTPHandler (the h2 and h3
 // packages): it has s's per-request configuration — Handler, Name,
 // Logger, ErrorHandler, JSON, the request limits, buffer sizes, timeouts
-// and data rates, TrustedProxies, ClientIPField, IgnoreClientClose and
-// OnRequestDone — and none of s's connection-level fields (MaxConns,
-// MaxRequestsPerConn, IdleTimeout, TLS, HTTP2, H2C, ProxyProtocol,
-// DrainDelay, ConnState, OnReject, parking, CloseHijacked): the
+// and data rates, TrustedProxies, ClientIPField, IgnoreClientClose,
+// OnReject and OnRequestDone — and none of s's connection-level fields
+// (MaxConns, MaxRequestsPerConn, IdleTimeout, TLS, HTTP2, H2C,
+// ProxyProtocol, DrainDelay, ConnState, parking, CloseHijacked): the
 // transport applies those to its own connections, so that its in-memory
 // per-request connections do not count towards s's MaxConns. Set s's
 // fields first: the copy does not see later changes.
@@ -31,6 +31,7 @@ func (s *Server) ForBridge() *Server {
 		TrustedProxies:      s.TrustedProxies,
 		ClientIPField:       s.ClientIPField,
 		OnRequestDone:       s.OnRequestDone,
+		OnReject:            s.OnReject,
 
 		MinRequestBodyRate:      s.MinRequestBodyRate,
 		MinRequestBodyRateGrace: s.MinRequestBodyRateGrace,

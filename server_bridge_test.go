@@ -19,7 +19,6 @@ var bridgeSkips = map[string]string{
 	"ProxyProtocol":       "a PROXY header precedes the transport's connection and is read by s, whose hand-over reports its source",
 	"DrainDelay":          "Drain is s's",
 	"ConnState":           "s reports the transport's connection; bridged connections are per request",
-	"OnReject":            "the transport parses the requests; the bridge's HTTP/1.1 is generated, never rejected",
 	"NoParkIdle":          "a bridged connection is in memory and carries one request: nothing to park",
 	"ParkIdleAfter":       "see NoParkIdle",
 }

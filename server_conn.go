@@ -293,7 +293,10 @@ func (c *conn) recoverHandler() {
 
 // finishBody makes the connection ready for the next request: a body the
 // handler did not read is drained up to maxDrainBytes, else the connection
-// is closed. A failed body read closes it too, and turns the response into
+// is closed. A bridged HTTP/2 or HTTP/3 stream is not drained: its
+// response goes at once while the client may still be sending (the
+// stream ends with the exchange, as net/http's HTTP/2 server does). A
+// failed body read closes it too, and turns the response into
 // the error's status (ErrorStatus) when it has not been sent: 408 after a
 // read timeout (RFC 9110 §15.5.9), 400 to a body cut short by the client
 // (io.ErrUnexpectedEOF: an incomplete message, RFC 9112 §8), 413 or 400 to
@@ -310,7 +313,7 @@ func (c *conn) finishBody() {
 	if b.complete() {
 		return
 	}
-	if b.awaitingContinue() || !c.keepAlive || !b.drain(maxDrainBytes) {
+	if b.awaitingContinue() || !c.keepAlive || c.http2 || !b.drain(maxDrainBytes) {
 		c.keepAlive = false
 	}
 }

@@ -62,21 +62,44 @@ func hopByHop(name []byte) bool {
 
 // forwardingField reports the fields a Proxy replaces or appends to
 // (X-Forwarded-For, -Proto, -Host, Forwarded, Via) and X-Real-IP: all
-// say who the client is, so only a trusted proxy's are passed on.
+// say who the client is, so only a trusted proxy's are passed on. A name
+// with "_" for "-" (X_Forwarded_For) is one of them too: CGI, WSGI and
+// the servers that map field names to variables (HTTP_X_FORWARDED_FOR)
+// cannot tell the two apart.
 func forwardingField(name []byte) bool {
 	switch len(name) {
 	case 3:
 		return ascii.EqualFoldLower(name, "via")
 	case 9:
-		return ascii.EqualFoldLower(name, "forwarded") || ascii.EqualFoldLower(name, "x-real-ip")
+		return ascii.EqualFoldLower(name, "forwarded") || equalFoldDash(name, "x-real-ip")
 	case 15:
-		return ascii.EqualFoldLower(name, "x-forwarded-for")
+		return equalFoldDash(name, "x-forwarded-for")
 	case 16:
-		return ascii.EqualFoldLower(name, "x-forwarded-host")
+		return equalFoldDash(name, "x-forwarded-host")
 	case 17:
-		return ascii.EqualFoldLower(name, "x-forwarded-proto")
+		return equalFoldDash(name, "x-forwarded-proto")
 	}
 	return false
+}
+
+// equalFoldDash reports whether name is the lower-case lower, ignoring
+// case and taking "_" in name for "-".
+func equalFoldDash(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i := range len(name) {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		} else if c == '_' {
+			c = '-'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // connectionTokens holds the options of a message's Connection fields

@@ -194,9 +194,7 @@ func (b *bodyIn) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	switch {
 	case err == io.EOF:
-		for name, v := range b.in.Trailer.All() {
-			b.out.Trailer.AddBytes(name, v)
-		}
+		copyTrailer(&b.out.Trailer, &b.in.Trailer)
 	case err != nil:
 		b.err = err
 	}

@@ -204,9 +204,7 @@ func (x *exchange) relay(s *brisk.BodyStream, u *upstream) {
 			return
 		}
 	}
-	for name, v := range x.resp.Trailer.All() {
-		c.Response.Trailer.AddBytes(name, v)
-	}
+	copyTrailer(&c.Response.Trailer, &x.resp.Trailer)
 	x.rec.Sent = w.Sent()
 }
 
