@@ -65,6 +65,15 @@
 // ErrorStatus) and never echo client bytes back; each closes the
 // connection, since the framing of what follows is in doubt.
 //
+// # HTTP/2 and HTTP/3
+//
+// The same Handler serves HTTP/2 (RFC 9113) through package h2
+// (h2.Configure; TLS with ALPN "h2", and h2c with Server.H2C) and HTTP/3
+// (RFC 9114) through module github.com/brisk-http/brisk/h3; Ctx.Proto
+// says which protocol a request came on. The Client speaks HTTP/2 to
+// "https" origins that choose it when ClientConfig.HTTP2 is set
+// (h2.Transport), HTTP/1.1 otherwise.
+//
 // # Standards
 //
 //   - RFC 9110, HTTP Semantics: https://www.rfc-editor.org/rfc/rfc9110

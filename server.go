@@ -350,10 +350,10 @@ type Server struct {
 	// connection's goroutine: keep it short, and do not panic. Nil costs
 	// nothing: no clock read, no allocation. Every protocol is reported
 	// alike (see RequestInfo): an HTTP/2 stream (package h2, Config.Handler
-	// nil) once it reached the Handler, on the stream's goroutine; a
-	// request whose handler took the connection over (Ctx.Hijack,
-	// Upgrade, Tunnel) when its handler returns. Set it before
-	// h2.Configure, which copies it.
+	// nil) or HTTP/3 request (module h3) once it reached the Handler, on
+	// the stream's goroutine; a request whose handler took the connection
+	// over (Ctx.Hijack, Upgrade, Tunnel) when its handler returns. Set it
+	// before h2.Configure and h3.Configure, which copy it.
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex
