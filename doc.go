@@ -40,12 +40,12 @@
 //
 // Package wire is the codec: pure functions over byte slices with no I/O,
 // which parse a request or response head into caller-provided storage and
-// encode heads and chunked bodies. The connection loop (server_conn.go) reads
-// into a pooled buffer, asks wire to parse the head, checks the
-// request-target (Request.Path is decoded and normalized before the
-// handler runs), calls the Handler, drains what the handler left of the
-// body and encodes the Response. The client runs the same codec in the
-// other direction.
+// encode heads and chunked bodies; the server and the client run it over
+// each connection's buffers. Before the Handler runs, the request-target
+// is checked and Request.Path decoded and normalized; after it returns,
+// the server reads what the handler left of the body (up to 256 KiB, else
+// it closes the connection) and sends the Response. ARCHITECTURE.md in
+// the repository has the details.
 //
 // # Validity of a Ctx
 //
