@@ -40,12 +40,12 @@
 //
 // Package wire is the codec: pure functions over byte slices with no I/O,
 // which parse a request or response head into caller-provided storage and
-// encode heads and chunked bodies. The connection loop (server_conn.go) reads
-// into a pooled buffer, asks wire to parse the head, checks the
-// request-target (Request.Path is decoded and normalized before the
-// handler runs), calls the Handler, drains what the handler left of the
-// body and encodes the Response. The client runs the same codec in the
-// other direction.
+// encode heads and chunked bodies; the server and the client run it over
+// each connection's buffers. Before the Handler runs, the request-target
+// is checked and Request.Path decoded and normalized; after it returns,
+// the server reads what the handler left of the body (up to 256 KiB, else
+// it closes the connection) and sends the Response. ARCHITECTURE.md in
+// the repository has the details.
 //
 // # Validity of a Ctx
 //
@@ -64,6 +64,15 @@
 // disk: 413). Protocol errors are mapped to status codes by one table (see
 // ErrorStatus) and never echo client bytes back; each closes the
 // connection, since the framing of what follows is in doubt.
+//
+// # HTTP/2 and HTTP/3
+//
+// The same Handler serves HTTP/2 (RFC 9113) through package h2
+// (h2.Configure; TLS with ALPN "h2", and h2c with Server.H2C) and HTTP/3
+// (RFC 9114) through module github.com/brisk-http/brisk/h3; Ctx.Proto
+// says which protocol a request came on. The Client speaks HTTP/2 to
+// "https" origins that choose it when ClientConfig.HTTP2 is set
+// (h2.Transport), HTTP/1.1 otherwise.
 //
 // # Standards
 //

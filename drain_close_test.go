@@ -27,24 +27,24 @@ func testDrainIdleRace(t *testing.T, transport string) {
 		busy, quiet := ts.connect(), ts.connect()
 		busy.roundTrip(get("/"))
 		quiet.roundTrip(get("/"))
-		time.Sleep(20 * time.Millisecond) // parked, when ParkIdle
+		time.Sleep(20 * time.Millisecond) // parked, unless NoParkIdle
 		drained := make(chan error, 1)
 		start := time.Now()
 		go func() { drained <- s.Drain(context.Background()) }()
 		time.Sleep(100 * time.Millisecond) // Drain runs; far below DrainIdleQuiet
 		resp, body := busy.roundTrip(get("/"))
 		if resp.StatusCode != 200 || body != "Hello, World!" || !resp.Close {
-			t.Fatalf("ParkIdle %v: request on an idle connection while draining: %d %q close=%v",
+			t.Fatalf("parking %v: request on an idle connection while draining: %d %q close=%v",
 				park, resp.StatusCode, body, resp.Close)
 		}
 		busy.expectClosed()
 		select {
 		case err := <-drained:
 			if d := time.Since(start); err != nil || d < DrainIdleQuiet {
-				t.Fatalf("ParkIdle %v: Drain = %v after %v, want nil after at least %v", park, err, d, DrainIdleQuiet)
+				t.Fatalf("parking %v: Drain = %v after %v, want nil after at least %v", park, err, d, DrainIdleQuiet)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("ParkIdle %v: Drain did not close the quiet connection", park)
+			t.Fatalf("parking %v: Drain did not close the quiet connection", park)
 		}
 		quiet.expectClosed()
 	}

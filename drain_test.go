@@ -130,13 +130,13 @@ func TestDrainIdleConns(t *testing.T) {
 		ts := startServer(t, "tcp", s)
 		idle := ts.connect()
 		idle.roundTrip(get("/"))
-		time.Sleep(20 * time.Millisecond) // parked, when ParkIdle
+		time.Sleep(20 * time.Millisecond) // parked, unless NoParkIdle
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		start := time.Now()
 		err := s.Drain(ctx)
 		cancel()
 		if d := time.Since(start); err != nil || d > 2*time.Second+DrainIdleQuiet {
-			t.Fatalf("ParkIdle %v: Drain = %v after %v, want nil after about DrainIdleQuiet", park, err, d)
+			t.Fatalf("parking %v: Drain = %v after %v, want nil after about DrainIdleQuiet", park, err, d)
 		}
 		idle.expectClosed()
 	}

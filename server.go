@@ -238,26 +238,18 @@ type Server struct {
 	// NoParkIdle, when true, keeps every idle keep-alive connection in
 	// its goroutine. False (the default), on Linux, a connection that has
 	// waited ParkIdleAfter for its next (or first) request with nothing
-	// buffered gives up its goroutine: its socket waits in a process-wide
-	// epoll set; after about a second more its conn and Ctx go back to a
-	// pool and, unless ConnState is set, its net.Conn is replaced by its
-	// bare fd, made a net.Conn again (net.FileConn, TCP options kept) when
-	// it turns readable and a goroutine serves it as before. Handlers see
-	// no difference. A parked connection's IdleTimeout is checked once per
-	// second: it fires up to two seconds late, never early. On other
+	// buffered is parked: until bytes arrive it holds no goroutine and
+	// about a kilobyte of memory, where one waiting in its goroutine holds
+	// its stack and buffers; the request that wakes it pays a hand-off to
+	// a new goroutine. Handlers see no difference. A parked connection's
+	// IdleTimeout fires up to two seconds late, never early. On other
 	// systems connections are never parked.
 	//
 	// Parked: plain HTTP/1.1 connections over TCP or Unix sockets, with or
 	// without a PROXY header, whose IdleTimeout is none or 2 s or more.
-	// Never parked: TLS connections (crypto/tls may hold received bytes
-	// the socket no longer shows), HTTP/2 ones, h2c included (x/net/http2's
-	// loop owns the connection's goroutine and reads it all along), and
-	// connections a handler took over (Ctx.Hijack, Upgrade, Tunnel: the
-	// handler's). Parking trades a hand-off to another goroutine, paid
-	// when a connection idle for ParkIdleAfter wakes, for memory: a parked
-	// connection holds about a kilobyte, most of it the runtime's, where
-	// one waiting in its goroutine holds its stack and its conn. The
-	// measurements are in bench/results/parking.md.
+	// Never parked: TLS connections, HTTP/2 ones (h2c included) and
+	// connections a handler took over (Ctx.Hijack, Upgrade, Tunnel).
+	// bench/results/parking.md has the measurements.
 	NoParkIdle bool
 
 	// ParkIdleAfter is how long a connection waits for its next request
@@ -358,10 +350,10 @@ type Server struct {
 	// connection's goroutine: keep it short, and do not panic. Nil costs
 	// nothing: no clock read, no allocation. Every protocol is reported
 	// alike (see RequestInfo): an HTTP/2 stream (package h2, Config.Handler
-	// nil) once it reached the Handler, on the stream's goroutine; a
-	// request whose handler took the connection over (Ctx.Hijack,
-	// Upgrade, Tunnel) when its handler returns. Set it before
-	// h2.Configure, which copies it.
+	// nil) or HTTP/3 request (module h3) once it reached the Handler, on
+	// the stream's goroutine; a request whose handler took the connection
+	// over (Ctx.Hijack, Upgrade, Tunnel) when its handler returns. Set it
+	// before h2.Configure and h3.Configure, which copy it.
 	OnRequestDone func(*RequestInfo)
 
 	mu        sync.Mutex

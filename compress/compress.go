@@ -1,11 +1,10 @@
 // Package compress compresses brisk responses with the content coding a
 // client accepts best (RFC 9110 §8.4, §12.5.3): Zstandard, Brotli or gzip,
 // through github.com/klauspost/compress and, for Brotli,
-// github.com/molecule-man/go-brrr (pure Go, about 1.5x faster than
-// andybalholm/brotli at the same quality and output size). It also
-// decodes compressed request bodies, on request, within limits on the
-// decoded size and the decoder's memory (BodyReader, BodyDecoder), with
-// package decode's decoders.
+// github.com/molecule-man/go-brrr (pure Go). It also decodes compressed
+// request bodies, on request, within limits on the decoded size and the
+// decoder's memory (BodyReader, BodyDecoder), with package decode's
+// decoders.
 //
 // It is a package of its own so that programs that import only brisk do
 // not link the encoders.

@@ -18,12 +18,12 @@ import (
 )
 
 // BenchmarkFileServer serves 10,000 keep-alive requests per fake
-// connection (internal/fakenet: no socket, so no sendfile): a 1 KiB file
-// from the cache of small files, a range of it, a 304, a precompressed
-// sibling, the same file with the cache off, and a 1 MiB file on disk
-// (os.Root), streamed. One op is one request. Beside ns/op it reports
-// cpu-ns/op, the process's CPU time per request, steadier than wall time
-// on a busy machine.
+// connection (internal/testsupport/fakenet: no socket, so no
+// sendfile): a 1 KiB file from the cache of small files, a range of it,
+// a 304, a precompressed sibling, the same file with the cache off, and
+// a 1 MiB file on disk (os.Root), streamed. One op is one request.
+// Beside ns/op it reports cpu-ns/op, the process's CPU time per request,
+// steadier than wall time on a busy machine.
 func BenchmarkFileServer(b *testing.B) {
 	modtime := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	data := make([]byte, 1<<10)

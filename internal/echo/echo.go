@@ -1,6 +1,6 @@
 // Package echo answers a request with the request itself, as brisk parsed
-// it, in the JSON echo format of the HTTP Garden differential fuzzer (see
-// shared/conformance/README.md, "The echo server"):
+// it, in the JSON echo format of the HTTP Garden differential fuzzer, the
+// one tests/conformance checks:
 //
 //	{"headers":[[B64(name),B64(value)],...],"body":B64(body),"method":B64(method),"version":B64(version),"uri":B64(request-target)}
 //

@@ -12,8 +12,9 @@ import (
 	"strings"
 )
 
-// Case is one conformance case: the bytes sent on a fresh connection and
-// what the server must answer. See ../README.md for the file format.
+// Case is one conformance case, one line of testdata/requests.jsonl: the
+// bytes sent on a fresh connection and what the server must answer. Its
+// fields and Expect's, with their JSON names, are the file format.
 type Case struct {
 	ID      string  `json:"id"`
 	Rule    string  `json:"rule"`
