@@ -344,11 +344,13 @@ var statusLabels = func() (s [600]string) {
 func statusLabel(i int) string { return statusLabels[i] }
 
 // protoVersion returns the network_protocol_version of a request, as
-// OpenTelemetry spells it: "1.0", "1.1", "2".
+// OpenTelemetry spells it: "1.0", "1.1", "2", "3".
 func protoVersion(in *brisk.RequestInfo) string {
 	switch in.Proto {
 	case "HTTP/2.0":
 		return "2"
+	case "HTTP/3.0":
+		return "3"
 	case "HTTP/1.0":
 		return "1.0"
 	}

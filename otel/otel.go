@@ -14,6 +14,7 @@ package otel
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/brisk-http/brisk"
@@ -179,13 +180,22 @@ func methodName(m []byte) string {
 
 // protocolVersion returns the HTTP version of c's request as the
 // semantic conventions spell network.protocol.version: "2" for HTTP/2
-// (h2 or h2c), else "1.1" or "1.0".
+// (h2 or h2c), "3" for HTTP/3, else "1.1" or "1.0".
 func protocolVersion(c *brisk.Ctx) string {
-	p := c.Request.Proto()
-	if p == "HTTP/2.0" {
+	return semconvVersion(c.Request.Proto())
+}
+
+// semconvVersion maps a request's protocol ("HTTP/1.1") to its
+// network.protocol.version: the version, with ".0" dropped from major
+// versions 2 and 3.
+func semconvVersion(proto string) string {
+	switch proto {
+	case "HTTP/2.0":
 		return "2"
+	case "HTTP/3.0":
+		return "3"
 	}
-	return p[len("HTTP/"):]
+	return strings.TrimPrefix(proto, "HTTP/")
 }
 
 // routePath returns the path template of a router pattern
