@@ -30,7 +30,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 
 // usage prints the overview of brisk and its commands.
 func usage(w io.Writer) {
-	fmt.Fprint(w, "brisk is an HTTP/1.1 server and client for Go: fast, and strict about the protocol.\n\n")
+	fmt.Fprint(w, "brisk is an HTTP server and client for Go (HTTP/1.1, HTTP/2, HTTP/3): fast, and strict about the protocol.\n\n")
 	fmt.Fprint(w, "Usage:\n\n\tbrisk <command> [flags]\n\nCommands:\n\n")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.summary)

@@ -34,7 +34,7 @@ type command struct {
 // A new subcommand lives in its own file and adds one line here.
 func commands() []command {
 	return []command{
-		{"serve", "serve the default site, a directory or the echo handler over HTTP/1.1", runServe},
+		{"serve", "serve the default site, a directory or the echo handler (HTTP/1.1; HTTPS, HTTP/2 and HTTP/3 by flags)", runServe},
 		{"proxy", "forward requests to upstream servers: a reverse proxy with serve's deployment flags", runProxy},
 		{"load", "send requests to a URL and report latency percentiles, throughput and errors", runLoad},
 		{"version", "print the brisk version", runVersion},

@@ -44,7 +44,7 @@ type serveOptions struct {
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "[-addr host:port] [-root DIR] [-echo] [-log [-log-format F]] [-log-level L] [-tls | -cert FILE -key FILE | -h2c] [-h3] [deployment flags]",
 		"Serve the default site (/, /plaintext, /json, /echo, /healthz, /readyz, /hello/{name},\n"+
-			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c). SIGINT shuts\n"+
+			"/static/..., /ws) over HTTP/1.1 (HTTPS and HTTP/2 with -tls, -cert or -h2c; HTTP/3 with -h3). SIGINT shuts\n"+
 			"down gracefully; SIGTERM drains first (/readyz answers 503, every response closes its\n"+
 			"connection) then shuts down; SIGHUP restarts without dropping a request: a new process\n"+
 			"inherits the listening sockets, then this one drains (refused as PID 1, a container's\n"+
