@@ -85,3 +85,25 @@ func TestRequestTrailerForbiddenDiff(t *testing.T) {
 		t.Errorf("brisk: %q, want %q", got, want)
 	}
 }
+
+// TestResponseTrailerForbiddenDropped: of the handler's Response.Trailer,
+// only the allowed fields are sent after the last chunk, as net/http
+// does, and the response is otherwise intact.
+func TestResponseTrailerForbiddenDropped(t *testing.T) {
+	forTransports(t, func(t *testing.T, tr string) {
+		ts := startServer(t, tr, &Server{Handler: func(c *Ctx) {
+			c.Response.Trailer.Set("Content-Length", "99")
+			c.Response.Trailer.Set("X-Sum", "4")
+			c.Response.Trailer.Set("transfer-encoding", "chunked")
+			c.Response.Trailer.Set("Content-Type", "text/evil")
+			c.Response.Trailer.Set("Trailer", "X-Sum")
+			c.Response.Trailer.Set("X-End", "yes")
+			w := c.BodyWriter()
+			w.WriteString("data")
+		}})
+		got, open := rawExchange(t, ts.dial, get("/"))
+		if want := "4\r\ndata\r\n0\r\nX-Sum: 4\r\nX-End: yes\r\n\r\n"; !strings.HasSuffix(got, want) || !open {
+			t.Errorf("response %q (open %v), want it to end with %q and stay open", got, open, want)
+		}
+	})
+}
