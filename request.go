@@ -18,7 +18,16 @@ type Request struct {
 	Header Header
 
 	// Trailer is the trailer section of a chunked body (RFC 9112 §7.1.2).
-	// It is filled once the body has been read to its end.
+	// It is filled once the body has been read to its end. On the server
+	// side (HTTP/1.1, and h2/h3 through their bridge) it holds the
+	// received trailer fields except those RFC 9110 §6.5.1 rules out of a
+	// trailer section, which are dropped without error: the fields
+	// net/http's httpguts.ValidTrailerHeader refuses (Authorization,
+	// Cache-Control, Connection, Content-Encoding, Content-Length,
+	// Content-Range, Content-Type, Expect, Host, Keep-Alive, Max-Forwards,
+	// Pragma, Proxy-Authenticate, Proxy-Authorization, Proxy-Connection,
+	// Range, Realm, TE, Trailer, Transfer-Encoding, WWW-Authenticate).
+	// Trailer fields are never merged into Header.
 	Trailer Header
 
 	head wire.RequestHead

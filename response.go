@@ -38,7 +38,11 @@ type Response struct {
 	Header Header
 
 	// Trailer holds trailer fields, sent after a streamed (chunked) body
-	// only (RFC 9112 §7.1.2); ignored otherwise.
+	// only (RFC 9112 §7.1.2); ignored otherwise. On the server side the
+	// fields RFC 9110 §6.5.1 rules out of a trailer section are removed
+	// from Trailer and not sent, as net/http does: the names listed on
+	// Request.Trailer (Content-Length, Transfer-Encoding, Content-Type,
+	// ...). The other fields are sent; on h2 and h3 too.
 	Trailer Header
 
 	status int // 0: not set (200); awaitingHead: received, no head yet

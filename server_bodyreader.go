@@ -159,6 +159,9 @@ func (b *bodyReader) decodeMore() error {
 		b.p0, b.p1 = off, off+n
 		in.Consume(consumed)
 		if b.dec.Done() {
+			if len(b.dec.Chunked.Trailers) > 0 {
+				b.dec.Chunked.Trailers = dropForbiddenTrailers(b.dec.Chunked.Trailers)
+			}
 			b.c.ctx.Request.Trailer.setReceived(b.dec.Chunked.Trailers, nil)
 			return nil
 		}

@@ -207,13 +207,17 @@ func (w *BodyWriter) finish() {
 	}
 }
 
-// validTrailers returns the handler's trailer fields, or none (logged) if
-// one of them is invalid.
+// validTrailers returns the handler's trailer fields less the forbidden
+// ones (trailer_fields.go), or none (logged) if one of them is invalid.
 func (c *conn) validTrailers() []wire.Field {
 	t := &c.ctx.Response.Trailer
+	if len(t.fields) == 0 {
+		return nil
+	}
 	if fs := scanFields(t); fs.Invalid != nil {
 		c.srv.logger.Error("brisk: invalid trailer field dropped all trailers", "field", string(fs.Invalid))
 		return nil
 	}
+	t.fields = dropForbiddenTrailers(t.fields)
 	return t.fields
 }
