@@ -432,7 +432,13 @@ func TestGatherWriteTimeoutCuts(t *testing.T) {
 				}
 				checkResponses(t, raw[:whole], reqs[:20])
 				in := calls[20]
-				if !errors.Is(in.Err, os.ErrDeadlineExceeded) {
+				// With the rate met, a client whose reads stall for the
+				// grace period (an emulated or loaded machine: the server
+				// is only woken once much of its socket buffer drained)
+				// is cut by the rate before WriteTimeout; either way the
+				// write resumed after its first timeout (checked below).
+				stalled := rate.resumed && errors.Is(in.Err, ErrResponseTooSlow)
+				if !errors.Is(in.Err, os.ErrDeadlineExceeded) && !stalled {
 					t.Fatalf("completion error %v, want a deadline's (%d bytes written)", in.Err, in.BytesWritten)
 				}
 				checkCut(t, raw[whole:], in.BytesWritten, v.tls)
