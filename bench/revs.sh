@@ -26,15 +26,15 @@ while getopts "d:r:c:p:u" o; do
 done
 shift $((OPTIND - 1))
 [ $# = 2 ] || { sed -n '2,18p' "$0"; exit 2; }
+
+. "$(dirname "$0")/lib.sh"
+rchar() { awk '/^rchar/ {print $2}' "/proc/$1/io"; }
 srv=./servers/brisk srvargs=() load=(-s "$bench/pipeline.lua") path=/ post=(-- "$depth")
 if ((upload)); then
 	srv=./profsrv srvargs=(-impl brisk) load=(-s "$bench/upload.lua" --timeout 10s) path=/upload post=()
 	conns=${conns:-64} secs=$((secs < 6 ? 6 : secs))
 fi
 conns=${conns:-50}
-
-. "$(dirname "$0")/lib.sh"
-rchar() { awk '/^rchar/ {print $2}' "/proc/$1/io"; }
 revs=("$1" "$2")
 for i in 0 1; do
 	r=${revs[$i]} d=$tmp/src$i
