@@ -94,12 +94,17 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 // system calls of up to 64 KiB rather than in those of the destination's
 // ReadFrom or io.Copy's buffer.
 func (b *bodyReader) WriteTo(w io.Writer) (int64, error) {
-	pools := &b.c.srv.pools
+	return copyBody(w, b, &b.c.srv.pools)
+}
+
+// copyBody copies r to w through a pooled buffer of copyBufSize bytes
+// (see bodyReader.WriteTo), calling r's Read and w's Write only.
+func copyBody(w io.Writer, r io.Reader, pools *pools) (int64, error) {
 	buf := pools.getCopyBuf()
 	defer pools.putCopyBuf(buf)
 	var total int64
 	for {
-		n, err := b.Read(buf.b)
+		n, err := r.Read(buf.b)
 		if n > 0 {
 			m, werr := w.Write(buf.b[:n])
 			total += int64(m)
