@@ -104,7 +104,7 @@ args() {
 	case $1 in
 	base | idle) echo "-c50|/|" ;; base4k) echo "-c4096|/|" ;;
 	pipe16) echo "-c50 -s $bench/pipeline.lua|/|16" ;;
-	close) echo "-c50 -H Connection:close|/|" ;;
+	close) echo "-c50 -s $bench/close.lua|/|" ;;
 	json) echo "-c50|/json|" ;;
 	upload) echo "-c64 -s $bench/upload.lua|/upload|" ;;
 	s1k) echo "-c50|/f/f1k|" ;; s64k) echo "-c50|/f/f64k|" ;; s1m) echo "-c10|/f/f1m|" ;;

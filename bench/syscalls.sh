@@ -108,7 +108,7 @@ function med(p, s, e,   k, a, i) { k = p SUBSEP s SUBSEP e; if (!(k in c)) retur
 	for (i = 1; i <= c[k]; i++) a[i] = v[k, i]; return median(a, c[k]) }
 END {
 	print "## Per request\n"
-	print "Calls per request (upload: per 20 MB body). read: read(2) and readv, with those that failed EAGAIN counted again under EAGAIN; recvfrom: brisk'"'"'s idle peek (MSG_PEEK), EAGAIN likewise; write: write(2), writev, sendto, sendmsg; epoll: epoll_pwait, epoll_pwait2, epoll_wait; sched: futex, nanosleep, sched_yield, tgkill, getpid, rt_sigreturn; file: sendfile, openat, fstat/newfstatat/statx, lseek, pread64, close; conn: accept4, setsockopt, getsockname, getpeername, shutdown, epoll_ctl; bytes/read: bytes read (rchar) per read call.\n"
+	print "Calls per request (upload: per 20 MB body). read: read(2) and readv, with those that failed EAGAIN counted again under EAGAIN; recvfrom: brisk'"'"'s idle peek (MSG_PEEK), EAGAIN likewise; write: write(2), writev, sendto, sendmsg; epoll: epoll_pwait, epoll_pwait2, epoll_wait; sched: futex, nanosleep, sched_yield, tgkill, getpid, rt_sigreturn; file: sendfile, openat, fstat/newfstat/newfstatat/statx, lseek, pread64, fcntl; conn: accept4, setsockopt, getsockname, getpeername, shutdown, close, epoll_ctl; bytes/read: bytes read (rchar) per read call.\n"
 	print "| profile | server | total | read | read EAGAIN | recvfrom | recvfrom EAGAIN | write | write EAGAIN | epoll | sched | file | conn | other | ctx switches | bytes/read |"
 	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	np = split(profiles, pr, " "); ns = split("brisk fasthttp nethttp nbio hertz floor", sv, " ")
@@ -122,8 +122,8 @@ END {
 			else if (e == "write" || e == "writev" || e == "sendto" || e == "sendmsg") g["write"] += x
 			else if (e ~ /^epoll_(pwait|pwait2|wait)$/) g["epoll"] += x
 			else if (e ~ /^(futex|nanosleep|sched_yield|tgkill|getpid|rt_sigreturn)$/) g["sched"] += x
-			else if (e ~ /^(sendfile64|sendfile|openat|newfstatat|fstat|statx|lseek|pread64|close)$/) g["file"] += x
-			else if (e ~ /^(accept4|accept|setsockopt|getsockname|getpeername|shutdown|epoll_ctl)$/) g["conn"] += x
+			else if (e ~ /^(sendfile64|sendfile|openat|newfstat|newfstatat|fstat|statx|lseek|pread64|fcntl)$/) g["file"] += x
+			else if (e ~ /^(accept4|accept|setsockopt|getsockname|getpeername|shutdown|close|epoll_ctl)$/) g["conn"] += x
 			else { g["other"] += x; oth[p, s] = oth[p, s] sprintf(" %s %.3f", e, x) } }
 		rd = g["read"] + g["recvfrom"]
 		printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", p, s, tot,
