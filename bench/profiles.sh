@@ -59,7 +59,7 @@ cmdline="bench/profiles.sh -d $secs -r $rounds -p \"$profiles\""
 rssmax() {
 	local m=0 v
 	while v=$(awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null); do
-		((v > m)) && m=$v && echo "$m" >"$2"
+		((v > m)) && m=$v && echo "$m" >"$2.new" && mv "$2.new" "$2" # a kill never leaves it empty
 		sleep 0.2
 	done
 }
