@@ -41,6 +41,12 @@ func TestAllocsPerRequest(t *testing.T) {
 		}
 		helloHandler(c)
 	}
+	copyBody := func(c *Ctx) { // through the body's WriteTo and its pooled buffer
+		if n, err := io.Copy(io.Discard, c.Request.BodyReader()); err != nil || n != 54 {
+			panic("body")
+		}
+		helloHandler(c)
+	}
 	cases := []struct {
 		name    string
 		fixture string
@@ -50,6 +56,7 @@ func TestAllocsPerRequest(t *testing.T) {
 		{"get_browser", "browser.http", helloHandler},
 		{"post_54_byte_body", "post.http", readBody},
 		{"post_body_unread", "post.http", helloHandler},
+		{"post_body_copied", "post.http", copyBody},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

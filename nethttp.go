@@ -408,6 +408,15 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	return b.read(p)
 }
 
+// WriteTo implements io.WriterTo as Read reads, in pieces of up to
+// 64 KiB (bodyReader.WriteTo).
+func (b *httpBody) WriteTo(w io.Writer) (int64, error) {
+	if b.closed || b.x == nil {
+		return 0, http.ErrBodyReadAfterClose
+	}
+	return copyBody(w, b, &b.x.c.srv.pools)
+}
+
 // read is Read, closed or not. Like net/http's, it returns io.EOF with
 // the last bytes when the body's end is already decoded.
 func (b *httpBody) read(p []byte) (int, error) {

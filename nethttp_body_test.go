@@ -1,6 +1,7 @@
 package brisk
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
@@ -97,6 +98,41 @@ func TestFromHTTPMaxBytesReader(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			raw := tc.raw + get("/next")
+			want, wantOpen := rawPipelined(t, netHTTP, raw, 2)
+			got, gotOpen := rawPipelined(t, brisk, raw, 2)
+			if got != want {
+				t.Errorf("brisk:\n%q\nnet/http:\n%q", got, want)
+			}
+			if gotOpen != wantOpen {
+				t.Errorf("connection open after the responses: brisk %v, net/http %v", gotOpen, wantOpen)
+			}
+		})
+	}
+}
+
+// TestFromHTTPBodyWriteTo compares with net/http's server what io.Copy
+// of Request.Body gives, brisk's body being an io.WriterTo: the bytes,
+// the count and the error, after Close too, and the connection kept.
+func TestFromHTTPBodyWriteTo(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("close") {
+			r.Body.Close()
+		}
+		sum := sha256.New()
+		n, err := io.Copy(writerOnly{sum}, r.Body)
+		fmt.Fprintf(w, "copied %d %v %x", n, err, sum.Sum(nil))
+	})
+	netHTTP, brisk := diffServers(t, h, nil)
+	big := strings.Repeat("0123456789abcdef", 20000)
+	for _, tc := range []struct{ name, raw string }{
+		{"length", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"},
+		{"length_large", fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s", len(big), big)},
+		{"chunked", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"},
+		{"closed", "POST /?close HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"},
+		{"none", get("/")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			raw := tc.raw + get("/next")
 			want, wantOpen := rawPipelined(t, netHTTP, raw, 2)
 			got, gotOpen := rawPipelined(t, brisk, raw, 2)

@@ -167,7 +167,9 @@ func (r *Request) Body() ([]byte, error) {
 // BodyReader returns the body as a stream, for large or chunked bodies.
 // Reads are bounded by Server.MaxBodyBytes (ErrBodyTooLarge); the first
 // read sends "100 Continue" when the client asked for it. The reader is
-// valid until the handler returns. After Body it is at EOF.
+// valid until the handler returns. After Body it is at EOF. It is also an
+// io.WriterTo, which io.Copy uses: it then reads from the connection in
+// pieces of up to 64 KiB, whatever the destination.
 func (r *Request) BodyReader() io.Reader {
 	if !r.received() {
 		return bytes.NewReader(r.body)

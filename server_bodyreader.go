@@ -88,6 +88,42 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteTo implements io.WriterTo, for io.Copy(w, body): it reads the
+// body as Read does, into a pooled buffer of copyBufSize bytes held only
+// during the call, so that a large body is read from the connection in
+// system calls of up to 64 KiB rather than in those of the destination's
+// ReadFrom or io.Copy's buffer.
+func (b *bodyReader) WriteTo(w io.Writer) (int64, error) {
+	return copyBody(w, b, &b.c.srv.pools)
+}
+
+// copyBody copies r to w through a pooled buffer of copyBufSize bytes
+// (see bodyReader.WriteTo), calling r's Read and w's Write only.
+func copyBody(w io.Writer, r io.Reader, pools *pools) (int64, error) {
+	buf := pools.getCopyBuf()
+	defer pools.putCopyBuf(buf)
+	var total int64
+	for {
+		n, err := r.Read(buf.b)
+		if n > 0 {
+			m, werr := w.Write(buf.b[:n])
+			total += int64(m)
+			if werr == nil && m < n {
+				werr = io.ErrShortWrite
+			}
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
 // start sends "100 Continue" (RFC 9110 §10.1.1) when the client waits for
 // it, after any pipelined responses still pending, in order.
 func (b *bodyReader) start() error {
