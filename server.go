@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brisk-http/brisk/internal/listen"
 	"github.com/brisk-http/brisk/wire"
 )
 
@@ -376,9 +377,11 @@ type Server struct {
 	attached   []interface{ Shutdown() } // Attach: servers of other transports
 }
 
-// ListenAndServe listens on the TCP address addr and calls Serve.
+// ListenAndServe listens on the TCP address addr and calls Serve. Its
+// connections have TCP keep-alive as net.Listen's (probes after 15 s
+// idle).
 func (s *Server) ListenAndServe(addr string) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen.TCP("tcp", addr, nil)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk/internal/limit"
+	"github.com/brisk-http/brisk/internal/listen"
 )
 
 // DefaultTLSHandshakeTimeout is the TLS handshake timeout used when
@@ -26,7 +27,7 @@ var errNoCertificate = errors.New("brisk: ServeTLS needs a certificate: certFile
 
 // ListenAndServeTLS listens on the TCP address addr and calls ServeTLS.
 func (s *Server) ListenAndServeTLS(addr, certFile, keyFile string) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen.TCP("tcp", addr, nil)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func Listen(network, addr string, n int) ([]net.Listener, error) {
 	}
 	var lns []net.Listener
 	for i := range n {
-		ln, err := listen(network, addr)
+		ln, err := open(network, addr)
 		if err != nil {
 			for _, l := range lns {
 				l.Close()

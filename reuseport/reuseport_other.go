@@ -10,7 +10,7 @@ import (
 // errUnsupported: the platform has no SO_REUSEPORT (Windows).
 var errUnsupported = errors.New("reuseport: SO_REUSEPORT is not supported on this platform")
 
-// listen fails: the platform has no SO_REUSEPORT.
-func listen(network, addr string) (net.Listener, error) {
+// open fails: the platform has no SO_REUSEPORT.
+func open(network, addr string) (net.Listener, error) {
 	return nil, errUnsupported
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/brisk-http/brisk"
+	"github.com/brisk-http/brisk/internal/listen"
 	"github.com/brisk-http/brisk/metrics"
 	"github.com/brisk-http/brisk/reuseport"
 	"github.com/prometheus/client_golang/prometheus"
@@ -150,7 +151,7 @@ func (d *deployOptions) listen(addr string) ([]net.Listener, error) {
 	if d.reusePort > 0 {
 		return reuseport.Listen("tcp", addr, d.reusePort)
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen.TCP("tcp", addr, nil)
 	if err != nil {
 		return nil, err
 	}
