@@ -198,44 +198,32 @@ func TestProxyBadRequestBody(t *testing.T) {
 
 // TestProxyRetrySameUpstream: a keep-alive connection the only upstream
 // closes as a request arrives is followed by a new connection to it, for
-// an idempotent request: by the upstream's HostClient (one attempt of
-// the Proxy) by default, by the Proxy (a second attempt) when
-// Client.MaxIdempotentRetries is negative.
+// an idempotent request.
 func TestProxyRetrySameUpstream(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		retries  int
-		attempts int
-	}{{"client", 0, 1}, {"proxy", -1, 2}} {
-		t.Run(tc.name, func(t *testing.T) {
-			var conns atomic.Int32
-			up := rawBackend(t, func(c net.Conn) {
-				first := conns.Add(1) == 1
-				br := bufio.NewReader(c)
-				for n := 0; ; n++ {
-					if _, err := readHead(br); err != nil {
-						return
-					}
-					if first && n == 1 {
-						return // closed with the second request unanswered
-					}
-					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-				}
-			})
-			p := &Proxy{Upstreams: []string{up}}
-			p.Client.MaxIdempotentRetries = tc.retries
-			record := records(t, p)
-			addr := front(t, p)
-			for i := range 2 {
-				resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-				if err != nil || resp.StatusCode != 200 || body != "ok" {
-					t.Fatalf("request %d: %d %q %v", i, resp.StatusCode, body, err)
-				}
+	var conns atomic.Int32
+	up := rawBackend(t, func(c net.Conn) {
+		first := conns.Add(1) == 1
+		br := bufio.NewReader(c)
+		for n := 0; ; n++ {
+			if _, err := readHead(br); err != nil {
+				return
 			}
-			if rec := record(2); rec.Attempts != tc.attempts || conns.Load() != 2 {
-				t.Errorf("last request: %d attempts over %d connections, want %d and 2",
-					rec.Attempts, conns.Load(), tc.attempts)
+			if first && n == 1 {
+				return // closed with the second request unanswered
 			}
-		})
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	p := &Proxy{Upstreams: []string{up}}
+	record := records(t, p)
+	addr := front(t, p)
+	for i := range 2 {
+		resp, body, err := roundTrip(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		if err != nil || resp.StatusCode != 200 || body != "ok" {
+			t.Fatalf("request %d: %d %q %v", i, resp.StatusCode, body, err)
+		}
+	}
+	if rec := record(2); rec.Attempts != 2 || conns.Load() != 2 {
+		t.Errorf("last request: %d attempts over %d connections, want 2 and 2", rec.Attempts, conns.Load())
 	}
 }

@@ -51,34 +51,21 @@ type Proxy struct {
 	// Client configures each upstream's brisk.HostClient: connection
 	// pool (MaxConnsPerHost, IdleConnTimeout, MaxConnLifetime), buffers,
 	// limits on response heads, TLSConfig for "https" upstreams,
-	// ExpectContinueTimeout, MaxIdempotentRetries, and ProxyHeader: a
-	// PROXY protocol header sent on each new upstream connection, before
-	// TLS (it describes the connection, which carries the requests of
-	// many clients: the client's address goes in the forwarding fields).
-	// The Proxy sets Dial, DialTimeout and Timeout itself (from the
-	// fields below) and KeepContentEncoding (bodies are relayed as they
-	// are); Jar, Proxy and MaxRedirects are ignored (no cookies are
-	// stored, no forward proxy, no redirect is followed).
-	//
-	// MaxIdempotentRetries is as for a Client: a request the Proxy could
-	// send again (brisk.Request.Resendable) whose reused connection turns
-	// out to be closed before any response byte is sent again on a new
-	// connection to the same upstream, once by default, before the
-	// Proxy's own retries (MaxRetries). It also sets which idle
-	// connections are probed before reuse (one non-blocking recv, Linux):
-	// with the default, those idle 5 ms or more since the end of their
-	// last response, and all of them for a request that is not
-	// resendable; with a negative MaxIdempotentRetries, every one. A
-	// probed connection on which the upstream closed or sent bytes while
-	// no request was outstanding (RFC 9112 §9.2) is closed, never used.
-	// Bytes sent unasked that no probe saw (less than 5 ms after a
-	// response, or after the probe) are read as the start of the next
-	// response: a head that does not parse fails the exchange (502),
-	// bytes read past the end of a response close the connection after
-	// it, but a whole response sent unasked cannot be told from the
-	// answer to the request sent next, a limit of HTTP/1.1 keep-alive
-	// that every proxy shares: such an upstream can shift its answers by
-	// one until its connection closes.
+	// ExpectContinueTimeout, and ProxyHeader: a PROXY protocol header
+	// sent on each new upstream connection, before TLS (it describes the
+	// connection, which carries the requests of many clients: the
+	// client's address goes in the forwarding fields). The Proxy sets Dial, DialTimeout
+	// and Timeout itself (from the fields below), KeepContentEncoding
+	// (bodies are relayed as they are) and MaxIdempotentRetries (none: an
+	// idle connection is probed before every reuse, and closed when an
+	// upstream sent bytes unasked, which are then never taken for the
+	// next request's response; bytes that arrive after the next request
+	// was sent cannot be told from its response, a limit of HTTP/1.1
+	// keep-alive that every proxy shares: an upstream that answers
+	// unasked can shift its later answers by one until its connection
+	// closes. The Proxy retries itself, see MaxRetries); Jar, Proxy and
+	// MaxRedirects are ignored (no cookies are stored, no forward proxy,
+	// no redirect is followed).
 	Client brisk.ClientConfig
 
 	// Dial opens a TCP connection to an upstream's "host:port"; nil means

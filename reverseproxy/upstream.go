@@ -91,6 +91,7 @@ func (p *Proxy) newUpstream(s string) (*upstream, error) {
 		c.Timeout = -1
 	}
 	c.KeepContentEncoding = true
+	c.MaxIdempotentRetries = -1 // probe every reused connection: see Proxy.Client
 	c.Jar, c.Proxy, c.MaxRedirects, c.TLSConfig = nil, nil, 0, nil
 	c.ProxyHeader = nil // written by dial, before TLS
 	up.hc.Addr = host

@@ -243,9 +243,9 @@ func hostileClient(addr string, g int) error {
 
 // TestHostileUpstreamUnasked: a response an upstream sends on an idle
 // keep-alive connection, unasked, is never taken for the answer to a
-// later request once the connection has been idle 5 ms (the probe
-// before reuse sees it and the connection is closed), whether that
-// request is resendable (GET) or not (POST).
+// later request (the probe before every reuse sees it and the
+// connection is closed), whether that request is resendable (GET) or
+// not (POST).
 func TestHostileUpstreamUnasked(t *testing.T) {
 	ln := testserver.Listen(t)
 	t.Cleanup(func() { ln.Close() })
