@@ -187,6 +187,15 @@ func growTo(b []byte, n, limit int64) []byte {
 	return nb
 }
 
+// bodyBuffered reports whether the rest of the response body is in the
+// read buffer (or there is none), so that reading it needs no read from
+// the connection.
+func (cc *clientConn) bodyBuffered() bool {
+	d := &cc.body
+	return len(cc.decoded) == 0 && (d.Done() ||
+		d.Framing() == wire.FramingLength && d.Remaining() <= int64(cc.in.Len()))
+}
+
 // readBody reads body bytes into p; io.EOF at the end of the body. A
 // Content-Length body cut short is ErrConnectionClosed with
 // io.ErrUnexpectedEOF (RFC 9112 §8); a close-delimited one ends with the

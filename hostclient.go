@@ -195,10 +195,16 @@ func (hc *HostClient) send(x *exchange, t *target) (*BodyStream, error) {
 		s = new(BodyStream)
 	}
 	*s = BodyStream{cc: cc, resp: x.resp, ctx: x.ctx, stop: stop}
-	// The body is bounded by ctx only. Checking ctx after setting the
-	// deadline catches a cancellation whose interrupt the set undid.
-	ctxDeadline, _ := x.ctx.Deadline()
-	if err := cc.setDeadline(ctxDeadline); err != nil || x.ctx.Err() != nil {
+	// The body is bounded by ctx only; one already read whole needs no
+	// deadline, and keeping the exchange's lets the next exchange on cc,
+	// which sets the same (rounded) one, skip setting it. Checking ctx
+	// after setting the deadline catches a cancellation whose interrupt
+	// the set undid.
+	if !cc.bodyBuffered() {
+		ctxDeadline, _ := x.ctx.Deadline()
+		err = cc.setDeadline(ctxDeadline)
+	}
+	if err != nil || x.ctx.Err() != nil {
 		s.finish(false)
 		return nil, ctxError(x.ctx)
 	}

@@ -126,6 +126,12 @@ func pipeCopy(dst, src net.Conn, first []byte, idle time.Duration) error {
 		}
 	}
 	buf := make([]byte, copyBufSize)
+	if raw, err := rawPipeCopy(dst, src, buf, &rd, &wd, idle); raw {
+		if errors.Is(err, net.ErrClosed) {
+			return nil // closed by the other direction
+		}
+		return err
+	}
 	for {
 		if err := rd.extend(src.SetReadDeadline, idle); err != nil {
 			return err

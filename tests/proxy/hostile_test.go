@@ -240,3 +240,61 @@ func hostileClient(addr string, g int) error {
 	}
 	return nil
 }
+
+// TestHostileUpstreamUnasked: a response an upstream sends on an idle
+// keep-alive connection, unasked, is never taken for the answer to a
+// later request (the probe before every reuse sees it and the
+// connection is closed), whether that request is resendable (GET) or
+// not (POST).
+func TestHostileUpstreamUnasked(t *testing.T) {
+	ln := testserver.Listen(t)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					io.Copy(io.Discard, req.Body)
+					body := "good:" + req.URL.Query().Get("id")
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+					time.Sleep(5 * time.Millisecond)
+					io.WriteString(c, leak)
+				}
+			}()
+		}
+	}()
+	p := &reverseproxy.Proxy{Upstreams: []string{"http://" + ln.Addr().String()}, HealthPenalty: -1}
+	p.Client.MaxConnsPerHost = 1
+	t.Cleanup(p.CloseIdleConnections)
+	addr := testserver.Start(t, testserver.Quiet(&brisk.Server{Handler: p.Serve}))
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	for i, method := range []string{"GET", "GET", "POST", "GET"} {
+		time.Sleep(30 * time.Millisecond) // the unasked response has arrived
+		id := fmt.Sprint(i)
+		fmt.Fprintf(c, "%s /?id=%s HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", method, id)
+		resp, err := readFinal(br)
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 || string(body) != "good:"+id {
+			t.Errorf("%s %d: %d %q (%v)", method, i, resp.StatusCode, body, err)
+		}
+	}
+}
