@@ -251,7 +251,7 @@ func (c *conn) sendBeforePark() (waited, done bool) {
 	}
 	at := c.timeoutAtNs(after)
 	if idleAt != 0 && idleAt <= at {
-		return false, false
+		return true, false // the idle timeout comes first: awaitRequest (which may send in its wait)
 	}
 	rec, ok := c.sendsInWait(at)
 	if !ok {

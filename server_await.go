@@ -87,6 +87,7 @@ func (c *conn) sendAndWait(dl, rec int64) (waited bool, err error) {
 	if err == nil || !isTimeout(err) {
 		return true, err
 	}
+
 	// rec passed (or Shutdown woke c, closeIfIdle): input may be there
 	// whose readiness the wait discarded.
 	c.setReadDeadlineNs(dl)
