@@ -18,12 +18,21 @@ import (
 // inside the wait for the response, client_raw_unix.go).
 //
 // A client that sends ahead (pipelining, or an EOF) while a handler runs
-// is not seen by a wait that does not peek. So it is used only on a
-// connection that never showed input ahead of its responses (pipelined
-// below), and its read deadline is at most sendWaitBound away: when it
-// passes, the wait peeks (input found then marks the connection pipelined)
-// and goes on to its own deadline. A request sent ahead is thus answered
-// at most sendWaitBound late, once per connection.
+// is not seen by a wait that does not peek. So a connection is trusted to
+// skip the peek only after its first sendProbation requests, whose waits
+// write from inside the wait too but peek before they write (as cheap as
+// the usual wait, and exact: input there before the response left was
+// sent ahead), and only as long as its client was never seen sending
+// ahead (pipelined). A trusted wait's read deadline is at most
+// sendWaitBound away: when it passes, the wait peeks (input found then
+// marks the connection pipelined) and goes on to its own deadline. A
+// request sent ahead by a trusted client is thus answered at most
+// sendWaitBound late, once per connection.
+
+// sendProbation is the number of requests of a connection whose waits
+// peek before the response is written, to see whether its client sends
+// ahead: one that pipelines has requests queued from its first exchanges.
+const sendProbation = 3
 
 // sendWaitBound is the longest a wait that did not peek goes before it
 // does: its deadline is the coarse clock's reading plus sendWaitBound,
@@ -33,13 +42,14 @@ const sendWaitBound = 2 * time.Second
 
 // sendsInWait reports whether the wait for c's next request, whose read
 // deadline is dl (Unix ns; 0: none), may write the pending response
-// itself and skip its peek (sendAndWait), and if so returns the wait's
-// own deadline. Only when c is a plain TCP or Unix socket (the write goes
-// to its fd: no wrapper is bypassed), its client never sent ahead
-// (pipelined), a response is pending (the client waits for it) and no
-// hook runs in the wait: OnRequestDone has delivered (requestDone flushes
-// when nothing is buffered) and ConnState is unset (a hook that closed
-// the connection from inside the wait would deadlock on the read lock).
+// itself (sendAndWait), and if so returns the wait's own deadline: dl
+// while c is on probation (its wait peeks), else at most sendWaitBound
+// away. Only when c is a plain TCP or Unix socket (the write goes to its
+// fd: no wrapper is bypassed), its client never sent ahead (pipelined), a
+// response is pending (the client waits for it) and no hook runs in the
+// wait: OnRequestDone has delivered (requestDone flushes when nothing is
+// buffered) and ConnState is unset (a hook that closed the connection
+// from inside the wait would deadlock on the read lock).
 func (c *conn) sendsInWait(dl int64) (rec int64, ok bool) {
 	if !canPeek || c.raw == nil || c.pipelined || c.werr != nil || c.in.Len() > 0 ||
 		c.wbuf == nil || len(c.wbuf.b) == 0 || c.srv.ConnState != nil || c.done != nil && c.done.n != 0 {
@@ -50,19 +60,27 @@ func (c *conn) sendsInWait(dl int64) (rec int64, ok bool) {
 	default:
 		return 0, false
 	}
+	if !c.trusted() {
+		return dl, true
+	}
 	rec = c.srv.date.coarseUnixNano() + int64(sendWaitBound)
 	return rec, dl == 0 || dl > rec
 }
 
+// trusted reports whether c's waits that write the response may skip
+// their peek: c is past its probation (and not pipelined: sendsInWait).
+func (c *conn) trusted() bool { return c.nreq > sendProbation }
+
 // sendAndWait writes the pending response from inside the wait for the
 // next request (sendFirst), under the write deadlines of any write
-// (armWrite), then waits for input under the read deadline rec, and from
-// rec on, having peeked, under dl (Unix ns; 0: none; later than rec). It
-// reports whether it waited, and the wait's error (errConnClosed when the
-// server shuts down). When the socket did not take the response whole in
-// one write it does not wait: the rest is written as flush writes it
-// (c.werr then set on failure), nothing else done, and the caller goes
-// on with the usual flush and wait.
+// (armWrite), then waits for input under the read deadline rec, and, for
+// a wait that did not peek, from rec on, having peeked, under dl (Unix
+// ns; 0: none; later than rec). It reports whether it waited, and the
+// wait's error (errConnClosed when the server shuts down). When the
+// socket did not take the response whole in one write, or the peek of a
+// wait on probation found input, it does not wait: the response is
+// written as flush writes it (c.werr then set on failure), nothing else
+// done, and the caller goes on with the usual flush and wait.
 func (c *conn) sendAndWait(dl, rec int64) (waited bool, err error) {
 	c.setReadDeadlineNs(rec)
 	c.writes++ // as write: the one write of the pending bytes
@@ -78,6 +96,9 @@ func (c *conn) sendAndWait(dl, rec int64) (waited bool, err error) {
 		}
 		return false, errConnClosed // sendFirst found the server shutting down
 	}
+	if !c.trusted() { // peeked: an ordinary wait
+		return true, err
+	}
 	if !c.state.CompareAndSwap(stateIdleBlind, stateIdle) {
 		if err == nil {
 			err = errConnClosed // Shutdown closed c meanwhile
@@ -87,7 +108,6 @@ func (c *conn) sendAndWait(dl, rec int64) (waited bool, err error) {
 	if err == nil || !isTimeout(err) {
 		return true, err
 	}
-
 	// rec passed (or Shutdown woke c, closeIfIdle): input may be there
 	// whose readiness the wait discarded.
 	c.setReadDeadlineNs(dl)
@@ -97,12 +117,21 @@ func (c *conn) sendAndWait(dl, rec int64) (waited bool, err error) {
 	return true, err
 }
 
-// sendFirst is the first call of sendAndWait's raw-read callback: it
-// writes the pending response and, when the socket took it whole, marks
-// c idle (stateIdleBlind), gives its buffers back and asks to wait
-// (false) without peeking. Otherwise it ends the wait (true), the rest of
-// the response left in the write buffer.
+// sendFirst is the first call of sendAndWait's raw-read callback. On
+// probation it peeks first, and on input marks c pipelined and ends the
+// wait (true) without writing. It writes the pending response and, when
+// the socket took it whole, marks c idle (stateIdleBlind when it did not
+// peek), gives its buffers back and asks to wait (false). Otherwise it
+// ends the wait, the rest of the response left in the write buffer.
 func (c *conn) sendFirst(fd uintptr) bool {
+	st := stateIdleBlind
+	if !c.trusted() {
+		if peekSocket(fd, &c.peek) != peekEmpty {
+			c.pipelined = true // sent before its response: it pipelines
+			return true
+		}
+		st = stateIdle
+	}
 	w := c.wbuf
 	n := writeSocket(fd, w.b)
 	c.nwritten += int64(n)
@@ -112,7 +141,7 @@ func (c *conn) sendFirst(fd uintptr) bool {
 	}
 	w.b = w.b[:0]
 	c.written(nil) // nothing pending (sendsInWait): no hook runs
-	if !c.enterIdleAs(stateIdleBlind) {
+	if !c.enterIdleAs(st) {
 		return true
 	}
 	c.releaseBuffers()

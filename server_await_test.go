@@ -58,8 +58,8 @@ func idleState(t *testing.T, c *conn) int32 {
 
 // TestAwaitSkipsPeek checks that a keep-alive connection whose client
 // waits for each response waits for its next request without a peek (the
-// response written inside the wait), and that one whose client pipelined
-// peeks from then on.
+// response written inside the wait) once past its probation, and that
+// one whose client pipelined peeks from then on.
 func TestAwaitSkipsPeek(t *testing.T) {
 	if !canPeek {
 		t.Skip("no peek here: every wait reads")
@@ -70,12 +70,16 @@ func TestAwaitSkipsPeek(t *testing.T) {
 			m.set(s)
 			ts := startServer(t, "tcp", s)
 			cl := ts.connect()
-			for i := range 3 {
+			for i := 1; i <= sendProbation+3; i++ {
 				if _, body := cl.roundTrip(get("/k" + strconv.Itoa(i))); body != "/k"+strconv.Itoa(i) {
 					t.Fatalf("body %q", body)
 				}
-				if st := idleState(t, onlyConn(t, s)); st != stateIdleBlind {
-					t.Fatalf("request %d: idle state %d, want stateIdleBlind (no peek)", i, st)
+				want := stateIdleBlind
+				if i <= sendProbation {
+					want = stateIdle
+				}
+				if st := idleState(t, onlyConn(t, s)); st != want {
+					t.Fatalf("request %d: idle state %d, want %d", i, st, want)
 				}
 			}
 			cl.sendSync(get("/a") + get("/b")) // pipelined: read together
@@ -91,6 +95,45 @@ func TestAwaitSkipsPeek(t *testing.T) {
 			cl.expectOpen()
 			if st := idleState(t, c); st != stateIdle {
 				t.Fatalf("pipelined connection: idle state %d, want stateIdle (a peek)", st)
+			}
+		})
+	}
+}
+
+// trust makes cl's connection trusted: past its probation, its client
+// never sent ahead.
+func trust(cl *client) {
+	for range sendProbation {
+		cl.roundTrip(get("/first"))
+	}
+}
+
+// TestAwaitProbationSeesPipelining sends a second request while the
+// first one's handler runs, on a new connection: its wait, on probation,
+// peeks before it writes, sees the request, answers it at once and
+// marks the connection pipelined.
+func TestAwaitProbationSeesPipelining(t *testing.T) {
+	if !canPeek {
+		t.Skip("no peek here: every wait reads")
+	}
+	for _, m := range awaitModes {
+		t.Run(m.name, func(t *testing.T) {
+			s, ts, entered, release := blockingServer(t, m.set)
+			cl := ts.connect()
+			cl.sendSync(get("/block"))
+			<-entered
+			c := onlyConn(t, s)
+			cl.sendSync(get("/second"))
+			waitFor(t, c.hasInput)
+			time.Sleep(settle)
+			close(release)
+			for _, want := range []string{"/block", "/second"} {
+				if _, body := cl.read("GET"); body != want {
+					t.Fatalf("body %q, want %q", body, want)
+				}
+			}
+			if st := idleState(t, c); st != stateIdle || !c.pipelined {
+				t.Fatalf("idle state %d, pipelined %v; want stateIdle (a peek), true", st, c.pipelined)
 			}
 		})
 	}
@@ -129,7 +172,7 @@ func TestAwaitPipelinedDuringHandler(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			s, ts, entered, release := blockingServer(t, m.set)
 			cl := ts.connect()
-			cl.roundTrip(get("/first")) // trusted: served without pipelining
+			trust(cl)
 			cl.sendSync(get("/block"))
 			<-entered
 			c := onlyConn(t, s)
@@ -168,7 +211,7 @@ func TestAwaitClientClosesDuringHandler(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			s, ts, entered, release := blockingServer(t, m.set)
 			cl := ts.connect()
-			cl.roundTrip(get("/first"))
+			trust(cl)
 			cl.sendSync(get("/block"))
 			<-entered
 			c := onlyConn(t, s)
@@ -202,7 +245,7 @@ func TestAwaitShutdownServesUnseen(t *testing.T) {
 	}
 	s, ts, entered, release := blockingServer(t, func(s *Server) { s.NoParkIdle = true })
 	cl := ts.connect()
-	cl.roundTrip(get("/first"))
+	trust(cl)
 	cl.sendSync(get("/block"))
 	<-entered
 	c := onlyConn(t, s)
