@@ -8,9 +8,9 @@ import (
 // Writing the response inside the wait for the next request. A wait
 // through RawConn.Read starts by discarding the readiness the runtime's
 // poller noted while nobody waited (prepareRead, in Go's internal poll
-// package), so a request that came since the last read would not wake it: the usual
-// wait therefore peeks first (onReadable), one system call that finds
-// nothing (EAGAIN) on nearly every keep-alive request. A client that
+// package), so a request that came since the last read would not wake
+// it: the usual wait therefore peeks first (onReadable), one system call
+// that finds nothing (EAGAIN) on nearly every keep-alive request. A client that
 // waits for each response before it sends its next request cannot have
 // sent one before the response leaves, so when the response is written
 // from inside the wait, after that discard, the peek is not needed: its
