@@ -130,7 +130,7 @@ func idleWithoutBuffers(s *Server) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.state.Load() != stateIdle || c.rbuf != nil || c.wbuf != nil {
+		if st := c.state.Load(); st != stateIdle && st != stateIdleBlind || c.rbuf != nil || c.wbuf != nil {
 			return false
 		}
 	}

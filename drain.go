@@ -89,7 +89,7 @@ func (s *Server) closeQuiet(now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.state.Load() == stateIdle && c.idleSince.Load() <= before && !c.hasInput() {
+		if st := c.state.Load(); (st == stateIdle || st == stateIdleBlind) && c.idleSince.Load() <= before && !c.hasInput() {
 			c.closeIfIdle()
 		}
 	}

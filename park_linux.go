@@ -164,12 +164,19 @@ func (c *conn) mayPark() bool {
 // (awaitRequest), or holds the first bytes of its next request.
 //
 // c first waits ParkIdleAfter in its goroutine, as awaitRequest does
-// (buffers given back, one peek): a busy connection's next request comes
-// sooner and is read here, costing the system calls of awaitRequest and
-// no more. Only when the wait times out is c handed to the parker; one
-// with input by then (the parker peeks before it arms) is not.
+// (buffers given back, one peek, or the response written inside the wait:
+// sendBeforePark): a busy connection's next request comes sooner and is
+// read here, costing the system calls of awaitRequest and no more. Only
+// when the wait times out is c handed to the parker; one with input by
+// then (the parker peeks before it arms) is not.
 func (c *conn) park() bool {
-	if !c.mayPark() || c.flush() != nil || !c.enterIdle() {
+	if !c.mayPark() {
+		return false
+	}
+	if waited, done := c.sendBeforePark(); waited {
+		return done
+	}
+	if c.flush() != nil || !c.enterIdle() {
 		return false
 	}
 	var idleAt int64 // the idle deadline, as awaitRequest sets it
@@ -181,6 +188,12 @@ func (c *conn) park() bool {
 			return done
 		}
 	}
+	return c.parkNow(idleAt)
+}
+
+// parkNow hands c, idle with nothing pending, to the parker, reporting
+// whether it took it (see park); idleAt is c's idle deadline.
+func (c *conn) parkNow(idleAt int64) bool {
 	p := getParker()
 	if p == nil {
 		return false
@@ -217,6 +230,52 @@ func (c *conn) waitBeforePark(after time.Duration, idleAt int64) (waited, done b
 	if fresh {
 		parkWaiting.Add(-1)
 	}
+	return c.endParkWait(err, after, idleAt)
+}
+
+// sendBeforePark is waitBeforePark with the pending response written
+// inside the wait (sendAndWait), when c may (sendsInWait) and would wait
+// before parking; c is parked (parkNow) when the wait times out. It
+// reports as waitBeforePark does, and that it did not wait (false) when
+// it did nothing or wrote the response as flush would (park goes on with
+// the usual flush and wait).
+func (c *conn) sendBeforePark() (waited, done bool) {
+	after := c.srv.parkIdleAfter()
+	fresh := c.nreq <= 1
+	if after <= 0 || fresh && parkWaiting.Load() >= parkMaxWaiting {
+		return false, false
+	}
+	var idleAt int64
+	if d := c.lim.idleTimeout; d > 0 {
+		idleAt = c.timeoutAtNs(d)
+	}
+	at := c.timeoutAtNs(after)
+	if idleAt != 0 && idleAt <= at {
+		return true, false // the idle timeout comes first: awaitRequest (which may send in its wait)
+	}
+	rec, ok := c.sendsInWait(at)
+	if !ok {
+		return false, false
+	}
+	if fresh {
+		parkWaiting.Add(1)
+	}
+	waited, err := c.sendAndWait(at, rec)
+	if fresh {
+		parkWaiting.Add(-1)
+	}
+	if !waited {
+		return false, false
+	}
+	if waited, done = c.endParkWait(err, after, idleAt); waited {
+		return waited, done
+	}
+	return true, c.parkNow(idleAt)
+}
+
+// endParkWait ends a wait before parking that returned err, reporting as
+// waitBeforePark does; false when it timed out (c is to be parked).
+func (c *conn) endParkWait(err error, after time.Duration, idleAt int64) (waited, done bool) {
 	if err == nil && after >= coarseTimeout {
 		// The request's first bytes are read under the wait's deadline,
 		// seconds away; the idle one is set before the next read, if

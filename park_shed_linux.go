@@ -51,6 +51,7 @@ type connIdle struct {
 	// the hooks' counts that run across requests (connStats)
 	nread, nwritten, readMark int64
 	reported                  ConnState
+	pipelined                 bool     // its waits peek (server_await.go)
 	fd                        int32    // the detached connection's fd
 	opts                      sockOpts // what reattach puts back
 }
@@ -69,7 +70,8 @@ type sockOpts struct {
 // idleState returns what c carries to its next request.
 func (c *conn) idleState() connIdle {
 	return connIdle{nc: c.nc, wdeadline: c.wdeadline, proxy: c.proxy, nreq: c.nreq, writes: c.writes,
-		nread: c.nread, nwritten: c.nwritten, readMark: c.readMark, reported: c.reported, fd: -1}
+		nread: c.nread, nwritten: c.nwritten, readMark: c.readMark, reported: c.reported,
+		pipelined: c.pipelined, fd: -1}
 }
 
 // recycle gives c, shed while parked, back to its server's pool. The
@@ -109,6 +111,7 @@ func (sl *parkSlot) conn(p *parker) *conn {
 	c.attach(nc)
 	c.wdeadline, c.proxy, c.nreq, c.writes = in.wdeadline, in.proxy, in.nreq, in.writes
 	c.nread, c.nwritten, c.readMark, c.reported = in.nread, in.nwritten, in.readMark, in.reported
+	c.pipelined = in.pipelined
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()

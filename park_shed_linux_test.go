@@ -72,7 +72,7 @@ func TestParkShedShutdown(t *testing.T) {
 // A new field fails here until it is placed.
 func TestConnIdleCarriesState(t *testing.T) {
 	carried := map[string]bool{"nc": true, "nreq": true, "wdeadline": true, "writes": true,
-		"proxy": true, "nread": true, "nwritten": true, "readMark": true, "reported": true}
+		"proxy": true, "nread": true, "nwritten": true, "readMark": true, "reported": true, "pipelined": true}
 	renewed := map[string]string{
 		"srv": "per conn object", "lim": "per conn object", "readable": "per conn object",
 		"raw":     "attach",

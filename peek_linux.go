@@ -7,6 +7,10 @@ import (
 	"unsafe"
 )
 
+// canPeek: peekSocket probes sockets here, so a wait may skip its peek
+// and recover from a lost readiness edge with a later one (sendAndWait).
+const canPeek = true
+
 // peekSocket looks, without blocking, at what the socket fd would give
 // the next read: a recv(MSG_PEEK|MSG_DONTWAIT) of one byte. EAGAIN is
 // peekEmpty; a byte, an EOF (0 bytes) or a connection error is peekInput;
@@ -23,4 +27,17 @@ func peekSocket(fd uintptr, b *[1]byte) peekResult {
 		return peekInput
 	}
 	return peekUnknown
+}
+
+// writeSocket writes p to the non-blocking socket fd in one write(2)
+// (retried on EINTR) and returns how many bytes it took: all of p, fewer
+// when the socket buffer is full, 0 on an error (EAGAIN included), which
+// the blocking write that finishes the job then reports.
+func writeSocket(fd uintptr, p []byte) int {
+	for {
+		n, err := syscall.Write(int(fd), p)
+		if err != syscall.EINTR {
+			return max(n, 0)
+		}
+	}
 }

@@ -39,6 +39,14 @@ type Handler func(c *Ctx)
 // Server is an HTTP/1.1 server. Its fields are plain configuration: set
 // them before calling Serve and do not change them afterwards. The zero
 // value of each field is a documented default.
+//
+// Pipelined requests (RFC 9112 §9.3.2) are answered in order. On a plain
+// TCP or Unix connection whose client waited for each response over its
+// first three requests, a request it then sends before the response to
+// the previous one may be read up to 2 s late, once: from then on the
+// connection is served as a pipelining one, without that delay. A client
+// that closes its side while a handler runs is likewise seen up to 2 s
+// after the response.
 type Server struct {
 	// Handler serves each request. Nil answers every request with 404.
 	Handler Handler

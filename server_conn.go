@@ -27,6 +27,7 @@ const (
 	stateIdle int32 = iota
 	stateActive
 	stateClosed
+	stateIdleBlind // idle in a wait that did not peek (sendAndWait): input may be there unseen
 )
 
 var errConnClosed = errors.New("brisk: connection closed")
@@ -81,6 +82,7 @@ type conn struct {
 	watchReady   bool // the request body was read: a watch may begin (bodyRead)
 	h3           bool // with http2: a stream of HTTP/3 (package h3), bridged
 	parkAdded    bool // nc's fd is in the parker's epoll set (park_linux.go)
+	pipelined    bool // the client sent ahead of a response, or may have: every wait peeks (server_await.go)
 }
 
 func newConn(s *Server) *conn {
@@ -114,6 +116,7 @@ func (c *conn) attach(nc net.Conn) {
 	c.wclock.tick = 0 // nc has no write deadline yet
 	c.hijacked = false
 	c.parkAdded = false
+	c.pipelined = false
 	c.cut.Store(false)
 	c.connStats = connStats{}
 	c.state.Store(stateIdle)
@@ -150,8 +153,8 @@ func (c *conn) serve() {
 // returns with c open, to be served again by resume (park_linux.go).
 //
 // The flush of the previous responses and the wait for a request
-// (awaitRequest: the read deadline, the poll) are called from here, not
-// from deeper in serveOne, so that with a handler of modest depth the
+// (awaitRequest: the flush, the read deadline, the poll) are called from
+// here, not from deeper in serveOne, so that with a handler of modest depth the
 // goroutine's deepest calls fit its first 2 KiB stack: a stack that grows
 // to 4 KiB stays that size while the connection idles (TestIdleConnStack).
 func (c *conn) loop() {
@@ -161,9 +164,7 @@ func (c *conn) loop() {
 			return
 		}
 		if c.in.Len() == 0 { // park may have read the next request's first bytes
-			if err = c.flush(); err == nil {
-				err = c.awaitRequest()
-			}
+			err = c.awaitRequest()
 		}
 		if !c.serveOne(err) {
 			break
@@ -197,6 +198,7 @@ func (c *conn) serveOne(waitErr error) bool {
 		c.closeAfterResponse()
 		return false
 	}
+	c.noteSentAhead()
 	return true
 }
 
@@ -313,6 +315,7 @@ func (c *conn) finishBody() {
 	if b.complete() {
 		return
 	}
+	c.pipelined = true // the client sent (or may send) what the handler did not read
 	if b.awaitingContinue() || !c.keepAlive || c.http2 || !b.drain(maxDrainBytes) {
 		c.keepAlive = false
 	}

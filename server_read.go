@@ -39,10 +39,25 @@ func (c *conn) readHead(waitErr error) error {
 	}
 }
 
-// awaitRequest waits (idle, holding no buffer when the connection allows
-// it) for the next request and reads its first bytes. The responses
-// written before must have been flushed.
+// awaitRequest flushes the responses written before, then waits (idle,
+// holding no buffer when the connection allows it) for the next request
+// and reads its first bytes. When the client is trusted to wait for the
+// responses, the flush happens inside the wait (sendAndWait).
 func (c *conn) awaitRequest() error {
+	if rec, ok := c.sendsInWait(c.idleDeadline()); ok {
+		// The idle deadline is computed again: the write took at most
+		// one system call, so that it is the one of the usual path.
+		waited, err := c.sendAndWait(c.idleDeadline(), rec)
+		if err != nil {
+			return err
+		}
+		if waited {
+			return c.readAfterWait()
+		}
+	}
+	if err := c.flush(); err != nil {
+		return err
+	}
 	if !c.enterIdle() {
 		return errConnClosed
 	}
@@ -52,6 +67,11 @@ func (c *conn) awaitRequest() error {
 			return err
 		}
 	}
+	return c.readAfterWait()
+}
+
+// readAfterWait reads the first bytes of the request c waited for.
+func (c *conn) readAfterWait() error {
 	c.takeReadBuf()
 	err := c.in.Fill(0, 0) // still idle: Shutdown may close c meanwhile
 	if !c.activate(err) {
@@ -60,14 +80,29 @@ func (c *conn) awaitRequest() error {
 	return err
 }
 
+// idleDeadline returns the read deadline of a wait for the next request
+// starting now, in Unix ns (0: none), as setReadTimeout sets it.
+func (c *conn) idleDeadline() int64 {
+	if d := c.lim.idleTimeout; d > 0 {
+		return c.timeoutAtNs(d)
+	}
+	return 0
+}
+
 // enterIdle ends the last request (its body no longer read, nothing
 // buffered: the next read fills from the start) and marks c idle, as the
 // wait for the next request begins (awaitRequest, park); false when the
 // server is shutting down (c is then closed).
 func (c *conn) enterIdle() bool {
+	return c.enterIdleAs(stateIdle)
+}
+
+// enterIdleAs is enterIdle into state st: stateIdle, or stateIdleBlind
+// for a wait that did not peek (sendFirst).
+func (c *conn) enterIdleAs(st int32) bool {
 	c.in.Compact()
 	c.body.reading = false
-	if !c.setIdle() {
+	if !c.setIdleAs(st) {
 		return false
 	}
 	c.hookIdle()
@@ -75,9 +110,12 @@ func (c *conn) enterIdle() bool {
 }
 
 // setIdle marks c idle, unless the server is shutting down.
-func (c *conn) setIdle() bool {
+func (c *conn) setIdle() bool { return c.setIdleAs(stateIdle) }
+
+// setIdleAs is setIdle into state st (stateIdle or stateIdleBlind).
+func (c *conn) setIdleAs(st int32) bool {
 	c.markIdle()
-	c.state.Store(stateIdle)
+	c.state.Store(st)
 	if c.srv.closing.Load() {
 		c.state.Store(stateClosed)
 		return false
@@ -85,9 +123,21 @@ func (c *conn) setIdle() bool {
 	return true
 }
 
-// closeIfIdle closes c if it is waiting for a request (for Shutdown).
+// closeIfIdle closes c if it is waiting for a request (for Shutdown). A
+// wait that did not peek (stateIdleBlind) may have missed a request
+// already there: c is then woken (its read deadline moved to the past)
+// to serve it, as a wait that peeked would have, and closed otherwise.
 func (c *conn) closeIfIdle() {
 	if c.state.CompareAndSwap(stateIdle, stateClosed) {
+		c.nc.Close()
+		return
+	}
+	if c.state.Load() != stateIdleBlind {
+		return
+	}
+	if c.hasInput() {
+		c.nc.SetReadDeadline(time.Unix(1, 0)) // sendAndWait peeks again
+	} else if c.state.CompareAndSwap(stateIdleBlind, stateClosed) {
 		c.nc.Close()
 	}
 }
@@ -101,9 +151,16 @@ func (c *conn) waitReadable() error {
 
 // onReadable is the raw-read callback: true ends the wait. The first call
 // peeks without blocking; only when nothing is there are the buffers
-// released and the poller asked to wait.
+// released and the poller asked to wait. With response bytes pending
+// (sendAndWait), the first call writes them instead (sendFirst).
 func (c *conn) onReadable(fd uintptr) bool {
-	if c.waited || peekSocket(fd, &c.peek) != peekEmpty {
+	if c.waited {
+		return true
+	}
+	if w := c.wbuf; w != nil && len(w.b) > 0 {
+		return c.sendFirst(fd)
+	}
+	if peekSocket(fd, &c.peek) != peekEmpty {
 		return true
 	}
 	c.releaseBuffers()
