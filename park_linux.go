@@ -179,10 +179,7 @@ func (c *conn) park() bool {
 	if c.flush() != nil || !c.enterIdle() {
 		return false
 	}
-	var idleAt int64 // the idle deadline, as awaitRequest sets it
-	if d := c.lim.idleTimeout; d > 0 {
-		idleAt = c.timeoutAtNs(d)
-	}
+	idleAt := c.idleDeadline() // as awaitRequest sets it
 	if after := c.srv.parkIdleAfter(); after > 0 {
 		if waited, done := c.waitBeforePark(after, idleAt); waited {
 			return done
@@ -245,10 +242,7 @@ func (c *conn) sendBeforePark() (waited, done bool) {
 	if after <= 0 || fresh && parkWaiting.Load() >= parkMaxWaiting {
 		return false, false
 	}
-	var idleAt int64
-	if d := c.lim.idleTimeout; d > 0 {
-		idleAt = c.timeoutAtNs(d)
-	}
+	idleAt := c.idleDeadline()
 	at := c.timeoutAtNs(after)
 	if idleAt != 0 && idleAt <= at {
 		return true, false // the idle timeout comes first: awaitRequest (which may send in its wait)

@@ -34,10 +34,6 @@ func peekSocket(fd uintptr, b *[1]byte) peekResult {
 // when the socket buffer is full, 0 on an error (EAGAIN included), which
 // the blocking write that finishes the job then reports.
 func writeSocket(fd uintptr, p []byte) int {
-	for {
-		n, err := syscall.Write(int(fd), p)
-		if err != syscall.EINTR {
-			return max(n, 0)
-		}
-	}
+	n, _ := ignoringEINTR(syscall.Write, int(fd), p)
+	return max(n, 0)
 }
